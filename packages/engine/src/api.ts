@@ -1,0 +1,46 @@
+import type {
+  BrowseResponse,
+  IndexRecord,
+  IndexSettings,
+  SearchForFacetValuesResponse,
+  SearchParams,
+  SearchResponse,
+  SynonymHit,
+} from '@vitrine/protocol';
+
+/**
+ * The engine's public contract, used by the server, the importer, the benchmarks and the tests.
+ * Everything is synchronous and pure in-memory; errors a caller can cause are thrown as `EngineError`.
+ */
+export interface EngineIndex {
+  /** Number of live records. */
+  readonly size: number;
+
+  /** The settings as set (only explicitly set keys), as `GET …/settings` returns them after defaults are merged by the server. */
+  getSettings(): IndexSettings;
+  /** Replaces the whole settings object (the server merges partial updates); rebuilds what the change requires. */
+  setSettings(settings: IndexSettings): void;
+
+  /** Adds or replaces records by objectID, atomically: on error nothing is applied. */
+  saveObjects(records: IndexRecord[]): void;
+  /** Removes records by objectID; unknown ids are ignored. */
+  deleteObjects(objectIDs: string[]): void;
+  clear(): void;
+  getObject(objectID: string): IndexRecord | undefined;
+  /** Every live record, in internal order (for export, copy, browse). */
+  records(): IterableIterator<IndexRecord>;
+
+  setSynonyms(synonyms: SynonymHit[]): void;
+
+  /**
+   * One search with Algolia's semantics. `settingsOverride` lets a replica (standard or virtual) search the
+   * primary's records with its own ranking settings without copying them.
+   */
+  search(params: SearchParams, settingsOverride?: IndexSettings): SearchResponse;
+  searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams): SearchForFacetValuesResponse;
+  /** Unranked iteration over the records matching params (filters and query), from an opaque cursor. */
+  browse(params: SearchParams & { cursor?: string }): BrowseResponse;
+
+  /** A compact binary snapshot of records, settings, synonyms and derived structures, loadable with `loadSnapshot`. */
+  saveSnapshot(): Uint8Array;
+}

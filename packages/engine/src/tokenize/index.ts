@@ -1,0 +1,2 @@
+export { normalizeText } from './normalize.ts';
+export { tokenize, terms, type Token } from './tokenize.ts';

@@ -1,0 +1,12 @@
+/**
+ * @vitrine/protocol: the wire contract of Vitrine's Algolia-compatible API, written once and imported by the
+ * engine, the server, the importer, the storefront and the tests.
+ */
+export type * from './records.ts';
+export type * from './errors.ts';
+export type * from './settings.ts';
+export type * from './search-params.ts';
+export type * from './search-response.ts';
+export type * from './multi-query.ts';
+export type * from './batch.ts';
+export type * from './indices.ts';

@@ -1,0 +1,95 @@
+/** Shapes shared by search parameters and index settings. */
+export type TypoTolerance = boolean | 'min' | 'strict' | 'true' | 'false';
+export type IgnorePlurals = boolean | string[] | 'true' | 'false';
+export type RemoveWordsIfNoResults = 'none' | 'lastWords' | 'firstWords' | 'allOptional';
+export type QueryType = 'prefixLast' | 'prefixAll' | 'prefixNone';
+export type Distinct = boolean | number;
+export type SortFacetValuesBy = 'count' | 'alpha';
+
+/** `facetFilters`, `numericFilters`, `tagFilters`, `optionalFilters`: a string, or an AND-list whose nested lists are OR-groups. */
+export type FilterList = string | Array<string | string[]>;
+
+export interface RenderingContent {
+  facetOrdering?: {
+    facets?: { order?: string[] };
+    values?: Record<string, { order?: string[]; sortRemainingBy?: 'count' | 'alpha' | 'hidden'; hide?: string[] }>;
+  };
+  redirect?: { url?: string };
+  widgets?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * Search parameters, as `POST /1/indexes/{index}/query` and each request of a multi-query carry them
+ * (either as JSON fields, or url-encoded in `params`: the server merges both into this shape).
+ */
+export interface SearchParams {
+  query?: string;
+  similarQuery?: string;
+  page?: number;
+  hitsPerPage?: number;
+  offset?: number;
+  length?: number;
+  filters?: string;
+  facetFilters?: FilterList;
+  numericFilters?: FilterList;
+  tagFilters?: FilterList;
+  optionalFilters?: FilterList;
+  sumOrFiltersScores?: boolean;
+  facets?: string[] | string;
+  maxValuesPerFacet?: number;
+  sortFacetValuesBy?: SortFacetValuesBy;
+  facetingAfterDistinct?: boolean;
+  attributesToRetrieve?: string[] | string;
+  attributesToHighlight?: string[] | string;
+  attributesToSnippet?: string[] | string;
+  highlightPreTag?: string;
+  highlightPostTag?: string;
+  snippetEllipsisText?: string;
+  restrictHighlightAndSnippetArrays?: boolean;
+  restrictSearchableAttributes?: string[] | string;
+  getRankingInfo?: boolean;
+  clickAnalytics?: boolean;
+  analytics?: boolean;
+  analyticsTags?: string[];
+  enableABTest?: boolean;
+  enablePersonalization?: boolean;
+  enableRules?: boolean;
+  enableReRanking?: boolean;
+  ruleContexts?: string[];
+  userToken?: string;
+  queryType?: QueryType;
+  typoTolerance?: TypoTolerance;
+  minWordSizefor1Typo?: number;
+  minWordSizefor2Typos?: number;
+  allowTyposOnNumericTokens?: boolean;
+  disableTypoToleranceOnAttributes?: string[];
+  ignorePlurals?: IgnorePlurals;
+  removeStopWords?: boolean | string[];
+  queryLanguages?: string[];
+  removeWordsIfNoResults?: RemoveWordsIfNoResults;
+  advancedSyntax?: boolean;
+  advancedSyntaxFeatures?: string[];
+  optionalWords?: string[] | string | null;
+  synonyms?: boolean;
+  replaceSynonymsInHighlight?: boolean;
+  distinct?: Distinct;
+  minProximity?: number;
+  responseFields?: string[];
+  percentileComputation?: boolean;
+  relevancyStrictness?: number;
+  aroundLatLng?: string;
+  aroundLatLngViaIP?: boolean;
+  aroundRadius?: number | 'all';
+  aroundPrecision?: number | Array<{ from?: number; value?: number }>;
+  minimumAroundRadius?: number;
+  insideBoundingBox?: number[][] | string;
+  insidePolygon?: number[][];
+  naturalLanguages?: string[];
+  renderingContent?: RenderingContent;
+  /** Set by the multi-query route for `type: "facet"` requests. */
+  facetQuery?: string;
+  maxFacetHits?: number;
+  /** Unknown parameters are accepted and ignored, as Algolia does for forward compatibility. */
+  [param: string]: unknown;
+}

@@ -1,0 +1,94 @@
+import type { IndexRecord } from './records.ts';
+import type { RenderingContent } from './search-params.ts';
+
+export type MatchLevel = 'none' | 'partial' | 'full';
+
+export interface HighlightResultOption {
+  value: string;
+  matchLevel: MatchLevel;
+  matchedWords: string[];
+  fullyHighlighted?: boolean;
+}
+/** Mirrors the record: an option per string leaf, arrays and objects recursively. */
+export type HighlightResult = HighlightResultOption | HighlightResult[] | { [attribute: string]: HighlightResult };
+
+export interface SnippetResultOption {
+  value: string;
+  matchLevel: MatchLevel;
+}
+export type SnippetResult = SnippetResultOption | SnippetResult[] | { [attribute: string]: SnippetResult };
+
+export interface RankingInfo {
+  nbTypos: number;
+  firstMatchedWord: number;
+  proximityDistance: number;
+  userScore: number;
+  geoDistance: number;
+  geoPrecision: number;
+  nbExactWords: number;
+  words: number;
+  filters: number;
+  promoted?: boolean;
+}
+
+export type Hit<T extends IndexRecord = IndexRecord> = T & {
+  _highlightResult?: Record<string, HighlightResult>;
+  _snippetResult?: Record<string, SnippetResult>;
+  _rankingInfo?: RankingInfo;
+  _distinctSeqID?: number;
+};
+
+export interface FacetStats {
+  min: number;
+  max: number;
+  avg: number;
+  sum: number;
+}
+
+/** `POST /1/indexes/{index}/query` and each `type: "default"` result of a multi-query. */
+export interface SearchResponse<T extends IndexRecord = IndexRecord> {
+  hits: Array<Hit<T>>;
+  nbHits: number;
+  page: number;
+  nbPages: number;
+  hitsPerPage: number;
+  /** Set instead of page/nbPages when `offset`/`length` were used. */
+  offset?: number;
+  length?: number;
+  exhaustiveNbHits: boolean;
+  exhaustiveFacetsCount?: boolean;
+  exhaustiveTypo?: boolean;
+  exhaustive?: { nbHits?: boolean; facetsCount?: boolean; typo?: boolean; facetValues?: boolean; rulesMatch?: boolean };
+  facets?: Record<string, Record<string, number>>;
+  facets_stats?: Record<string, FacetStats>;
+  processingTimeMS: number;
+  query: string;
+  params: string;
+  index?: string;
+  queryID?: string;
+  nbSortedHits?: number;
+  appliedRelevancyStrictness?: number;
+  parsedQuery?: string;
+  renderingContent?: RenderingContent;
+  cursor?: string;
+  userData?: unknown[];
+  serverTimeMS?: number;
+  processingTimingsMS?: unknown;
+}
+
+export interface FacetHit {
+  value: string;
+  highlighted: string;
+  count: number;
+}
+
+/** `POST /1/indexes/{index}/facets/{facet}/query` and `type: "facet"` results of a multi-query. */
+export interface SearchForFacetValuesResponse {
+  facetHits: FacetHit[];
+  exhaustiveFacetsCount: boolean;
+  processingTimeMS: number;
+}
+
+export interface BrowseResponse<T extends IndexRecord = IndexRecord> extends SearchResponse<T> {
+  cursor?: string;
+}
