@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // In CI, also write a JSON report: .ci/run prints its totals as the closing line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitrine-tmp/vitest-report.json' }]] : ['default'],
     projects: [
       {
         test: {
