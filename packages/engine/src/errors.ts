@@ -13,6 +13,7 @@ export const engineErrors = {
   INVALID_FACET_FILTER: 'Invalid facetFilters: %s',
   INVALID_NUMERIC_FILTER: 'Invalid numericFilters: %s',
   INVALID_TAG_FILTER: 'Invalid tagFilters: %s',
+  INVALID_OPTIONAL_FILTER: 'Invalid optionalFilters: %s',
   INVALID_SETTING: 'Invalid setting "%s": %s',
   INVALID_RECORD: 'Invalid record: %s',
   INVALID_SNAPSHOT: 'Invalid snapshot: %s',

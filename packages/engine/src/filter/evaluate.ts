@@ -1,0 +1,176 @@
+import { Bitset, popcount } from '../structures/bitset.ts';
+import type { FilterNode, FilterSource } from './types.ts';
+
+/**
+ * Evaluates a filter tree to the set of matching documents.
+ *
+ * Works on whole bitsets (a few microseconds per operation at a million documents) and never expands the tree
+ * to a normal form. The walk keeps its own stack, so no tree shape can overflow the call stack.
+ *
+ * - AND evaluates its leaf operands first and intersects them from the smallest up (sizes estimated from a
+ *   sample of words: an exact count would cost as much as the intersection itself); its group operands are
+ *   only evaluated when the leaves left something. `NOT x` operands are subtracted (`andNot`) instead of
+ *   being complemented.
+ * - OR unions into one owned set.
+ * - NOT is `all()` minus the child (deleted documents never come back through a complement).
+ *
+ * Sets from the source may be shared with the index: they are cloned before any mutation. The returned set
+ * always belongs to the caller.
+ */
+export function evaluateFilter(node: FilterNode, source: FilterSource): Bitset {
+  const result = run(node, source);
+  return result.owned ? result.set : result.set.clone();
+}
+
+interface Result {
+  set: Bitset;
+  /** True when this evaluation allocated the set and may mutate it. */
+  owned: boolean;
+}
+
+interface Operand {
+  node: FilterNode;
+  /** For AND: the result is subtracted rather than intersected (the operand was `NOT node`). */
+  subtract: boolean;
+}
+
+interface Frame {
+  kind: 'and' | 'or' | 'not';
+  operands: Operand[];
+  next: number;
+  /** AND: intersected operands not yet folded into `acc` (NOT: its one operand). */
+  positives: Array<Result & { estimate: number }>;
+  negatives: Result[];
+  /** AND: the running intersection; OR: the running union. Always owned. */
+  acc: Bitset | null;
+  /** Set when an AND is known to be empty: the remaining operands need not be evaluated. */
+  empty: boolean;
+}
+
+function run(root: FilterNode, source: FilterSource): Result {
+  const first = start(root, source);
+  if (!isFrame(first)) return first;
+  const stack: Frame[] = [first];
+  let returned: Result | undefined;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    if (returned !== undefined) {
+      accept(frame, returned);
+      returned = undefined;
+    }
+    if (frame.empty || frame.next >= frame.operands.length) {
+      returned = finish(frame, source);
+      stack.pop();
+      continue;
+    }
+    const operand = frame.operands[frame.next];
+    if (frame.kind === 'and' && isGroup(operand.node)) {
+      // Leaves come first: intersect them before paying for a group, which may then be skipped.
+      foldPositives(frame);
+      if (frame.empty) continue;
+    }
+    frame.next++;
+    const started = start(operand.node, source);
+    if (isFrame(started)) stack.push(started);
+    else returned = started;
+  }
+  return returned!;
+}
+
+function isFrame(value: Result | Frame): value is Frame {
+  return 'operands' in value;
+}
+
+/** Leaves evaluate at once; groups become a frame whose operands the loop evaluates one by one. */
+function start(node: FilterNode, source: FilterSource): Result | Frame {
+  switch (node.kind) {
+    case 'facet':
+      return { set: source.facet(node.attribute, node.value), owned: false };
+    case 'tag':
+      return { set: source.tag(node.value), owned: false };
+    case 'numeric':
+      return { set: source.numeric(node.attribute, node.operator, node.value), owned: false };
+    case 'range':
+      return { set: source.range(node.attribute, node.lower, node.upper), owned: false };
+    case 'boolean':
+      return node.value ? { set: source.all(), owned: false } : { set: new Bitset(source.capacity), owned: true };
+    case 'not':
+      return frame('not', [{ node: node.child, subtract: false }]);
+    case 'or':
+      return frame('or', node.children.map((child) => ({ node: child, subtract: false })));
+    case 'and': {
+      const operands = node.children.map((child) =>
+        child.kind === 'not' ? { node: child.child, subtract: true } : { node: child, subtract: false },
+      );
+      // Leaves first: they are one source lookup each and most likely to empty the AND early.
+      const leaves = operands.filter((operand) => !isGroup(operand.node));
+      const groups = operands.filter((operand) => isGroup(operand.node));
+      return frame('and', leaves.concat(groups));
+    }
+  }
+}
+
+function isGroup(node: FilterNode): boolean {
+  return node.kind === 'and' || node.kind === 'or' || node.kind === 'not';
+}
+
+function frame(kind: Frame['kind'], operands: Operand[]): Frame {
+  return { kind, operands, next: 0, positives: [], negatives: [], acc: null, empty: false };
+}
+
+function accept(frame: Frame, result: Result): void {
+  if (frame.kind === 'or') {
+    if (frame.acc === null) frame.acc = result.owned ? result.set : result.set.clone();
+    else frame.acc.or(result.set);
+    return;
+  }
+  // NOT keeps its single operand as a positive; finish() complements it.
+  if (frame.operands[frame.next - 1].subtract) {
+    frame.negatives.push(result);
+    return;
+  }
+  const estimate = estimateCount(result.set);
+  if (frame.kind === 'and' && estimate === 0 && result.set.isEmpty()) frame.empty = true;
+  frame.positives.push({ ...result, estimate });
+}
+
+/** AND: intersects the pending operands into the running result, smallest estimate first. */
+function foldPositives(frame: Frame): void {
+  if (frame.empty || frame.positives.length === 0) return;
+  const pending = frame.positives.sort((a, b) => a.estimate - b.estimate);
+  frame.positives = [];
+  let i = 0;
+  if (frame.acc === null) {
+    frame.acc = pending[0].owned ? pending[0].set : pending[0].set.clone();
+    i = 1;
+  }
+  for (; i < pending.length; i++) frame.acc.and(pending[i].set);
+  // Cheap when non-empty: isEmpty() stops at the first set word.
+  if (frame.acc.isEmpty()) frame.empty = true;
+}
+
+function finish(frame: Frame, source: FilterSource): Result {
+  if (frame.kind === 'or') return { set: frame.acc ?? new Bitset(source.capacity), owned: true };
+  if (frame.kind === 'not') {
+    const child = frame.positives[0];
+    const set = child.owned ? child.set.not().and(source.all()) : source.all().clone().andNot(child.set);
+    return { set, owned: true };
+  }
+  foldPositives(frame);
+  if (frame.empty) return { set: new Bitset(source.capacity), owned: true };
+  const acc = frame.acc ?? source.all().clone();
+  for (const negative of frame.negatives) acc.andNot(negative.set);
+  return { set: acc, owned: true };
+}
+
+/**
+ * Approximate member count from at most ~256 evenly spaced words (exact for sets of up to 8,192 ids): enough to
+ * order AND operands, for a fraction of a full popcount pass.
+ */
+function estimateCount(set: Bitset): number {
+  const words = set.words;
+  const stride = Math.max(1, Math.floor(words.length / 256));
+  let sampled = 0;
+  for (let i = 0; i < words.length; i += stride) sampled += popcount(words[i]);
+  return sampled * stride;
+}
