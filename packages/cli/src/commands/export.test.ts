@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateProducts } from '@vitrine/demo';
+import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
+import type { TestServer } from '../testing.ts';
+import { exportPaths } from './export.ts';
+
+let test: TestServer;
+const dir = tempDir();
+const products = [...generateProducts(2500, 5)];
+
+beforeAll(async () => {
+  test = await startTestServer();
+  const { client } = test;
+  const settings = await client.setSettings({
+    indexName: 'shop',
+    indexSettings: { searchableAttributes: ['name', 'brand'], attributesForFaceting: ['brand', 'color'], customRanking: ['desc(popularity)'] },
+  });
+  await client.waitForTask({ indexName: 'shop', taskID: settings.taskID });
+  const synonyms = await client.saveSynonyms({
+    indexName: 'shop',
+    synonymHit: [
+      { objectID: 'sofa', type: 'synonym', synonyms: ['sofa', 'couch', 'settee'] },
+      { objectID: 'tv', type: 'onewaysynonym', input: 'tv', synonyms: ['television'] },
+    ],
+  });
+  await client.waitForTask({ indexName: 'shop', taskID: synonyms.taskID });
+  const saved = await client.saveObjects({ indexName: 'shop', objects: products, waitForTasks: true });
+  expect(saved.length).toBeGreaterThan(0);
+});
+afterAll(async () => {
+  await test.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function snapshotOf(indexName: string) {
+  const { client } = test;
+  const synonyms = await client.searchSynonyms({ indexName, searchSynonymsParams: { hitsPerPage: 100 } });
+  return {
+    records: await allRecords(client, indexName),
+    settings: await client.getSettings({ indexName }),
+    synonyms: synonyms.hits
+      .map((hit) => {
+        const { _highlightResult: _h, ...synonym } = hit as typeof hit & { _highlightResult?: unknown };
+        return synonym;
+      })
+      .sort((a, b) => a.objectID.localeCompare(b.objectID)),
+  };
+}
+
+describe('vitrine export', () => {
+  it('names its three files after --out', () => {
+    expect(exportPaths('/x/out.ndjson', 'shop')).toEqual({ records: '/x/out.ndjson', settings: '/x/out.settings.json', synonyms: '/x/out.synonyms.json' });
+    expect(exportPaths('/x/backup', 'shop')).toEqual({
+      records: '/x/backup/shop.ndjson',
+      settings: '/x/backup/shop.settings.json',
+      synonyms: '/x/backup/shop.synonyms.json',
+    });
+  });
+
+  it('round-trips: importing an export gives an identical index', async () => {
+    const out = join(dir, 'backup');
+    const exported = await runCli(['export', '--index', 'shop', '--out', out], { env: test.env, cwd: dir });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(join(out, 'shop.ndjson'), 'utf8').trim().split('\n')).toHaveLength(products.length);
+
+    const imported = await runCli(
+      ['import', join(out, 'shop.ndjson'), '--index', 'shop_restored', '--settings', join(out, 'shop.settings.json'), '--synonyms', join(out, 'shop.synonyms.json')],
+      { env: test.env, cwd: dir },
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+
+    const original = await snapshotOf('shop');
+    const restored = await snapshotOf('shop_restored');
+    expect(restored.records).toHaveLength(products.length);
+    expect(restored.records).toEqual(original.records);
+    expect(restored.settings).toEqual(original.settings);
+    expect(restored.synonyms).toEqual(original.synonyms);
+    expect(original.synonyms).toHaveLength(2);
+  });
+
+  it('fails cleanly for an index that does not exist, writing nothing', async () => {
+    const out = join(dir, 'nothing');
+    const run = await runCli(['export', '--index', 'no_such_index', '--out', out], { env: test.env, cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/HTTP 404/);
+    expect(existsSync(out)).toBe(false);
+  });
+});

@@ -1,0 +1,120 @@
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { dirname, join, resolve } from 'node:path';
+import type { CliContext } from '../context.ts';
+import { apiStatus, CliError, messageOf } from '../errors.ts';
+import type { ApiClient } from '../importer/client.ts';
+import { createProgress } from '../io/progress.ts';
+import type { Command } from './command.ts';
+import { stringOption } from './command.ts';
+import { CONNECTION_HELP, connect, connectionOptions } from './connection.ts';
+
+/** Attributes the API adds to hits, which are not part of the record. */
+const RESPONSE_ONLY = new Set(['_highlightResult', '_snippetResult', '_rankingInfo', '_distinctSeqID']);
+const PAGE = 1000;
+
+export interface ExportPaths {
+  records: string;
+  settings: string;
+  synonyms: string;
+}
+
+/**
+ * `--out products.ndjson` → that file plus `products.settings.json` and `products.synonyms.json` beside it;
+ * any other `--out` is a folder that receives `<index>.ndjson`, `<index>.settings.json`, `<index>.synonyms.json`.
+ */
+export function exportPaths(out: string, indexName: string): ExportPaths {
+  const file = /\.(ndjson|jsonl)$/i.exec(out);
+  const stem = file ? out.slice(0, file.index) : join(out, indexName);
+  return { records: file ? out : `${stem}.ndjson`, settings: `${stem}.settings.json`, synonyms: `${stem}.synonyms.json` };
+}
+
+async function exportRecords(client: ApiClient, indexName: string, path: string, ctx: CliContext): Promise<number> {
+  const out = createWriteStream(path);
+  const failed = once(out, 'error').then(([error]) => {
+    throw new CliError(`Cannot write ${path}: ${messageOf(error)}`);
+  });
+  let written = 0;
+  const work = (async () => {
+    let cursor: string | undefined;
+    let progress: ReturnType<typeof createProgress> | undefined;
+    do {
+      const page = await client.browse<Record<string, unknown>>({
+        indexName,
+        browseParams: { hitsPerPage: PAGE, attributesToRetrieve: ['*'], ...(cursor ? { cursor } : {}) },
+      });
+      progress ??= createProgress({ stream: ctx.stderr, label: 'Exporting', total: page.nbHits ?? 0, unit: 'records' });
+      let chunk = '';
+      for (const hit of page.hits) {
+        const record: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(hit)) if (!RESPONSE_ONLY.has(key)) record[key] = value;
+        chunk += JSON.stringify(record) + '\n';
+      }
+      written += page.hits.length;
+      if (!out.write(chunk)) await once(out, 'drain');
+      progress.update(written, `${written} records`);
+      cursor = page.cursor;
+    } while (cursor && !ctx.signal.aborted);
+    progress?.stop(written, `${written} records`);
+    out.end();
+    await once(out, 'finish');
+  })();
+  await Promise.race([work, failed]);
+  if (ctx.signal.aborted) throw new CliError('Export interrupted');
+  return written;
+}
+
+async function exportSynonyms(client: ApiClient, indexName: string): Promise<unknown[]> {
+  const synonyms: unknown[] = [];
+  for (let page = 0; ; page++) {
+    const response = await client.searchSynonyms({ indexName, searchSynonymsParams: { page, hitsPerPage: PAGE } });
+    for (const hit of response.hits) {
+      const { _highlightResult: _ignored, ...synonym } = hit as typeof hit & { _highlightResult?: unknown };
+      synonyms.push(synonym);
+    }
+    if (response.hits.length < PAGE || synonyms.length >= response.nbHits) return synonyms;
+  }
+}
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'Export an index: records (NDJSON), settings and synonyms (JSON)',
+  help: `Usage: vitrine export --index <name> --out <folder|file.ndjson> [options]
+
+Writes an index's records (one JSON object per line), settings and synonyms, in the forms vitrine import reads:
+  vitrine import products.ndjson --index products --settings products.settings.json --synonyms products.synonyms.json
+
+Options:
+  --index NAME     Index to export (required)
+  --out PATH       A .ndjson file (settings and synonyms are written beside it as <name>.settings.json and
+                   <name>.synonyms.json), or a folder that receives <index>.ndjson and the two JSON files
+
+${CONNECTION_HELP}`,
+  options: { index: { type: 'string' }, out: { type: 'string' }, ...connectionOptions },
+  positionals: { min: 0, max: 0 },
+  async run(values, _positionals, ctx) {
+    const indexName = stringOption(values, 'index');
+    const out = stringOption(values, 'out');
+    if (!indexName) throw new CliError('vitrine export: --index is required');
+    if (!out) throw new CliError('vitrine export: --out is required');
+    const paths = exportPaths(resolve(ctx.cwd, out), indexName);
+    const client = connect(values, ctx);
+    try {
+      // Settings first: a missing index fails here, before any file is written.
+      const settings = await client.getSettings({ indexName });
+      mkdirSync(dirname(paths.records), { recursive: true });
+      const count = await exportRecords(client, indexName, paths.records, ctx);
+      writeFileSync(paths.settings, JSON.stringify(settings, null, 2) + '\n');
+      const synonyms = await exportSynonyms(client, indexName);
+      writeFileSync(paths.synonyms, JSON.stringify(synonyms, null, 2) + '\n');
+      ctx.stdout.write(
+        `Exported "${indexName}": ${count} records to ${paths.records}, settings to ${paths.settings}, ` +
+          `${synonyms.length} synonyms to ${paths.synonyms}.\n`,
+      );
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      const status = apiStatus(error);
+      throw new CliError(`Export of "${indexName}" failed${status ? ` (HTTP ${status})` : ''}: ${messageOf(error)}`, { cause: error });
+    }
+  },
+};

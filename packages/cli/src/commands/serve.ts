@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveKeys, startServer } from '@vitrine/server';
+import { demoIndexName, demoReplicas } from '@vitrine/demo';
+import { readEnvironment } from '../config/env.ts';
+import type { CliContext } from '../context.ts';
+import { untilAborted } from '../context.ts';
+import { CliError } from '../errors.ts';
+import { createProgress } from '../io/progress.ts';
+import { formatBanner } from '../server/banner.ts';
+import { productImageRoutes } from '../server/images.ts';
+import { seedDemoCatalogue } from '../server/seed.ts';
+import type { Command, OptionValues } from './command.ts';
+
+/** The built storefront, next to this package in the repository. */
+export const storefrontDist = fileURLToPath(new URL('../../../storefront/dist', import.meta.url));
+
+const ENVIRONMENT_HELP = `Environment:
+  PORT                     Port to listen on (default 3000; 0 = any free port, printed at start)
+  HOST                     Address to listen on (default localhost: this machine only)
+  VITRINE_DATA_DIR         Data folder (default ./data)
+  VITRINE_APP_ID           Application ID clients must send (default vitrine)
+  VITRINE_ADMIN_API_KEY    Admin key; generated on first start and kept in the data folder when unset
+  VITRINE_SEARCH_API_KEY   Search-only key; same
+  VITRINE_DEMO_SIZE        Products in the demo catalogue created on first start (default 10000)
+  VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the repository's packages/storefront/dist)`;
+
+interface RunOptions {
+  withStorefront: boolean;
+  demo: boolean;
+}
+
+async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
+  const env = readEnvironment(ctx.env, ctx.cwd);
+  const staticRoot = env.storefrontDir ?? storefrontDist;
+  if (options.withStorefront && !existsSync(join(staticRoot, 'index.html'))) {
+    throw new CliError(
+      env.storefrontDir
+        ? `VITRINE_STOREFRONT_DIR (${staticRoot}) has no index.html`
+        : 'The storefront is not built yet: run `npm run build` first (or `vitrine serve` for the API alone).',
+    );
+  }
+  const keys = resolveKeys(env.dataDir, { adminApiKey: env.adminApiKey, searchApiKey: env.searchApiKey });
+  const server = await startServer({
+    dataDir: env.dataDir,
+    appId: env.appId,
+    adminApiKey: keys.adminApiKey,
+    searchApiKey: keys.searchApiKey,
+    host: env.host,
+    port: env.port,
+    extend: [productImageRoutes],
+    ...(options.withStorefront
+      ? {
+          staticRoot,
+          storefrontConfig: {
+            provider: 'vitrine',
+            appId: env.appId,
+            searchApiKey: keys.searchApiKey,
+            indexName: demoIndexName,
+            replicas: { ...demoReplicas },
+            insights: { useCdn: false },
+          },
+        }
+      : {}),
+  });
+  try {
+    if (options.demo && !server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
+      ctx.stdout.write(`Creating the demo catalogue (${env.demoSize.toLocaleString('en-US')} products)…\n`);
+      const progress = createProgress({ stream: ctx.stdout, label: 'Demo catalogue', total: env.demoSize, unit: 'records' });
+      await seedDemoCatalogue(server.store, {
+        size: env.demoSize,
+        onProgress: (written) => progress.update(written, ''),
+      });
+      progress.stop(env.demoSize, 'done');
+    }
+    ctx.stdout.write(
+      formatBanner({
+        url: server.url,
+        withStorefront: options.withStorefront,
+        appId: env.appId,
+        adminApiKey: keys.adminApiKey,
+        searchApiKey: keys.searchApiKey,
+        dataDir: env.dataDir,
+      }),
+    );
+    await untilAborted(ctx.signal);
+    ctx.stdout.write('Stopping…\n');
+  } finally {
+    await server.close();
+  }
+}
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'Run the storefront and the search API (creates the demo catalogue on first start)',
+  help: `Usage: vitrine start
+
+Runs the storefront and the Algolia-compatible search API in one process. On first start (no "products"
+index in the data folder) it creates the demo catalogue. Needs the built storefront (npm run build).
+
+${ENVIRONMENT_HELP}`,
+  options: {},
+  positionals: { min: 0, max: 0 },
+  run: (_values: OptionValues, _positionals, ctx) => runServer({ withStorefront: true, demo: true }, ctx),
+};
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the search API alone',
+  help: `Usage: vitrine serve [--demo]
+
+Runs the Algolia-compatible search API alone (no storefront).
+
+Options:
+  --demo       Create the demo catalogue when the data folder has no "products" index
+
+${ENVIRONMENT_HELP}`,
+  options: { demo: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+  run: (values, _positionals, ctx) => runServer({ withStorefront: false, demo: values.demo === true }, ctx),
+};

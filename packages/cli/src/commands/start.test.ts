@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../testing.ts';
+
+const bin = fileURLToPath(new URL('../../bin/vitrine.js', import.meta.url));
+const dir = tempDir();
+const storefront = join(dir, 'storefront');
+mkdirSync(storefront);
+writeFileSync(join(storefront, 'index.html'), '<!doctype html><title>Test storefront</title><div id="root"></div>');
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Spawns `vitrine start` and resolves with the URL its banner prints. */
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, [bin, 'start'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', VITRINE_STOREFRONT_DIR: storefront, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Vitrine is running at (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`vitrine start exited (${code}) before it was ready:\n${output}`)));
+  });
+  return { child, url, exited, output: () => output };
+}
+
+describe('vitrine start', () => {
+  it('serves the storefront and the API, creates the demo catalogue once, and stops cleanly on SIGTERM', async () => {
+    const env = { VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_DEMO_SIZE: '300', VITRINE_ADMIN_API_KEY: 'admin-test', VITRINE_SEARCH_API_KEY: 'search-test' };
+    const first = start(env);
+    const url = await first.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.output()).toMatch(/Demo catalogue 100%/);
+    expect(first.output()).toContain('Admin key   admin-test');
+
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Test storefront');
+    expect(await (await fetch(`${url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
+    const config = await (await fetch(`${url}/vitrine.config.json`)).json();
+    expect(config).toMatchObject({ provider: 'vitrine', appId: 'vitrine', searchApiKey: 'search-test', indexName: 'products' });
+    const image = await fetch(`${url}/images/products/table-lamps-blue.svg`);
+    expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(image.headers.get('cache-control')).toContain('max-age=31536000');
+    expect((await fetch(`${url}/images/products/nothing.svg`)).status).toBe(404);
+
+    const search = await fetch(`${url}/1/indexes/products/query`, {
+      method: 'POST',
+      headers: { 'x-algolia-application-id': 'vitrine', 'x-algolia-api-key': 'search-test' },
+      body: JSON.stringify({ query: '', hitsPerPage: 0 }),
+    });
+    expect((await search.json()).nbHits).toBe(300);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    // Second start on the same data: the catalogue exists, so it is not created again.
+    const second = start(env);
+    await second.url;
+    expect(second.output()).not.toMatch(/Creating the demo catalogue/);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses to start without a built storefront, with the fix in the message', async () => {
+    const run = start({ VITRINE_DATA_DIR: join(dir, 'data2'), VITRINE_STOREFRONT_DIR: join(dir, 'no-build') });
+    await expect(run.url).rejects.toThrow(/has no index.html/);
+    expect(await run.exited).toBe(1);
+  });
+});

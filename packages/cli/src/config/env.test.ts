@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../errors.ts';
+import { readEnvironment } from './env.ts';
+
+describe('readEnvironment', () => {
+  it('has documented defaults', () => {
+    expect(readEnvironment({}, '/srv/shop')).toEqual({
+      port: 3000,
+      host: 'localhost',
+      dataDir: '/srv/shop/data',
+      appId: 'vitrine',
+      adminApiKey: undefined,
+      searchApiKey: undefined,
+      demoSize: 10_000,
+      url: 'http://localhost:3000',
+      storefrontDir: undefined,
+    });
+  });
+
+  it('reads every variable, resolving folders against the working folder', () => {
+    const env = readEnvironment(
+      { PORT: '0', HOST: '0.0.0.0', VITRINE_DATA_DIR: 'state', VITRINE_APP_ID: 'shop', VITRINE_ADMIN_API_KEY: ' a ', VITRINE_DEMO_SIZE: '5', VITRINE_URL: 'http://h:1' },
+      '/srv',
+    );
+    expect(env).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/srv/state', appId: 'shop', adminApiKey: 'a', demoSize: 5, url: 'http://h:1' });
+  });
+
+  it('rejects malformed numbers with the variable name', () => {
+    expect(() => readEnvironment({ PORT: '30o0' }, '/')).toThrow(UsageError);
+    expect(() => readEnvironment({ PORT: '70000' }, '/')).toThrow(/PORT/);
+    expect(() => readEnvironment({ VITRINE_DEMO_SIZE: '-1' }, '/')).toThrow(/VITRINE_DEMO_SIZE/);
+  });
+});

@@ -1,0 +1,59 @@
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from '../errors.ts';
+
+/**
+ * Configuration by environment variable, with its defaults. Every value is checked here, so a typo such as
+ * `PORT=30o0` stops the command with a clear message instead of surfacing later as a confusing failure.
+ */
+export interface Environment {
+  /** `PORT`, default 3000; 0 picks a free port (the banner prints the one chosen). */
+  port: number;
+  /** `HOST`, default `localhost`: loopback only, over IPv4 and IPv6 alike. */
+  host: string;
+  /** `VITRINE_DATA_DIR`, default `./data`, resolved against the working folder. */
+  dataDir: string;
+  /** `VITRINE_APP_ID`, default `vitrine`. */
+  appId: string;
+  /** `VITRINE_ADMIN_API_KEY` / `VITRINE_SEARCH_API_KEY`: when unset, generated once and kept in the data folder. */
+  adminApiKey: string | undefined;
+  searchApiKey: string | undefined;
+  /** `VITRINE_DEMO_SIZE`, default 10,000: products created on first start. */
+  demoSize: number;
+  /** `VITRINE_URL`, default `http://localhost:3000`: the server `import` and `export` talk to. */
+  url: string;
+  /** `VITRINE_STOREFRONT_DIR`: a built storefront to serve instead of the repository's own build. */
+  storefrontDir: string | undefined;
+}
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_DEMO_SIZE = 10_000;
+
+function integer(env: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw new UsageError(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function text(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+export function readEnvironment(env: Record<string, string | undefined>, cwd: string): Environment {
+  const dataDir = text(env, 'VITRINE_DATA_DIR') ?? 'data';
+  const port = integer(env, 'PORT', DEFAULT_PORT, 65_535);
+  return {
+    port,
+    host: text(env, 'HOST') ?? 'localhost',
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    appId: text(env, 'VITRINE_APP_ID') ?? 'vitrine',
+    adminApiKey: text(env, 'VITRINE_ADMIN_API_KEY'),
+    searchApiKey: text(env, 'VITRINE_SEARCH_API_KEY'),
+    demoSize: integer(env, 'VITRINE_DEMO_SIZE', DEFAULT_DEMO_SIZE, 10_000_000),
+    url: text(env, 'VITRINE_URL') ?? `http://localhost:${DEFAULT_PORT}`,
+    storefrontDir: ((dir) => (dir ? resolve(cwd, dir) : undefined))(text(env, 'VITRINE_STOREFRONT_DIR')),
+  };
+}

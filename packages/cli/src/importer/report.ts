@@ -1,0 +1,42 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Position } from './sources.ts';
+
+export interface RecordError {
+  position: Position;
+  objectID?: string;
+  reason: string;
+}
+
+/**
+ * The per-record error report: one JSON object per line (`{"position":"line 12","objectID":"42","reason":…}`),
+ * written as errors happen (an import of millions of bad rows must not hold them in memory). The file is only
+ * created when there is something to report.
+ */
+export class ErrorReport {
+  private fd: number | undefined;
+  private count = 0;
+  /** The first few, for the summary printed at the end. */
+  readonly sample: RecordError[] = [];
+
+  constructor(readonly path: string, private readonly sampleSize = 5) {}
+
+  add(error: RecordError): void {
+    this.count++;
+    if (this.sample.length < this.sampleSize) this.sample.push(error);
+    this.fd ??= openSync(this.path, 'w');
+    writeSync(this.fd, JSON.stringify(error) + '\n');
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+export function formatRecordError(error: RecordError): string {
+  return `${error.position}${error.objectID !== undefined ? ` (objectID ${JSON.stringify(error.objectID)})` : ''}: ${error.reason}`;
+}

@@ -1,0 +1,84 @@
+/**
+ * Test support (not shipped behaviour): a real server on an ephemeral loopback port with a temporary data folder,
+ * and a way to run `vitrine` commands in-process with captured output.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '@vitrine/server';
+import type { RunningServer } from '@vitrine/server';
+import type { CliContext } from './context.ts';
+import { createApiClient } from './importer/client.ts';
+import type { ApiClient } from './importer/client.ts';
+import { main } from './main.ts';
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  appId: string;
+  adminApiKey: string;
+  client: ApiClient;
+  /** Environment pointing `vitrine import/export` at this server. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'vitrine-cli-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestServer(): Promise<TestServer> {
+  const dataDir = tempDir('vitrine-cli-data-');
+  const appId = 'test-app';
+  const adminApiKey = 'admin-key-for-tests';
+  const server = await startServer({ dataDir, appId, adminApiKey, searchApiKey: 'search-key-for-tests', host: '127.0.0.1', port: 0 });
+  const client = createApiClient({ url: server.url, appId, apiKey: adminApiKey });
+  return {
+    server,
+    url: server.url,
+    appId,
+    adminApiKey,
+    client,
+    env: { VITRINE_URL: server.url, VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminApiKey },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CliContext = {
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+    signal: new AbortController().signal,
+  };
+  const code = await main(args, ctx);
+  return { code, stdout, stderr };
+}
+
+/** Every record of an index, sorted by objectID, as the API returns them (browse, all attributes). */
+export async function allRecords(client: ApiClient, indexName: string): Promise<Array<Record<string, unknown>>> {
+  const records: Array<Record<string, unknown>> = [];
+  await client.browseObjects<Record<string, unknown>>({
+    indexName,
+    browseParams: { hitsPerPage: 1000, attributesToRetrieve: ['*'] },
+    aggregator: (response) => {
+      for (const hit of response.hits) {
+        const { _highlightResult: _h, _snippetResult: _s, ...record } = hit as Record<string, unknown>;
+        records.push(record);
+      }
+    },
+  });
+  return records.sort((a, b) => String(a.objectID).localeCompare(String(b.objectID), 'en', { numeric: true }));
+}

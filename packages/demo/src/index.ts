@@ -1,0 +1,8 @@
+/**
+ * @vitrine/demo: the demo catalogue. A deterministic stream of realistic products, the index settings and
+ * replicas the storefront expects, and the product illustrations the server serves.
+ */
+export { generateProducts, DEFAULT_SEED } from './generate.ts';
+export { demoIndexName, demoSettings, demoReplicaSettings, demoReplicas } from './settings.ts';
+export { renderProductImage } from './images/render.ts';
+export { slugify } from './slug.ts';

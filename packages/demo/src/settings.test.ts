@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { demoReplicaSettings, demoReplicas, demoSettings } from './settings.ts';
+import { generateProducts } from './generate.ts';
+
+describe('demo settings', () => {
+  it('declares every replica it configures, the relevant-sort one as virtual', () => {
+    expect(demoSettings.replicas).toEqual([
+      demoReplicas.priceAsc,
+      demoReplicas.priceDesc,
+      `virtual(${demoReplicas.relevantPriceAsc})`,
+    ]);
+    expect(Object.keys(demoReplicaSettings).sort()).toEqual(Object.values(demoReplicas).sort());
+  });
+
+  it('sorts the standard replicas by price before relevance', () => {
+    expect(demoReplicaSettings[demoReplicas.priceAsc].ranking?.[0]).toBe('asc(price)');
+    expect(demoReplicaSettings[demoReplicas.priceDesc].ranking?.[0]).toBe('desc(price)');
+    expect(demoReplicaSettings[demoReplicas.relevantPriceAsc]).toMatchObject({ customRanking: ['asc(price)'] });
+    expect(demoReplicaSettings[demoReplicas.relevantPriceAsc].relevancyStrictness).toBeGreaterThan(0);
+  });
+
+  it('only names attributes the products have', () => {
+    const [product] = [...generateProducts(1)];
+    const attributeOf = (entry: string) => entry.replace(/^\w+\((.*)\)$/, '$1');
+    const names = [
+      ...demoSettings.searchableAttributes!.flatMap((entry) => attributeOf(entry).split(',')),
+      ...demoSettings.attributesForFaceting!.map(attributeOf),
+      ...demoSettings.customRanking!.map(attributeOf),
+    ];
+    for (const name of names) {
+      const value = name.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], product);
+      expect(value, name).toBeDefined();
+    }
+  });
+});
