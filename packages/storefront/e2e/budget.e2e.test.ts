@@ -1,0 +1,56 @@
+/**
+ * JS budget of the search page: the entry chunk and everything it imports statically, gzipped, must stay
+ * within 200 KB. Product, cart and checkout pages are lazy chunks and don't count; search-insights is loaded
+ * at startup, so it does.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { storefrontDistDir } from '../src/index.ts';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+const budgetBytes = 200 * 1024;
+
+function readManifest(): Record<string, ManifestChunk> {
+  return JSON.parse(readFileSync(join(storefrontDistDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+}
+
+/** Files the search page loads: the entry, its static imports, and the search-insights chunk loaded at boot. */
+function searchPageFiles(manifest: Record<string, ManifestChunk>): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit('index.html');
+  for (const dynamic of manifest['index.html']?.dynamicImports ?? []) {
+    if (dynamic.includes('search-insights')) visit(dynamic);
+  }
+  return [...files].filter((file) => file.endsWith('.js'));
+}
+
+describe('search page JS budget', () => {
+  it(`stays within ${budgetBytes / 1024} KB gzipped`, () => {
+    const manifest = readManifest();
+    const files = searchPageFiles(manifest);
+    expect(files.length).toBeGreaterThan(0);
+    const sizes = files.map((file) => ({ file, gzip: gzipSync(readFileSync(join(storefrontDistDir, file)), { level: 9 }).length }));
+    const total = sizes.reduce((sum, entry) => sum + entry.gzip, 0);
+    console.log(`search page JS: ${(total / 1024).toFixed(1)} KB gzipped in ${files.length} files`, sizes);
+    expect(total).toBeLessThanOrEqual(budgetBytes);
+  });
+
+  it('keeps the product, cart and checkout pages out of the search page', () => {
+    const files = searchPageFiles(readManifest());
+    expect(files.some((file) => /ProductPage|CartPage|CheckoutPage/.test(file))).toBe(false);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Browser-test harness: the real Vitrine server on a temp data folder, seeded with a small demo catalogue and
+ * serving the built storefront (`dist/`), plus one headless Chromium. One harness per test file: start it in
+ * beforeAll, close it in afterAll.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { vi } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer } from '@vitrine/server';
+import type { RunningServer } from '@vitrine/server';
+import { demoIndexName, demoReplicas, demoReplicaSettings, demoSettings, generateProducts, renderProductImage } from '@vitrine/demo';
+import type { IncomingRecord, Product } from '@vitrine/protocol';
+import { storefrontDistDir } from '../src/index.ts';
+
+export interface HarnessOptions {
+  /** Demo products to generate (seeded, so every run sees the same catalogue). Default 300. */
+  products?: number;
+  /** Extra records saved after the demo catalogue (e.g. hostile content). */
+  extraRecords?: IncomingRecord[];
+}
+
+export interface Harness {
+  server: RunningServer;
+  browser: Browser;
+  baseURL: string;
+  appId: string;
+  searchApiKey: string;
+  /** The seeded demo products, in generation order. */
+  products: Product[];
+  /** A fresh browser context (own storage) and page; closed with the harness. */
+  newPage(options?: { width?: number; height?: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export const seed = 7;
+
+// Conditions in a browser settle in tens of milliseconds, but a loaded two-core CI machine can take seconds:
+// poll for up to 10 s instead of Vitest's default 1 s (a passing condition still returns at once).
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  if (!existsSync(join(storefrontDistDir, 'index.html'))) {
+    throw new Error('The storefront is not built: run `npm run build -w @vitrine/storefront` before the browser tests.');
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'vitrine-e2e-'));
+  const appId = 'vitrine-e2e';
+  const adminApiKey = randomBytes(16).toString('hex');
+  const searchApiKey = randomBytes(16).toString('hex');
+  const server = await startServer({
+    dataDir,
+    appId,
+    adminApiKey,
+    searchApiKey,
+    port: 0,
+    staticRoot: storefrontDistDir,
+    storefrontConfig: {
+      provider: 'vitrine',
+      appId,
+      searchApiKey,
+      indexName: demoIndexName,
+      replicas: { ...demoReplicas },
+      insights: { useCdn: false },
+    },
+    extend: [
+      (app) => {
+        app.get<{ Params: { name: string } }>('/images/products/:name', async (request, reply) => {
+          const svg = renderProductImage(request.params.name);
+          if (svg === undefined) return reply.code(404).send({ message: 'Not Found', status: 404 });
+          // As the CLI serves them: immutable, so a browser fetches each illustration once.
+          return reply.type('image/svg+xml').header('cache-control', 'public, max-age=31536000, immutable').send(svg);
+        });
+      },
+    ],
+  });
+
+  const products = [...generateProducts(options.products ?? 300, seed)];
+  try {
+    const { store } = server;
+    await store.waitForTask((await store.setSettings(demoIndexName, demoSettings)).taskID);
+    for (const [replica, settings] of Object.entries(demoReplicaSettings)) {
+      await store.waitForTask((await store.setSettings(replica, settings)).taskID);
+    }
+    await store.waitForTask((await store.saveObjects(demoIndexName, products)).taskID);
+    if (options.extraRecords?.length) await store.waitForTask((await store.saveObjects(demoIndexName, options.extraRecords)).taskID);
+    // Fail fast and clearly when seeding went wrong, instead of every test timing out on an empty page.
+    const response = await fetch(`${server.url}/1/indexes/${demoIndexName}/query`, {
+      method: 'POST',
+      headers: { 'x-algolia-application-id': appId, 'x-algolia-api-key': searchApiKey },
+      body: JSON.stringify({ query: '', hitsPerPage: 0 }),
+    });
+    const { nbHits } = (await response.json()) as { nbHits?: number };
+    const expected = products.length + (options.extraRecords?.length ?? 0);
+    if (nbHits !== expected) throw new Error(`seeding the test catalogue failed: ${nbHits} of ${expected} records searchable`);
+  } catch (error) {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  } catch (error) {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const contexts: BrowserContext[] = [];
+  return {
+    server,
+    browser,
+    baseURL: server.url,
+    appId,
+    searchApiKey,
+    products,
+    async newPage({ width = 1280, height = 900 } = {}) {
+      const context = await browser.newContext({ baseURL: server.url, viewport: { width, height } });
+      contexts.push(context);
+      return context.newPage();
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Types into the search box one key at a time, as a shopper would. */
+export async function typeQuery(page: Page, text: string): Promise<void> {
+  await page.locator('.vt-header-search .ais-SearchBox-input').pressSequentially(text);
+}
+
+/** Names of the hits on screen, in order. */
+export function hitNames(page: Page): Promise<string[]> {
+  return page.locator('.vt-hit-name').allTextContents();
+}

@@ -1,0 +1,147 @@
+/**
+ * Timing and failure behaviour: the URL is written 400 ms after the last change (not before), the stalled
+ * indicator appears only after 200 ms, a failing server gives an alert whose Retry recovers, and an empty
+ * result explains which refinement to drop. Slowness and failures are injected with Playwright's request
+ * interception on the multi-query route: test control over a real server, not a mock of it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hitNames, startHarness, typeQuery } from './harness.ts';
+import type { Harness } from './harness.ts';
+
+let harness: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  page = await harness.newPage();
+  // Timestamps on the page's own clock: each input event, each history write, and the first moment the
+  // search box's loading indicator is shown.
+  await page.addInitScript(() => {
+    const log = { inputs: [] as number[], pushes: [] as Array<{ at: number; url: string }>, stalledAt: [] as number[] };
+    (window as unknown as { __log: typeof log }).__log = log;
+    const push = history.pushState.bind(history);
+    history.pushState = (data, unused, url) => {
+      log.pushes.push({ at: performance.now(), url: String(url) });
+      push(data, unused, url);
+    };
+    document.addEventListener('input', () => log.inputs.push(performance.now()), true);
+    new MutationObserver(() => {
+      const indicator = document.querySelector('.vt-header-search .ais-SearchBox-loadingIndicator');
+      const shown = indicator !== null && !indicator.hasAttribute('hidden');
+      if (shown && (log.stalledAt.length === 0 || log.stalledAt.length % 2 === 0)) log.stalledAt.push(performance.now());
+      if (!shown && log.stalledAt.length % 2 === 1) log.stalledAt.push(performance.now());
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+type Log = { inputs: number[]; pushes: Array<{ at: number; url: string }>; stalledAt: number[] };
+const readLog = () => page.evaluate(() => (window as unknown as { __log: Log }).__log);
+
+async function openSearch(path = '/') {
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.goto(path);
+  await page.locator('.vt-hit').first().waitFor();
+}
+
+describe('search status and URL timing', () => {
+  it('writes the URL 400 ms after the last keystroke, not before', async () => {
+    await openSearch();
+    // A probe 150 ms after each keystroke records what the address bar said then.
+    await page.evaluate(() => {
+      const probes: Array<{ elapsed: number; href: string }> = [];
+      (window as unknown as { __probes: typeof probes }).__probes = probes;
+      document.addEventListener('input', () => {
+        const at = performance.now();
+        setTimeout(() => probes.push({ elapsed: performance.now() - at, href: location.href }), 150);
+      });
+    });
+    await typeQuery(page, 'kettle');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('kettle');
+    const log = await readLog();
+    const lastInput = log.inputs.at(-1)!;
+    const write = log.pushes.find((entry) => entry.url.includes('q=kettle'))!;
+    expect(write).toBeDefined();
+    // The write is scheduled by the keystroke's state change, 400 ms later at the earliest.
+    expect(write.at - lastInput).toBeGreaterThanOrEqual(399);
+    // Only one history entry for the whole word, not one per key.
+    expect(log.pushes.filter((entry) => entry.url.includes('q=')).length).toBe(1);
+    const probes = await page.evaluate(() => (window as unknown as { __probes: Array<{ elapsed: number; href: string }> }).__probes);
+    const lastProbe = probes.at(-1)!;
+    expect(lastProbe.elapsed).toBeLessThan(400);
+    expect(lastProbe.href).not.toContain('q=');
+  });
+
+  it('restores earlier searches with back and forward', async () => {
+    await openSearch();
+    const input = page.locator('.vt-header-search .ais-SearchBox-input');
+    await typeQuery(page, 'kettle');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('kettle');
+    await input.fill('');
+    await typeQuery(page, 'wallet');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('wallet');
+    await expect.poll(() => page.title()).toBe('“wallet” – Vitrine');
+    // The search box still has focus, as after typing and pressing the browser's back button.
+    await page.goBack();
+    await expect.poll(() => input.inputValue()).toBe('kettle');
+    await expect.poll(async () => (await hitNames(page)).every((name) => /kettle/i.test(name))).toBe(true);
+    await page.goForward();
+    await expect.poll(() => input.inputValue()).toBe('wallet');
+  });
+
+  it('shows the stalled indicator only after 200 ms, and hides it with the results', async () => {
+    await openSearch();
+    await page.route('**/1/indexes/*/queries*', async (route) => {
+      // A slow server: answers 450 ms late (well under the client's 1 s connect timeout, so it is not retried).
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      await route.continue();
+    });
+    const before = (await readLog()).stalledAt.length;
+    await typeQuery(page, 'x');
+    await expect.poll(async () => (await readLog()).stalledAt.length).toBeGreaterThanOrEqual(before + 1);
+    const log = await readLog();
+    const shownAt = log.stalledAt[before];
+    expect(shownAt - log.inputs.at(-1)!).toBeGreaterThanOrEqual(199);
+    await expect.poll(() => page.locator('.vt-stalled').isVisible()).toBe(true);
+    await expect.poll(async () => (await readLog()).stalledAt.length).toBeGreaterThanOrEqual(before + 2);
+    await expect.poll(() => page.locator('.vt-stalled').isVisible()).toBe(false);
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
+  it('reports a failing server in an alert, and Retry recovers', async () => {
+    await openSearch();
+    let failing = true;
+    await page.route('**/1/indexes/*/queries*', (route) =>
+      failing
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Internal error","status":500}' })
+        : route.continue(),
+    );
+    await typeQuery(page, 'lamp');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await alert.textContent()).toContain('Search is unavailable right now');
+    failing = false;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => alert.count()).toBe(0);
+    await expect.poll(async () => (await hitNames(page)).length).toBeGreaterThan(0);
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
+  it('on no results, lists each refinement with the results without it', async () => {
+    // A brand that sells no lamps, searched for "lamp".
+    const lampBrands = new Set(harness.products.filter((product) => /lamp/i.test(product.name)).map((product) => product.brand));
+    const brand = harness.products.map((product) => product.brand).find((candidate) => !lampBrands.has(candidate))!;
+    await page.goto(`/?q=lamp&brand=${encodeURIComponent(brand)}`);
+    const noResults = page.locator('.vt-no-results');
+    await expect.poll(() => noResults.getByRole('heading').textContent()).toBe('No results for “lamp”');
+    const item = noResults.locator('li', { hasText: `Brand: ${brand}` });
+    await expect.poll(() => item.locator('.vt-no-results-count').textContent()).toMatch(/^[1-9]\d* results? without it$/);
+    await item.getByRole('button').click();
+    await expect.poll(async () => (await hitNames(page)).length).toBeGreaterThan(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get('brand')).toBeNull();
+  });
+});

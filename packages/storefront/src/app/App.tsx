@@ -1,0 +1,34 @@
+import { lazy, Suspense } from 'react';
+import { Header } from '../components/layout/Header.tsx';
+import { usePage } from '../lib/navigation.ts';
+import { SearchPage } from './SearchPage.tsx';
+
+// Product, cart and checkout pages are separate chunks: the search page's JS budget pays only for search.
+const ProductPage = lazy(() => import('./ProductPage.tsx'));
+const CartPage = lazy(() => import('./CartPage.tsx'));
+const CheckoutPage = lazy(() => import('./CheckoutPage.tsx'));
+
+export function App() {
+  const page = usePage();
+  return (
+    <>
+      <a className="vt-skip" href="#main">
+        Skip to results
+      </a>
+      {page.kind === 'search' ? (
+        <SearchPage />
+      ) : (
+        <>
+          <Header />
+          <Suspense fallback={<p className="vt-loading">Loading…</p>}>
+            <main id="main" className="vt-page">
+              {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
+              {page.kind === 'cart' && <CartPage />}
+              {page.kind === 'checkout' && <CheckoutPage />}
+            </main>
+          </Suspense>
+        </>
+      )}
+    </>
+  );
+}

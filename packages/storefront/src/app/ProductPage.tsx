@@ -1,0 +1,104 @@
+/**
+ * `/p/<slug>-<objectID>`: the record loaded from the index by objectID, a view event, and 'Add to cart'
+ * (a conversion event attributed to the search that led here, when there was one).
+ */
+import { useEffect, useState } from 'react';
+import type { Product } from '@vitrine/protocol';
+import { Stars } from '../components/product/Stars.tsx';
+import { formatPrice, getProduct, productPath } from '../lib/catalog.ts';
+import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation.ts';
+import { useServices } from './services.ts';
+
+type Load = { state: 'loading' } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'ready'; product: Product };
+
+export default function ProductPage({ objectID }: { objectID: string }) {
+  const { config, searchClient, insights, cart } = useServices();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [added, setAdded] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    getProduct(searchClient, config.indexName, objectID).then(
+      (product) => {
+        if (cancelled) return;
+        setLoad(product ? { state: 'ready', product } : { state: 'missing' });
+        if (product) {
+          document.title = `${product.name} – Vitrine`;
+          insights?.productViewed(product);
+          // Keep the canonical slug in the address bar when the link had an old or missing one.
+          const canonical = productPath(product);
+          if (window.location.pathname !== canonical) window.history.replaceState(window.history.state, '', canonical);
+        }
+      },
+      (error: unknown) => {
+        if (!cancelled) setLoad({ state: 'error', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [searchClient, config.indexName, objectID, insights, attempt]);
+
+  if (load.state === 'loading') return <p className="vt-loading" role="status">Loading product…</p>;
+  if (load.state === 'missing') {
+    return (
+      <section className="vt-product-missing">
+        <h1>Product not found</h1>
+        <p>
+          It may have been removed from the catalogue. <a href="/" onClick={(event) => handleLinkClick(event, '/')}>Search the shop</a>
+        </p>
+      </section>
+    );
+  }
+  if (load.state === 'error') {
+    return (
+      <div className="vt-error" role="alert">
+        <p>The product could not be loaded: {load.message}</p>
+        <button type="button" onClick={() => { setLoad({ state: 'loading' }); setAttempt((n) => n + 1); }}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+
+  const { product } = load;
+  const addToCart = () => {
+    const queryID = insights?.queryIDFor(product.objectID);
+    cart.add(product, 1, queryID);
+    insights?.addedToCart({ objectID: product.objectID, price: product.price, quantity: 1, queryID });
+    setAdded((n) => n + 1);
+  };
+
+  return (
+    <article className="vt-product">
+      <button type="button" className="vt-back" onClick={() => (cameFromInsideShop() ? window.history.back() : navigate('/'))}>
+        ← Back to results
+      </button>
+      <div className="vt-product-body">
+        <img className="vt-product-image" src={product.image} alt={product.name} width={480} height={480} />
+        <div className="vt-product-info">
+          <p className="vt-product-brand">{product.brand}</p>
+          <h1 className="vt-product-name">{product.name}</h1>
+          <Stars rating={product.rating} count={product.reviewCount} />
+          <p className="vt-product-price">{formatPrice(product.price, config.currency)}</p>
+          {product.free_shipping && <p className="vt-badge">Free shipping</p>}
+          <p className="vt-product-description">{product.description}</p>
+          <button type="button" className="vt-primary" onClick={addToCart}>
+            Add to cart
+          </button>
+          <p className="vt-added" role="status">
+            {added > 0 && (
+              <>
+                Added to your cart.{' '}
+                <a href="/cart" onClick={(event) => handleLinkClick(event, '/cart')}>
+                  View cart
+                </a>
+              </>
+            )}
+          </p>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The search page: one `<InstantSearch>` with URL routing, insights, and the stock widgets (default texts and
+ * `ais-*` classes kept) around a few headless ones of our own.
+ */
+import { useEffect, useMemo } from 'react';
+import {
+  Breadcrumb,
+  Configure,
+  CurrentRefinements,
+  HitsPerPage,
+  InstantSearch,
+  SearchBox,
+  SortBy,
+  Stats,
+  useInstantSearch,
+} from 'react-instantsearch';
+import { Header } from '../components/layout/Header.tsx';
+import { FiltersDrawer } from '../components/facets/FiltersDrawer.tsx';
+import { Filters } from '../components/facets/Filters.tsx';
+import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
+import { Results } from '../components/search/Results.tsx';
+import { SearchStatus } from '../components/search/SearchStatus.tsx';
+import { ViewSwitch } from '../components/search/ViewSwitch.tsx';
+import { categoryAttributes } from '../lib/catalog.ts';
+import { sortOptions } from '../lib/config.ts';
+import { onBeforeNavigate } from '../lib/navigation.ts';
+import { createRouting } from '../routing.ts';
+import type { RoutingContext } from '../routing.ts';
+import { useServices } from './services.ts';
+
+export const hitsPerPageOptions = [20, 40, 60];
+
+const refinementLabels: Record<string, string> = {
+  brand: 'Brand',
+  color: 'Color',
+  price: 'Price',
+  rating: 'Rating',
+  free_shipping: 'Free shipping',
+  [categoryAttributes[0]]: 'Category',
+};
+
+/** Shopper-facing names instead of attribute names ("Category", not "hierarchicalCategories.lvl0"). */
+function labelRefinements<T extends { attribute: string; label: string }>(items: T[]): T[] {
+  return items.map((item) => ({ ...item, label: refinementLabels[item.attribute] ?? item.label }));
+}
+
+function SearchHeader() {
+  const { setIndexUiState } = useInstantSearch();
+  useEffect(() => {
+    // The stock search box doesn't overwrite what is typed while it has focus; after back/forward the query
+    // comes from the URL, so let go of the focus and the box shows the restored query.
+    const release = () => {
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active.classList.contains('ais-SearchBox-input')) active.blur();
+    };
+    window.addEventListener('popstate', release);
+    return () => window.removeEventListener('popstate', release);
+  }, []);
+  return (
+    <Header onHome={() => setIndexUiState({})}>
+      <SearchBox placeholder="Search products, brands, categories…" />
+    </Header>
+  );
+}
+
+export function SearchPage() {
+  const { config, searchClient, insights, categories } = useServices();
+  const sorts = useMemo(() => sortOptions(config), [config]);
+  const { routing, flush } = useMemo(() => {
+    const context: RoutingContext = { indexName: config.indexName, sortOptions: sorts, categories, hitsPerPageOptions };
+    return createRouting(context);
+  }, [config.indexName, sorts, categories]);
+  useEffect(() => onBeforeNavigate(flush), [flush]);
+
+  return (
+    <InstantSearch
+      searchClient={searchClient}
+      indexName={config.indexName}
+      routing={routing}
+      insights={insights ? insights.middleware : false}
+      stalledSearchDelay={200}
+      future={{ preserveSharedStateOnUnmount: true }}
+    >
+      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" />
+      <SearchHeader />
+      <div className="vt-layout">
+        <FiltersDrawer>
+          <Filters />
+        </FiltersDrawer>
+        <main id="main" className="vt-results" tabIndex={-1}>
+          <Breadcrumb attributes={[...categoryAttributes]} />
+          <div className="vt-toolbar">
+            {/* Stats carries its own polite live region (ais-Stats-announcement), debounced while typing. */}
+            <Stats className="vt-stats" />
+            <SortBy items={sorts.map(({ label, value }) => ({ label, value }))} aria-label="Sort by" />
+            <HitsPerPage
+              items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
+            />
+            <ViewSwitch />
+          </div>
+          <CurrentRefinements transformItems={labelRefinements} />
+          <SearchStatus />
+          <NoResultsBoundary fallback={<NoResults />}>
+            <Results />
+          </NoResultsBoundary>
+        </main>
+      </div>
+    </InstantSearch>
+  );
+}

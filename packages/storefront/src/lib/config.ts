@@ -1,0 +1,118 @@
+/**
+ * The storefront's runtime configuration, read at startup from `GET /vitrine.config.json`. The Vitrine server
+ * generates that file; a static host can serve the same shape with `"provider": "algolia"` to run the
+ * storefront against hosted Algolia without rebuilding.
+ */
+
+export type SearchProvider = 'vitrine' | 'algolia';
+
+/** Sort orders the storefront offers besides relevance, each backed by a replica index. */
+export interface ReplicaNames {
+  /** Standard replica ranked by ascending price. */
+  priceAsc?: string;
+  /** Standard replica ranked by descending price. */
+  priceDesc?: string;
+  /** Virtual replica: relevant sort by ascending price (Stats then reads "N relevant results sorted out of M"). */
+  relevantPriceAsc?: string;
+}
+
+export interface StorefrontConfig {
+  /** `vitrine`: the API is on the page's own origin. `algolia`: the hosted service for `appId`. */
+  provider: SearchProvider;
+  appId: string;
+  /** A search-only key: it is public, it ships to every browser. */
+  searchApiKey: string;
+  /** Primary index of products. Default `products`. */
+  indexName: string;
+  replicas: ReplicaNames;
+  insights: {
+    /** Send click, conversion and view events. Default true. */
+    enabled: boolean;
+    /** Load search-insights from a CDN instead of the bundled copy. Default false (Vitrine never needs it). */
+    useCdn: boolean;
+  };
+  /** ISO 4217 code for prices and conversion events. Default `USD`. */
+  currency: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requiredString(source: Record<string, unknown>, key: string): string {
+  const value = source[key];
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new ConfigError(`vitrine.config.json: "${key}" must be a non-empty string`);
+  }
+  return value;
+}
+
+function optionalString(source: Record<string, unknown>, key: string, where: string): string | undefined {
+  const value = source[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new ConfigError(`vitrine.config.json: "${where}${key}" must be a non-empty string when set`);
+  }
+  return value;
+}
+
+function optionalBoolean(source: Record<string, unknown>, key: string, fallback: boolean): boolean {
+  const value = source[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new ConfigError(`vitrine.config.json: "insights.${key}" must be a boolean`);
+  return value;
+}
+
+/** Validates the JSON of `vitrine.config.json` and fills defaults; a mistake names the offending field. */
+export function parseStorefrontConfig(json: unknown): StorefrontConfig {
+  if (!isObject(json)) throw new ConfigError('vitrine.config.json: expected a JSON object');
+  const provider = json.provider ?? 'vitrine';
+  if (provider !== 'vitrine' && provider !== 'algolia') {
+    throw new ConfigError(`vitrine.config.json: "provider" must be "vitrine" or "algolia", got ${JSON.stringify(provider)}`);
+  }
+  const replicasIn = json.replicas ?? {};
+  if (!isObject(replicasIn)) throw new ConfigError('vitrine.config.json: "replicas" must be an object');
+  const insightsIn = json.insights ?? {};
+  if (!isObject(insightsIn)) throw new ConfigError('vitrine.config.json: "insights" must be an object');
+  const currency = optionalString(json, 'currency', '') ?? 'USD';
+  if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('vitrine.config.json: "currency" must be an ISO 4217 code like "USD"');
+  return {
+    provider,
+    appId: requiredString(json, 'appId'),
+    searchApiKey: requiredString(json, 'searchApiKey'),
+    indexName: optionalString(json, 'indexName', '') ?? 'products',
+    replicas: {
+      priceAsc: optionalString(replicasIn, 'priceAsc', 'replicas.'),
+      priceDesc: optionalString(replicasIn, 'priceDesc', 'replicas.'),
+      relevantPriceAsc: optionalString(replicasIn, 'relevantPriceAsc', 'replicas.'),
+    },
+    insights: {
+      enabled: optionalBoolean(insightsIn, 'enabled', true),
+      useCdn: optionalBoolean(insightsIn, 'useCdn', false),
+    },
+    currency,
+  };
+}
+
+/** A sort the shopper can pick: `key` is what the URL shows (`?sort=price_asc`), `value` the index name. */
+export interface SortOption {
+  key: string;
+  label: string;
+  value: string;
+}
+
+/** Relevance first (the primary index, left out of URLs), then every replica the config names. */
+export function sortOptions(config: StorefrontConfig): SortOption[] {
+  const options: SortOption[] = [{ key: 'relevance', label: 'Most relevant', value: config.indexName }];
+  const { priceAsc, priceDesc, relevantPriceAsc } = config.replicas;
+  if (priceAsc) options.push({ key: 'price_asc', label: 'Price: low to high', value: priceAsc });
+  if (priceDesc) options.push({ key: 'price_desc', label: 'Price: high to low', value: priceDesc });
+  if (relevantPriceAsc) {
+    options.push({ key: 'relevant_price_asc', label: 'Price: low to high (relevant)', value: relevantPriceAsc });
+  }
+  return options;
+}

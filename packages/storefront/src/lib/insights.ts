@@ -1,0 +1,214 @@
+/**
+ * Click, conversion and view events. search-insights is bundled (loaded lazily, so a shop that turns insights off
+ * never downloads it) and pointed at the Vitrine server's `/1/events` on the same origin; a config with
+ * `insights.useCdn` lets InstantSearch load it from its CDN instead, for hosted Algolia setups that want that.
+ *
+ * The shopper is identified by an anonymous token kept in localStorage (no cookie), so events from one browser
+ * join up across visits without any personal data.
+ */
+import type { InsightsClient } from 'search-insights';
+import type { Product } from '@vitrine/protocol';
+import type { StorefrontConfig } from './config.ts';
+
+/** The part of InstantSearch's insights event this module reads. */
+interface InstantSearchInsightsEvent {
+  insightsMethod?: string;
+  payload: unknown;
+  eventModifier?: string;
+}
+
+export const userTokenStorageKey = 'vitrine.userToken';
+const queryIDStorageKey = 'vitrine.queryIDs';
+const userTokenPattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Our own token format; Algolia accepts `[a-zA-Z0-9_=/+-]{1,129}`, we keep to a stricter, URL-safe subset. */
+export function isValidUserToken(token: unknown): token is string {
+  return typeof token === 'string' && userTokenPattern.test(token);
+}
+
+/** `anon-` and 24 random hex digits (96 bits: collisions between shoppers are not a concern). */
+export function createUserToken(randomBytes: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
+  const bytes = randomBytes(new Uint8Array(12));
+  return `anon-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The persisted token, or a new one stored for next time; storage failures (private mode) give a session token. */
+export function getOrCreateUserToken(storage: Pick<Storage, 'getItem' | 'setItem'> | undefined): string {
+  try {
+    const existing = storage?.getItem(userTokenStorageKey);
+    if (isValidUserToken(existing)) return existing;
+  } catch {
+    // Storage can throw when disabled; a fresh token still works for this visit.
+  }
+  const token = createUserToken();
+  try {
+    storage?.setItem(userTokenStorageKey, token);
+  } catch {
+    // Same as above: not persisted, still usable.
+  }
+  return token;
+}
+
+/** One product of an order or cart line, for conversion events. */
+export interface ConvertedItem {
+  objectID: string;
+  price: number;
+  quantity: number;
+  /** The search that led to the product, when there was one. */
+  queryID?: string;
+}
+
+export interface Insights {
+  userToken: string;
+  /** The `insights` prop of `<InstantSearch>` (the middleware sends clicks with queryID and position). */
+  middleware: {
+    insightsClient?: InsightsClient;
+    insightsInitParams: Record<string, unknown>;
+    onEvent: (event: InstantSearchInsightsEvent) => void;
+  };
+  rememberQueryID(objectID: string, queryID: string | undefined): void;
+  queryIDFor(objectID: string): string | undefined;
+  productViewed(product: Pick<Product, 'objectID'>): void;
+  addedToCart(item: ConvertedItem): void;
+  purchased(items: ConvertedItem[]): void;
+}
+
+type UsageEvent = { eventType?: unknown };
+
+/**
+ * The insights middleware also posts InstantSearch usage reports (`eventType: "instantsearch"`) through the
+ * client. They are not shopper events, the Vitrine server rightly rejects them, and the shop has no reason to
+ * send them anywhere: drop them here and pass everything else through.
+ */
+function withoutUsageReports(client: InsightsClient): InsightsClient {
+  const wrapped = ((method: string, ...args: unknown[]) => {
+    if (method === 'sendEvents' && Array.isArray(args[0]) && (args[0] as UsageEvent[]).some((event) => event.eventType === 'instantsearch')) {
+      return undefined;
+    }
+    return (client as (method: string, ...args: unknown[]) => unknown)(method, ...args);
+  }) as InsightsClient;
+  wrapped.version = client.version;
+  return wrapped;
+}
+
+const cdnVersion = '2.17.3';
+
+/**
+ * The standard loader snippet, written out: a queueing `window.aa` now, the CDN script replaying the queue when
+ * it arrives. Only used with `insights.useCdn`.
+ */
+function installCdnSnippet(): InsightsClient {
+  const target = globalThis as unknown as { aa?: InsightsClient; AlgoliaAnalyticsObject?: string };
+  if (!target.aa) {
+    const queue: unknown[][] = [];
+    const stub = ((...args: unknown[]) => {
+      queue.push(args);
+    }) as InsightsClient & { queue: unknown[][] };
+    stub.queue = queue;
+    stub.version = cdnVersion;
+    target.AlgoliaAnalyticsObject = 'aa';
+    target.aa = stub;
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = `https://cdn.jsdelivr.net/npm/search-insights@${cdnVersion}/dist/search-insights.min.js`;
+    document.head.appendChild(script);
+  }
+  return target.aa;
+}
+
+function readQueryIDs(): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(sessionStorage.getItem(queryIDStorageKey) ?? '{}');
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Sets up insights for the storefront, or returns undefined when the config turns them off. `host` is the
+ * events endpoint origin (Vitrine: the page's origin; hosted Algolia: undefined for the default).
+ */
+export async function createInsights(config: StorefrontConfig, host: string | undefined): Promise<Insights | undefined> {
+  if (!config.insights.enabled) return undefined;
+  const userToken = getOrCreateUserToken(globalThis.localStorage);
+  const client = config.insights.useCdn
+    ? installCdnSnippet()
+    : withoutUsageReports((await import('search-insights')).default);
+  const initParams = { userToken, useCookie: false, ...(host ? { host } : {}) };
+  // Initialised here, not only by the InstantSearch middleware: product, cart and checkout pages send events
+  // without any InstantSearch on the page.
+  client('init', { appId: config.appId, apiKey: config.searchApiKey, ...initParams });
+  const send = (method: string, payload: Record<string, unknown>) => {
+    try {
+      (client as (method: string, payload: unknown) => unknown)(method, payload);
+    } catch (error) {
+      // Analytics must never break shopping (an add to cart or an order goes on without its event).
+      console.warn('insights event not sent:', error);
+    }
+  };
+  const index = config.indexName;
+  const total = (items: ConvertedItem[]) => Math.round(items.reduce((sum, item) => sum + item.price * item.quantity, 0) * 100) / 100;
+  const objectData = (items: ConvertedItem[]) =>
+    items.map((item) => ({ price: item.price, quantity: item.quantity, ...(item.queryID ? { queryID: item.queryID } : {}) }));
+
+  return {
+    userToken,
+    middleware: {
+      insightsClient: client,
+      insightsInitParams: initParams,
+      onEvent(event) {
+        // InstantSearch's automatic ('internal') events are a view of every result set and a click on every
+        // filter: one event per keystroke, each a durable write on the Vitrine server. The shop sends the events
+        // that mean something (product clicks, product views, conversions) and skips those.
+        if (event.eventModifier === 'internal' || !event.insightsMethod) return;
+        send(event.insightsMethod, event.payload as Record<string, unknown>);
+      },
+    },
+    rememberQueryID(objectID, queryID) {
+      if (!queryID) return;
+      try {
+        const ids = readQueryIDs();
+        ids[objectID] = queryID;
+        sessionStorage.setItem(queryIDStorageKey, JSON.stringify(ids));
+      } catch {
+        // Without storage the conversion is sent without a queryID: still counted, just not attributed.
+      }
+    },
+    queryIDFor(objectID) {
+      const queryID = readQueryIDs()[objectID];
+      return typeof queryID === 'string' && /^[a-f0-9]{32}$/i.test(queryID) ? queryID : undefined;
+    },
+    productViewed(product) {
+      send('viewedObjectIDs', { eventName: 'Product Viewed', index, objectIDs: [product.objectID] });
+    },
+    addedToCart(item) {
+      const base = {
+        eventName: 'Product Added To Cart',
+        index,
+        objectIDs: [item.objectID],
+        objectData: objectData([item]),
+        value: total([item]),
+        currency: config.currency,
+      };
+      if (item.queryID) send('addedToCartObjectIDsAfterSearch', { ...base, queryID: item.queryID });
+      else send('addedToCartObjectIDs', base);
+    },
+    purchased(items) {
+      if (items.length === 0) return;
+      // The events API takes at most 20 objectIDs per event: a large order is sent in slices.
+      for (let start = 0; start < items.length; start += 20) {
+        const slice = items.slice(start, start + 20);
+        const payload = {
+          eventName: 'Order Placed',
+          index,
+          objectIDs: slice.map((item) => item.objectID),
+          objectData: objectData(slice),
+          value: total(slice),
+          currency: config.currency,
+        };
+        send(slice.some((item) => item.queryID) ? 'purchasedObjectIDsAfterSearch' : 'purchasedObjectIDs', payload);
+      }
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A tiny page router: the storefront has four kinds of page (search, product, cart, checkout), told apart by the
+ * path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
+ * between kinds of page and tells React when the kind changes (links, back/forward).
+ */
+import { useSyncExternalStore } from 'react';
+import type { MouseEvent as ReactMouseEvent } from 'react';
+import { parseProductPath } from './catalog.ts';
+
+export type Page =
+  | { kind: 'search' }
+  | { kind: 'product'; objectID: string }
+  | { kind: 'cart' }
+  | { kind: 'checkout' };
+
+const navigateEvent = 'vitrine:navigate';
+
+export function pageFor(pathname: string): Page {
+  if (pathname === '/cart' || pathname === '/cart/') return { kind: 'cart' };
+  if (pathname === '/checkout' || pathname === '/checkout/') return { kind: 'checkout' };
+  const objectID = parseProductPath(pathname);
+  if (objectID !== undefined) return { kind: 'product', objectID };
+  return { kind: 'search' };
+}
+
+/** A string that changes only when the kind of page (or the product) changes, so search URL updates don't re-render the app. */
+function pageKey(): string {
+  const page = pageFor(window.location.pathname);
+  return page.kind === 'product' ? `product:${page.objectID}` : page.kind;
+}
+
+function subscribe(listener: () => void): () => void {
+  window.addEventListener('popstate', listener);
+  window.addEventListener(navigateEvent, listener);
+  return () => {
+    window.removeEventListener('popstate', listener);
+    window.removeEventListener(navigateEvent, listener);
+  };
+}
+
+/** The current page; re-renders the caller when the shopper moves to another page. */
+export function usePage(): Page {
+  const key = useSyncExternalStore(subscribe, pageKey, () => 'search');
+  return key.startsWith('product:') ? { kind: 'product', objectID: key.slice('product:'.length) } : ({ kind: key } as Page);
+}
+
+/** History entries pushed here are marked, so a page can tell "the shopper came from inside the shop". */
+const inAppMarker = { vitrine: true };
+
+const beforeNavigate = new Set<() => void>();
+
+/** Runs `callback` before each in-app navigation (the search page flushes its pending URL write). */
+export function onBeforeNavigate(callback: () => void): () => void {
+  beforeNavigate.add(callback);
+  return () => beforeNavigate.delete(callback);
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  for (const callback of beforeNavigate) callback();
+  if (options.replace) window.history.replaceState(inAppMarker, '', to);
+  else window.history.pushState(inAppMarker, '', to);
+  window.scrollTo(0, 0);
+  window.dispatchEvent(new Event(navigateEvent));
+}
+
+/** Click handler for in-app links: plain left clicks navigate in place, modified clicks keep the browser's behaviour. */
+export function handleLinkClick(event: ReactMouseEvent<HTMLAnchorElement>, to: string): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(to);
+}
+
+/** True when the current history entry was reached by a link inside the shop (so Back stays in the shop). */
+export function cameFromInsideShop(): boolean {
+  const state: unknown = window.history.state;
+  return typeof state === 'object' && state !== null && (state as { vitrine?: unknown }).vitrine === true;
+}
