@@ -10,3 +10,6 @@ export type * from './search-response.ts';
 export type * from './multi-query.ts';
 export type * from './batch.ts';
 export type * from './indices.ts';
+export type * from './insights.ts';
+export type * from './analytics.ts';
+export type * from './recommend.ts';

@@ -1,0 +1,130 @@
+/**
+ * What the insights plugin needs from the rest of the server (`InsightsDeps`, wired by the app) and what can be
+ * tuned (`InsightsOptions`, every field with its default). The plugin never touches the core store directly:
+ * searches and record reads go through these functions, so it works the same over any index storage.
+ */
+import type { IndexRecord, IndexSettings, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { AuthContext } from '../auth/authenticate.ts';
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface InsightsDeps {
+  /** Folder of `insights.sqlite` (created if missing). */
+  dataDir: string;
+  /**
+   * Runs a search on an index as the search routes do, without analytics logging; throws the usual 404 for
+   * unknown indices. `auth`, when given, is the caller's: its forced filters and parameters must apply (the
+   * recommendations a restricted key sees go through it). Internal searches pass none.
+   */
+  search(indexName: string, params: SearchParams, auth?: AuthContext | null): MaybePromise<SearchResponse>;
+  /** Records by objectID, in order; `null` for missing ones (and for all of them on an unknown index). */
+  getObjects(indexName: string, objectIDs: readonly string[]): MaybePromise<Array<IndexRecord | null>>;
+  /** Names of the existing indices (replicas included). */
+  listIndices(): MaybePromise<string[]>;
+  /** Replaces the records and settings of a query-suggestions index (creating it). Resolves once search sees them. */
+  saveSuggestions(indexName: string, records: IndexRecord[], settings: IndexSettings): Promise<void>;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Where background failures (scheduled rebuilds) are reported. Default `console.error`. */
+  logError?: (message: string, error: unknown) => void;
+  options?: Partial<InsightsOptions>;
+}
+
+/** Attributes the content-based models read; each may be missing from a record (that signal is then skipped). */
+export interface RecommendAttributes {
+  name: string;
+  brand: string;
+  /** Hierarchical category levels, broadest first. */
+  categories: string[];
+  color: string;
+  price: string;
+}
+
+export interface QuerySuggestionsSource {
+  /** Index whose search analytics give the queries. */
+  indexName: string;
+  /** Facets counted on each suggestion's results (Algolia's `exact_matches`). Default the broadest category level. */
+  facets: Array<{ attribute: string; amount: number }>;
+  /** A query must have been searched at least this many times over the window. Default 3. */
+  minHits: number;
+  /** Queries shorter than this (in characters) are left out. Default 2. */
+  minLetters: number;
+}
+
+export interface QuerySuggestionsConfig {
+  /** The suggestions index written through `saveSuggestions`. */
+  indexName: string;
+  sources: QuerySuggestionsSource[];
+  /** Queries never suggested (lower case). */
+  exclude: string[];
+}
+
+export interface InsightsOptions {
+  /** Days of search analytics, events and tracked searches kept. Default 90. */
+  retentionDays: number;
+  /** Searches are written in batches at most this often (ms). Default 1000. */
+  searchFlushIntervalMs: number;
+  /** …or as soon as this many are waiting. Default 1000. */
+  searchFlushBatch: number;
+  /** Accepted event timestamps: not older than this (ms). Default 30 days, as the Insights API. */
+  maxEventAgeMs: number;
+  /** …and not further in the future than this (ms), for clock skew. Default 1 hour. */
+  maxEventFutureMs: number;
+  /** Models are rebuilt this often (ms); 0 disables the schedule. Default 10 minutes. */
+  modelRebuildIntervalMs: number;
+  /** Query suggestions are rebuilt this often (ms); 0 disables the schedule. Default 1 hour. */
+  suggestionsRebuildIntervalMs: number;
+  /** Days of events the co-click and co-purchase models read. Default 30. */
+  modelWindowDays: number;
+  /** Length of the recent window the trending models compare with the one before it (days). Default 7. */
+  trendingWindowDays: number;
+  /** A session ends after this long without an event from the user (ms). Default 30 minutes. */
+  sessionGapMs: number;
+  /** Items bought by one user within this span count as bought together (ms). Default 1 day. */
+  boughtTogetherSpanMs: number;
+  attributes: RecommendAttributes;
+  /** Query suggestions indices; default one `<index>_query_suggestions` per index with logged searches. */
+  querySuggestions: QuerySuggestionsConfig[] | undefined;
+  /** Days of search analytics the suggestions read. Default 30. */
+  suggestionsWindowDays: number;
+}
+
+export const DAY_MS = 24 * 3600 * 1000;
+
+export const defaultInsightsOptions: InsightsOptions = {
+  retentionDays: 90,
+  searchFlushIntervalMs: 1000,
+  searchFlushBatch: 1000,
+  maxEventAgeMs: 30 * DAY_MS,
+  maxEventFutureMs: 3600 * 1000,
+  modelRebuildIntervalMs: 10 * 60 * 1000,
+  suggestionsRebuildIntervalMs: 60 * 60 * 1000,
+  modelWindowDays: 30,
+  trendingWindowDays: 7,
+  sessionGapMs: 30 * 60 * 1000,
+  boughtTogetherSpanMs: DAY_MS,
+  attributes: {
+    name: 'name',
+    brand: 'brand',
+    categories: ['hierarchicalCategories.lvl0', 'hierarchicalCategories.lvl1', 'hierarchicalCategories.lvl2'],
+    color: 'color',
+    price: 'price',
+  },
+  querySuggestions: undefined,
+  suggestionsWindowDays: 30,
+};
+
+export function resolveInsightsOptions(options: Partial<InsightsOptions> | undefined): InsightsOptions {
+  return { ...defaultInsightsOptions, ...(options ?? {}), attributes: { ...defaultInsightsOptions.attributes, ...(options?.attributes ?? {}) } };
+}
+
+/** Reads a dotted attribute path (`hierarchicalCategories.lvl0`) of a record. */
+export function attributeValue(record: Record<string, unknown>, path: string): unknown {
+  if (path in record) return record[path];
+  let value: unknown = record;
+  for (const part of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}

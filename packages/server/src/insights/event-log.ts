@@ -1,0 +1,192 @@
+/**
+ * The event log: validated events are queued and committed together at the next event-loop turn (group
+ * commit: concurrent requests share one fsync), then each request's promise resolves — only then is `200 OK`
+ * sent. In the same transaction, each event carrying a queryID (on the event or per object in `objectData`) is
+ * attributed to its tracked search: the search's day/query/tags rollups get the click, position, conversion,
+ * add-to-cart, purchase and revenue counts, and the search's `flags` make it count once in each rate.
+ */
+import type { InsightsDb } from './db.ts';
+import type { SearchLog } from './search-log.ts';
+import type { StoredEvent } from './validate.ts';
+
+const CLICKED = 1;
+const CONVERTED = 2;
+const CARTED = 4;
+const PURCHASED = 8;
+
+/** Click position buckets of the analytics: 1 to 10 one by one, then 11–20, then 21 and beyond. */
+export function positionBucket(position: number): number {
+  if (position <= 10) return position;
+  return position <= 20 ? 11 : 21;
+}
+
+interface TrackedSearch {
+  index_name: string;
+  day: number;
+  tags: string;
+  query: string;
+  flags: number;
+}
+
+export class EventLog {
+  private queue: Array<{ events: StoredEvent[]; receivedAt: number; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private scheduled = false;
+  private readonly insert;
+  private readonly findTracked;
+  private readonly setFlags;
+  private readonly bumpQuery;
+  private readonly bumpPosition;
+  private readonly bumpRevenue;
+  private readonly bumpHit;
+  private readonly bumpHitQuery;
+  private readonly bumpHitRevenue;
+
+  constructor(
+    private readonly db: InsightsDb,
+    private readonly searchLog: SearchLog,
+  ) {
+    this.insert = db.prepare(`INSERT INTO events (ts, received_at, index_name, type, subtype, name, user_token, auth_token, query_id, object_ids, positions, filters, object_data, value, currency)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.findTracked = db.prepare('SELECT index_name, day, tags, query, flags FROM tracked WHERE query_id = ?');
+    this.setFlags = db.prepare('UPDATE tracked SET flags = ? WHERE query_id = ?');
+    this.bumpQuery = db.prepare(`
+      INSERT INTO query_daily (index_name, day, tags, query, clicked, clicks, position_sum, positioned, converted, conversions, carted, carts, purchased, purchases)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (index_name, day, tags, query) DO UPDATE SET
+        clicked = clicked + excluded.clicked, clicks = clicks + excluded.clicks,
+        position_sum = position_sum + excluded.position_sum, positioned = positioned + excluded.positioned,
+        converted = converted + excluded.converted, conversions = conversions + excluded.conversions,
+        carted = carted + excluded.carted, carts = carts + excluded.carts,
+        purchased = purchased + excluded.purchased, purchases = purchases + excluded.purchases`);
+    this.bumpPosition = db.prepare(`INSERT INTO position_daily (index_name, day, tags, query, bucket, clicks) VALUES (?, ?, ?, ?, ?, 1)
+      ON CONFLICT (index_name, day, tags, query, bucket) DO UPDATE SET clicks = clicks + 1`);
+    this.bumpRevenue = db.prepare(`INSERT INTO revenue_daily (index_name, day, tags, query, currency, revenue) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (index_name, day, tags, query, currency) DO UPDATE SET revenue = revenue + excluded.revenue`);
+    const hitUpdate = 'clicks = clicks + excluded.clicks, conversions = conversions + excluded.conversions, carts = carts + excluded.carts, purchases = purchases + excluded.purchases';
+    this.bumpHit = db.prepare(`INSERT INTO hit_daily (index_name, day, tags, object_id, clicks, conversions, carts, purchases) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (index_name, day, tags, object_id) DO UPDATE SET ${hitUpdate}`);
+    this.bumpHitQuery = db.prepare(`INSERT INTO hit_query_daily (index_name, day, tags, query, object_id, clicks, conversions, carts, purchases) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (index_name, day, tags, query, object_id) DO UPDATE SET ${hitUpdate}`);
+    this.bumpHitRevenue = db.prepare(`INSERT INTO hit_revenue_daily (index_name, day, tags, query, object_id, currency, revenue) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (index_name, day, tags, query, object_id, currency) DO UPDATE SET revenue = revenue + excluded.revenue`);
+  }
+
+  /** Resolves once the events are committed (fsync'ed). */
+  append(events: StoredEvent[], receivedAt: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ events, receivedAt, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.commit());
+      }
+    });
+  }
+
+  /** Writes events synchronously in one transaction (history import). */
+  appendNow(events: StoredEvent[], receivedAt: number): void {
+    this.db.transaction(() => {
+      this.searchLog.writePending();
+      for (const event of events) this.store(event, receivedAt);
+    })();
+  }
+
+  /** Commits whatever is queued (also called at shutdown). */
+  commit(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    try {
+      this.db.transaction(() => {
+        // Searches still in memory must exist before their clicks are attributed to them.
+        this.searchLog.writePending();
+        for (const item of batch) for (const event of item.events) this.store(event, item.receivedAt);
+      })();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const item of batch) item.resolve();
+  }
+
+  private store(event: StoredEvent, receivedAt: number): void {
+    const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+    this.insert.run(event.ts, receivedAt, event.index, event.type, event.subtype, event.name, event.userToken, event.authToken, event.queryID,
+      json(event.objectIDs), json(event.positions), json(event.filters), json(event.objectData), event.value, event.currency);
+    this.attribute(event);
+  }
+
+  private attribute(event: StoredEvent): void {
+    if (!event.objectIDs || (event.type !== 'click' && event.type !== 'conversion')) return;
+    // Objects of one event may come from different searches (objectData[i].queryID).
+    const groups = new Map<string, number[]>();
+    event.objectIDs.forEach((_id, i) => {
+      const queryID = event.objectData?.[i]?.queryID ?? event.queryID;
+      if (!queryID) return;
+      const list = groups.get(queryID) ?? [];
+      list.push(i);
+      groups.set(queryID, list);
+    });
+    for (const [queryID, indices] of groups) {
+      const search = this.findTracked.get(queryID) as TrackedSearch | undefined;
+      if (!search) continue;
+      this.attributeTo(queryID, search, event, indices, groups.size === 1);
+    }
+  }
+
+  private attributeTo(queryID: string, search: TrackedSearch, event: StoredEvent, indices: number[], onlyGroup: boolean): void {
+    const key = [search.index_name, search.day, search.tags, search.query] as const;
+    let flags = search.flags;
+    const first = (flag: number): number => {
+      if (flags & flag) return 0;
+      flags |= flag;
+      return 1;
+    };
+    const objectIDs = indices.map((i) => event.objectIDs![i]);
+    if (event.type === 'click') {
+      const positions = indices.map((i) => event.positions?.[i]).filter((p): p is number => p !== undefined);
+      const positionSum = positions.reduce((sum, p) => sum + p, 0);
+      this.bumpQuery.run(...key, first(CLICKED), indices.length, positionSum, positions.length, 0, 0, 0, 0, 0, 0);
+      for (const p of positions) this.bumpPosition.run(...key, positionBucket(p));
+      for (const id of objectIDs) {
+        this.bumpHit.run(search.index_name, search.day, search.tags, id, 1, 0, 0, 0);
+        this.bumpHitQuery.run(...key, id, 1, 0, 0, 0);
+      }
+    } else {
+      const cart = event.subtype === 'addToCart' ? 1 : 0;
+      const purchase = event.subtype === 'purchase' ? 1 : 0;
+      this.bumpQuery.run(...key, 0, 0, 0, 0, first(CONVERTED), 1, cart ? first(CARTED) : 0, cart, purchase ? first(PURCHASED) : 0, purchase);
+      for (const id of objectIDs) {
+        this.bumpHit.run(search.index_name, search.day, search.tags, id, 0, 1, cart, purchase);
+        this.bumpHitQuery.run(...key, id, 0, 1, cart, purchase);
+      }
+      if (purchase && event.currency) this.attributeRevenue(key, event, indices, onlyGroup);
+    }
+    if (flags !== search.flags) {
+      this.setFlags.run(flags, queryID);
+      search.flags = flags;
+    }
+  }
+
+  /** Revenue of the objects bought after this search: price × quantity each, or the event's value when no prices are given. */
+  private attributeRevenue(key: readonly [string, number, string, string], event: StoredEvent, indices: number[], onlyGroup: boolean): void {
+    const currency = event.currency!;
+    let total = 0;
+    let priced = false;
+    for (const i of indices) {
+      const data = event.objectData?.[i];
+      if (data?.price === undefined) continue;
+      priced = true;
+      const amount = data.price * (data.quantity ?? 1);
+      total += amount;
+      this.bumpHitRevenue.run(...key, event.objectIDs![i], currency, amount);
+    }
+    if (!priced && event.value !== null && onlyGroup) total = event.value;
+    if (total !== 0) this.bumpRevenue.run(...key, currency, total);
+  }
+
+  /** `DELETE /1/usertokens/{userToken}`: forgets the user's events (the models drop them at their next rebuild). */
+  deleteUser(userToken: string): number {
+    return this.db.prepare('DELETE FROM events WHERE user_token = ? OR auth_token = ?').run(userToken, userToken).changes;
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * `POST /1/indexes/*\/recommendations`: each request is answered from the models (lookups) and searches of the
+ * index (content similarity), then the candidates are fetched in one search restricted to their objectIDs and
+ * the request's `queryParameters` (so filters apply with the engine's own semantics), ordered by score, cut at
+ * `threshold` and `maxRecommendations`, and completed with a `fallbackParameters` search when too few remain.
+ */
+import type { IndexRecord, RecommendationsResult, SearchParams, TrendingFacetHit } from '@vitrine/protocol';
+import type { AuthContext } from '../auth/authenticate.ts';
+import { requireIndex } from '../auth/authenticate.ts';
+import { createError } from '../errors.ts';
+import type { InsightsDeps, InsightsOptions } from './deps.ts';
+import { attributeValue } from './deps.ts';
+import { invalidParameter, missingParameter } from './errors.ts';
+import type { Models, ScoredItem, TrendStat } from './models.ts';
+import { trendScore } from './models.ts';
+import { contentCandidates, similarCandidates } from './similarity.ts';
+
+const MODELS = new Set(['related-products', 'bought-together', 'trending-items', 'trending-facets', 'looking-similar']);
+const MAX_RECOMMENDATIONS = 30;
+/** Candidates fetched per request: enough for filters to remove many and still fill 30. */
+const MAX_CANDIDATES = 200;
+/** Weight of the behavioural signal (co-interest) against content similarity in related-products. */
+const CO_INTEREST_WEIGHT = 0.45;
+
+export interface ParsedRecommendRequest {
+  indexName: string;
+  model: string;
+  objectID?: string;
+  facetName?: string;
+  facetValue?: string;
+  threshold: number;
+  maxRecommendations: number;
+  queryParameters: SearchParams;
+  fallbackParameters?: SearchParams;
+}
+
+function paramsObject(value: unknown, name: string): SearchParams | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidParameter(name, 'expected an object of search parameters');
+  return value as SearchParams;
+}
+
+export function parseRecommendRequest(raw: unknown, i: number): ParsedRecommendRequest {
+  const at = (name: string) => `requests[${i}].${name}`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidParameter(`requests[${i}]`, 'expected an object');
+  const r = raw as Record<string, unknown>;
+  if (typeof r.indexName !== 'string' || r.indexName === '') throw missingParameter(at('indexName'));
+  if (typeof r.model !== 'string' || !MODELS.has(r.model)) throw invalidParameter(at('model'), 'expected related-products, bought-together, trending-items, trending-facets or looking-similar');
+  const threshold = r.threshold ?? 0;
+  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 100)) throw invalidParameter(at('threshold'), 'expected a number from 0 to 100');
+  const max = r.maxRecommendations ?? MAX_RECOMMENDATIONS;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > MAX_RECOMMENDATIONS) {
+    throw invalidParameter(at('maxRecommendations'), `expected an integer from 1 to ${MAX_RECOMMENDATIONS}`);
+  }
+  const needsObject = r.model === 'related-products' || r.model === 'bought-together' || r.model === 'looking-similar';
+  if (needsObject && (typeof r.objectID !== 'string' || r.objectID === '')) throw missingParameter(at('objectID'));
+  if (r.model === 'trending-facets' && (typeof r.facetName !== 'string' || r.facetName === '')) throw missingParameter(at('facetName'));
+  for (const name of ['facetName', 'facetValue'] as const) {
+    if (r[name] !== undefined && typeof r[name] !== 'string') throw invalidParameter(at(name), 'expected a string');
+  }
+  if (r.model === 'trending-items' && (r.facetName === undefined) !== (r.facetValue === undefined)) {
+    throw invalidParameter(at('facetValue'), 'facetName and facetValue go together');
+  }
+  return {
+    indexName: r.indexName,
+    model: r.model,
+    objectID: needsObject ? (r.objectID as string) : undefined,
+    facetName: r.facetName as string | undefined,
+    facetValue: r.facetValue as string | undefined,
+    threshold,
+    maxRecommendations: max,
+    queryParameters: paramsObject(r.queryParameters, at('queryParameters')) ?? {},
+    fallbackParameters: paramsObject(r.fallbackParameters, at('fallbackParameters')),
+  };
+}
+
+function asFilterList(value: unknown): Array<string | string[]> {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? (value as Array<string | string[]>) : [];
+}
+
+/** A facet-filter entry matching exactly this value (a leading `-` would mean negation). */
+export function facetEntry(attribute: string, value: string): string {
+  return `${attribute}:${value.startsWith('-') ? `\\${value}` : value}`;
+}
+
+function matchesFacet(record: IndexRecord, facetName: string, facetValue: string): boolean {
+  const value = attributeValue(record, facetName);
+  const wanted = facetValue.toLowerCase();
+  const values = Array.isArray(value) ? value : [value];
+  return values.some((v) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && String(v).toLowerCase() === wanted);
+}
+
+export class Recommender {
+  private facetCache = new Map<string, Array<{ facetValue: string; score: number }>>();
+  private facetCacheBuiltAt = -1;
+
+  constructor(
+    private readonly deps: InsightsDeps,
+    private readonly options: InsightsOptions,
+    private readonly models: () => Models,
+  ) {}
+
+  async recommend(body: unknown, auth: AuthContext | null, now: () => number): Promise<{ results: RecommendationsResult[] }> {
+    if (typeof body !== 'object' || body === null || !Array.isArray((body as { requests?: unknown }).requests)) throw missingParameter('requests');
+    const requests = ((body as { requests: unknown[] }).requests).map(parseRecommendRequest);
+    if (requests.length > 100) throw invalidParameter('requests', 'at most 100 requests per call');
+    const indices = new Set(await this.deps.listIndices());
+    for (const request of requests) {
+      if (auth) requireIndex(auth, request.indexName);
+      if (!indices.has(request.indexName)) throw createError('INDEX_NOT_FOUND');
+    }
+    const results: RecommendationsResult[] = [];
+    for (const request of requests) {
+      const started = now();
+      const hits = await this.answer(request, auth);
+      results.push({
+        hits,
+        nbHits: hits.length,
+        page: 0,
+        nbPages: hits.length > 0 ? 1 : 0,
+        hitsPerPage: request.maxRecommendations,
+        processingTimeMS: Math.max(0, now() - started),
+        exhaustiveNbHits: true,
+        query: '',
+        params: '',
+        index: request.indexName,
+      });
+    }
+    return { results };
+  }
+
+  private async answer(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<RecommendationsResult['hits']> {
+    if (request.model === 'trending-facets') return this.trendingFacets(request);
+    const models = this.models();
+    let candidates: ScoredItem[] = [];
+    const exclude = new Set<string>(request.objectID ? [request.objectID] : []);
+    switch (request.model) {
+      case 'bought-together':
+        candidates = models.boughtTogether.get(request.indexName)?.get(request.objectID!) ?? [];
+        break;
+      case 'related-products':
+        candidates = await this.related(request, models);
+        break;
+      case 'looking-similar':
+        candidates = await this.lookingSimilar(request);
+        break;
+      case 'trending-items':
+        candidates = await this.trendingItems(request, models);
+        break;
+    }
+    const kept = candidates.filter((c) => c.score >= request.threshold && !exclude.has(c.objectID)).slice(0, MAX_CANDIDATES);
+    const hits: Array<IndexRecord & { _score?: number }> = await this.fetch(request, kept, auth);
+    if (hits.length < request.maxRecommendations && request.fallbackParameters) {
+      const seen = new Set([...exclude, ...hits.map((h) => h.objectID)]);
+      const fallback = await this.deps.search(request.indexName, {
+        ...request.fallbackParameters,
+        hitsPerPage: request.maxRecommendations + seen.size,
+        page: 0,
+        analytics: false,
+        clickAnalytics: false,
+      }, auth);
+      for (const hit of fallback.hits) {
+        if (hits.length >= request.maxRecommendations) break;
+        if (!seen.has(hit.objectID)) hits.push(hit);
+      }
+    }
+    return hits;
+  }
+
+  /** The candidates as records, through one search restricted to them and to the request's filters. */
+  private async fetch(request: ParsedRecommendRequest, candidates: ScoredItem[], auth: AuthContext | null): Promise<Array<IndexRecord & { _score: number }>> {
+    if (candidates.length === 0) return [];
+    const params = request.queryParameters;
+    const response = await this.deps.search(request.indexName, {
+      ...params,
+      query: typeof params.query === 'string' ? params.query : '',
+      facetFilters: [...asFilterList(params.facetFilters), candidates.map((c) => facetEntry('objectID', c.objectID))],
+      hitsPerPage: candidates.length,
+      page: 0,
+      analytics: false,
+      clickAnalytics: false,
+    }, auth);
+    const scores = new Map(candidates.map((c) => [c.objectID, c.score]));
+    return response.hits
+      .map((hit) => ({ ...hit, _score: scores.get(hit.objectID) ?? 0 }))
+      .sort((a, b) => b._score - a._score || (a.objectID < b.objectID ? -1 : 1))
+      .slice(0, request.maxRecommendations);
+  }
+
+  private async related(request: ParsedRecommendRequest, models: Models): Promise<ScoredItem[]> {
+    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!]);
+    const content = record ? await contentCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters) : new Map<string, number>();
+    const co = models.coInterest.get(request.indexName)?.get(request.objectID!) ?? [];
+    const blended = new Map<string, number>();
+    for (const [id, similarity] of content) blended.set(id, (1 - CO_INTEREST_WEIGHT) * similarity * 100);
+    for (const item of co) blended.set(item.objectID, (blended.get(item.objectID) ?? 0) + CO_INTEREST_WEIGHT * item.score);
+    return [...blended]
+      .map(([objectID, score]) => ({ objectID, score: Math.round(score * 100) / 100 }))
+      .sort((a, b) => b.score - a.score || (a.objectID < b.objectID ? -1 : 1));
+  }
+
+  private async lookingSimilar(request: ParsedRecommendRequest): Promise<ScoredItem[]> {
+    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!]);
+    if (!record) return [];
+    return similarCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters);
+  }
+
+  private async trendingItems(request: ParsedRecommendRequest, models: Models): Promise<ScoredItem[]> {
+    const list = models.trending.get(request.indexName) ?? [];
+    if (request.facetName === undefined) return list;
+    // Walk the ranking in chunks until enough items carry the facet value.
+    const out: ScoredItem[] = [];
+    const chunk = 500;
+    for (let start = 0; start < list.length && out.length < MAX_CANDIDATES; start += chunk) {
+      const slice = list.slice(start, start + chunk);
+      const records = await this.deps.getObjects(request.indexName, slice.map((item) => item.objectID));
+      slice.forEach((item, i) => {
+        const record = records[i];
+        if (record && matchesFacet(record, request.facetName!, request.facetValue!)) out.push(item);
+      });
+    }
+    return out;
+  }
+
+  /** Facet values ranked by the trend of their items plus the filter events naming them; cached per model build. */
+  private async trendingFacets(request: ParsedRecommendRequest): Promise<TrendingFacetHit[]> {
+    const models = this.models();
+    if (this.facetCacheBuiltAt !== models.builtAt) {
+      this.facetCache.clear();
+      this.facetCacheBuiltAt = models.builtAt;
+    }
+    const key = `${request.indexName}\u0000${request.facetName}`;
+    let ranked = this.facetCache.get(key);
+    if (!ranked) {
+      ranked = await this.rankFacetValues(request.indexName, request.facetName!, models);
+      this.facetCache.set(key, ranked);
+    }
+    return ranked
+      .filter((entry) => entry.score >= request.threshold)
+      .slice(0, request.maxRecommendations)
+      .map((entry) => ({ facetName: request.facetName!, facetValue: entry.facetValue, _score: entry.score }));
+  }
+
+  private async rankFacetValues(indexName: string, facetName: string, models: Models): Promise<Array<{ facetValue: string; score: number }>> {
+    const stats = new Map<string, TrendStat>();
+    const add = (value: string, stat: TrendStat) => {
+      const current = stats.get(value) ?? { recent: 0, previous: 0 };
+      current.recent += stat.recent;
+      current.previous += stat.previous;
+      stats.set(value, current);
+    };
+    const items = [...(models.itemStats.get(indexName) ?? new Map<string, TrendStat>())];
+    for (let start = 0; start < items.length; start += 1000) {
+      const slice = items.slice(start, start + 1000);
+      const records = await this.deps.getObjects(indexName, slice.map(([id]) => id));
+      slice.forEach(([, stat], i) => {
+        const record = records[i];
+        if (!record) return;
+        const value = attributeValue(record, facetName);
+        for (const v of Array.isArray(value) ? value : [value]) {
+          if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') add(String(v), stat);
+        }
+      });
+    }
+    const prefix = `${facetName}\u0000`;
+    for (const [key, stat] of models.facetSignals.get(indexName) ?? []) if (key.startsWith(prefix)) add(key.slice(prefix.length), stat);
+    const ranked = [...stats].filter(([, s]) => s.recent > 0).map(([facetValue, s]) => ({ facetValue, score: trendScore(s) }));
+    ranked.sort((a, b) => b.score - a.score || (a.facetValue < b.facetValue ? -1 : 1));
+    const top = ranked[0]?.score ?? 1;
+    return ranked.map((entry) => ({ facetValue: entry.facetValue, score: Math.round((entry.score / top) * 10_000) / 100 }));
+  }
+}
