@@ -7,6 +7,13 @@ import type {
   SearchResponse,
   SynonymHit,
 } from '@vitrine/protocol';
+import type { FilterNode } from './filter/types.ts';
+
+/** Per-call options the server adds to a search, beyond the caller's parameters. */
+export interface SearchOptions {
+  /** A filter forced by a secured API key: ANDed with the request's filters, whatever they say. */
+  extraFilter?: FilterNode;
+}
 
 /**
  * The engine's public contract, used by the server, the importer, the benchmarks and the tests.
@@ -36,10 +43,10 @@ export interface EngineIndex {
    * One search with Algolia's semantics. `settingsOverride` lets a replica (standard or virtual) search the
    * primary's records with its own ranking settings without copying them.
    */
-  search(params: SearchParams, settingsOverride?: IndexSettings): SearchResponse;
-  searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams): SearchForFacetValuesResponse;
+  search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse;
+  searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams, options?: SearchOptions): SearchForFacetValuesResponse;
   /** Unranked iteration over the records matching params (filters and query), from an opaque cursor. */
-  browse(params: SearchParams & { cursor?: string }): BrowseResponse;
+  browse(params: SearchParams & { cursor?: string }, options?: SearchOptions): BrowseResponse;
 
   /** A compact binary snapshot of records, settings, synonyms and derived structures, loadable with `loadSnapshot`. */
   saveSnapshot(): Uint8Array;

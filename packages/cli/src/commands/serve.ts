@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveKeys, startServer } from '@vitrine/server';
-import { demoIndexName, demoReplicas } from '@vitrine/demo';
+import { demoIndexName, demoReplicas, generateHistory, generateProducts } from '@vitrine/demo';
 import { readEnvironment } from '../config/env.ts';
 import type { CliContext } from '../context.ts';
 import { untilAborted } from '../context.ts';
@@ -73,6 +73,12 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
         onProgress: (written) => progress.update(written, ''),
       });
       progress.stop(env.demoSize, 'done');
+    }
+    if (options.demo && server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
+      // A plausible past of searches and events, so recommendations, trends, suggestions and the dashboard
+      // have something to show on a fresh start. Loaded once: never over a shop's real activity.
+      const seeded = server.insights.seedIfEmpty(() => generateHistory(generateProducts(Math.min(env.demoSize, 20_000))));
+      if (seeded) await server.insights.buildQuerySuggestions();
     }
     ctx.stdout.write(
       formatBanner({

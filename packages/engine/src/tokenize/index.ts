@@ -1,2 +1,2 @@
 export { normalizeText } from './normalize.ts';
-export { tokenize, terms, type Token } from './tokenize.ts';
+export { tokenize, terms, forEachToken, type Token, type TokenVisitor } from './tokenize.ts';

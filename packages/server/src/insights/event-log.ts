@@ -185,8 +185,65 @@ export class EventLog {
     if (total !== 0) this.bumpRevenue.run(...key, currency, total);
   }
 
+  /**
+   * Committed events in arrival order, back in the Insights API's shape (for operators and tests; Algolia has no
+   * public route for reading raw events, so neither do we).
+   */
+  list(options: { limit?: number; afterId?: number } = {}): RecordedEvent[] {
+    this.commit();
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?')
+      .all(options.afterId ?? 0, options.limit ?? 1000) as EventRow[];
+    return rows.map((row) => ({ id: row.id, receivedAt: row.received_at, event: eventFromRow(row) }));
+  }
+
   /** `DELETE /1/usertokens/{userToken}`: forgets the user's events (the models drop them at their next rebuild). */
   deleteUser(userToken: string): number {
     return this.db.prepare('DELETE FROM events WHERE user_token = ? OR auth_token = ?').run(userToken, userToken).changes;
   }
+}
+
+interface EventRow {
+  id: number;
+  ts: number;
+  received_at: number;
+  index_name: string | null;
+  type: string;
+  subtype: string | null;
+  name: string;
+  user_token: string;
+  auth_token: string | null;
+  query_id: string | null;
+  object_ids: string | null;
+  positions: string | null;
+  filters: string | null;
+  object_data: string | null;
+  value: number | null;
+  currency: string | null;
+}
+
+/** One stored event as the Insights API carries it. */
+export interface RecordedEvent {
+  id: number;
+  /** Milliseconds since the epoch, when the server accepted it. */
+  receivedAt: number;
+  event: Record<string, unknown>;
+}
+
+function eventFromRow(row: EventRow): Record<string, unknown> {
+  const event: Record<string, unknown> = { eventType: row.type, eventName: row.name, userToken: row.user_token, timestamp: row.ts };
+  const optional: Array<[string, unknown]> = [
+    ['index', row.index_name],
+    ['eventSubtype', row.subtype],
+    ['authenticatedUserToken', row.auth_token],
+    ['queryID', row.query_id],
+    ['objectIDs', row.object_ids && JSON.parse(row.object_ids)],
+    ['positions', row.positions && JSON.parse(row.positions)],
+    ['filters', row.filters && JSON.parse(row.filters)],
+    ['objectData', row.object_data && JSON.parse(row.object_data)],
+    ['value', row.value],
+    ['currency', row.currency],
+  ];
+  for (const [key, value] of optional) if (value !== null && value !== undefined) event[key] = value;
+  return event;
 }

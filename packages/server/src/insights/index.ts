@@ -19,6 +19,7 @@ import { DAY_MS, resolveInsightsOptions } from './deps.ts';
 import { dayOf } from './days.ts';
 import { invalidEvents } from './errors.ts';
 import { EventLog } from './event-log.ts';
+import type { RecordedEvent } from './event-log.ts';
 import type { Models } from './models.ts';
 import { buildModels, emptyModels } from './models.ts';
 import { Recommender } from './recommend.ts';
@@ -30,6 +31,7 @@ import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_REQUEST, validateEvents } from '.
 export type { InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
 export { defaultInsightsOptions } from './deps.ts';
 export type { SuggestionsReport } from './suggestions.ts';
+export type { RecordedEvent } from './event-log.ts';
 
 const USER_TOKEN = /^[a-zA-Z0-9_=/+-]{1,129}$/;
 
@@ -56,6 +58,8 @@ export interface Insights {
   /** Drops analytics, tracked searches and events older than the retention. */
   purge(): void;
   readonly options: InsightsOptions;
+  /** Committed events, oldest first, in the Insights API's shape. */
+  listEvents(options?: { limit?: number; afterId?: number }): RecordedEvent[];
   /** Commits and closes; also done when the app closes. */
   close(): void;
 }
@@ -152,6 +156,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
       return true;
     },
     purge: () => purge(db, now(), options.retentionDays),
+    listEvents: (listOptions) => eventLog.list(listOptions),
     close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,158 @@
+/**
+ * Vitrine's engine against @orama/orama, minisearch and flexsearch on the same generated catalogue.
+ *
+ *   npm run bench -- --sizes 100000,1000000 [--queries 500] [--engines vitrine,orama,minisearch,flexsearch]
+ *
+ * Each engine runs in its own child process (same Node flags), so one engine's heap and garbage never slow
+ * another. A child generates the catalogue (not timed), builds its index (timed: until it can answer), measures
+ * the heap the index added, warms up on a separate query set, then times every query of the workload (see
+ * `workload.ts`) and prints one JSON line. The parent prints one table per size with p50/p99 per query mix and
+ * Vitrine's ratio to the fastest peer (below 1: Vitrine is faster).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { generateProducts } from '@vitrine/demo';
+import { buildWorkload, type Workload } from './workload.ts';
+import type { BenchEngine } from './engines/types.ts';
+
+const KINDS = ['a', 'b', 'c', 'd'] as const;
+type Kind = (typeof KINDS)[number];
+
+interface Result {
+  engine: string;
+  size: number;
+  buildMs: number;
+  heapMB: number;
+  latency: Record<Kind, { p50: number; p99: number }>;
+  error?: string;
+}
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1] : fallback;
+}
+
+async function engineNamed(name: string): Promise<BenchEngine> {
+  switch (name) {
+    case 'vitrine':
+      return (await import('./engines/vitrine.ts')).vitrineEngine();
+    case 'orama':
+      return (await import('./engines/orama.ts')).oramaEngine();
+    case 'minisearch':
+      return (await import('./engines/minisearch.ts')).minisearchEngine();
+    case 'flexsearch':
+      return (await import('./engines/flexsearch.ts')).flexsearchEngine();
+    default:
+      throw new Error(`unknown engine ${name}`);
+  }
+}
+
+function settle(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    gc();
+    gc();
+  }
+  const memory = process.memoryUsage();
+  return memory.heapUsed + memory.arrayBuffers;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+async function child(name: string, size: number, queries: number): Promise<Result> {
+  const products = [...generateProducts(size, 1)];
+  const engine = await engineNamed(name);
+  const before = settle();
+  const started = performance.now();
+  await engine.build(products);
+  const buildMs = performance.now() - started;
+  const heapMB = (settle() - before) / 1e6;
+  const run = (workload: Workload, kind: Kind, timed: number[] | null): void => {
+    for (const query of workload[kind]) {
+      const t = performance.now();
+      (engine[kind] as (q: unknown) => number)(query);
+      timed?.push(performance.now() - t);
+    }
+  };
+  const warm = buildWorkload(products, Math.min(200, queries), 99);
+  for (const kind of KINDS) run(warm, kind, null);
+  const workload = buildWorkload(products, queries, 7);
+  const latency = {} as Result['latency'];
+  for (const kind of KINDS) {
+    const times: number[] = [];
+    run(workload, kind, times);
+    times.sort((x, y) => x - y);
+    latency[kind] = { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+  }
+  return { engine: name, size, buildMs, heapMB, latency };
+}
+
+function spawnChild(name: string, size: number, queries: number): Promise<Result> {
+  const script = fileURLToPath(import.meta.url);
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [...process.execArgv, '--max-old-space-size=8192', script, '--child', name, '--size', String(size), '--queries', String(queries)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    proc.on('close', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(line) as Result);
+      } catch {
+        resolve({ engine: name, size, buildMs: NaN, heapMB: NaN, latency: {} as Result['latency'], error: `exited with ${code}` });
+      }
+    });
+  });
+}
+
+const fmt = (n: number | undefined, digits = 2): string => (n === undefined || Number.isNaN(n) ? 'n/a' : n.toFixed(digits));
+
+function printTable(size: number, results: Result[]): void {
+  console.log(`\n${size.toLocaleString('en')} products`);
+  const header = ['engine', 'build s', 'heap MB', ...KINDS.flatMap((k) => [`${k} p50`, `${k} p99`])];
+  const rows = results.map((r) => [
+    r.engine + (r.error ? ` (${r.error})` : ''),
+    fmt(r.buildMs / 1000, 1),
+    fmt(r.heapMB, 0),
+    ...KINDS.flatMap((k) => [fmt(r.latency[k]?.p50), fmt(r.latency[k]?.p99)]),
+  ]);
+  const vitrine = results.find((r) => r.engine === 'vitrine' && !r.error);
+  const peers = results.filter((r) => r.engine !== 'vitrine' && !r.error);
+  if (vitrine && peers.length > 0) {
+    const best = (pick: (r: Result) => number): number => Math.min(...peers.map(pick).filter((v) => !Number.isNaN(v)));
+    rows.push([
+      'vitrine / fastest peer',
+      fmt(vitrine.buildMs / best((r) => r.buildMs)),
+      fmt(vitrine.heapMB / best((r) => r.heapMB)),
+      ...KINDS.flatMap((k) => [fmt(vitrine.latency[k].p50 / best((r) => r.latency[k]?.p50 ?? NaN)), fmt(vitrine.latency[k].p99 / best((r) => r.latency[k]?.p99 ?? NaN))]),
+    ]);
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--child')) {
+    const result = await child(option('child', 'vitrine'), Number(option('size', '100000')), Number(option('queries', '500')));
+    console.log(JSON.stringify(result));
+    return;
+  }
+  const sizes = option('sizes', '100000').split(',').map(Number);
+  const queries = Number(option('queries', '500'));
+  const engines = option('engines', 'vitrine,orama,minisearch,flexsearch').split(',');
+  console.log(`Catalogue: @vitrine/demo generateProducts(size, seed 1). Queries per mix: ${queries} (after ${Math.min(200, queries)} warm-up).`);
+  console.log('Latencies in ms; (a) as-you-type, (b) + brand OR-filter, price range, 4 facets, (c) empty query on a category + facets, (d) InstantSearch multi-query for two refined disjunctive facets.');
+  for (const size of sizes) {
+    const results: Result[] = [];
+    for (const name of engines) results.push(await spawnChild(name, size, queries));
+    printTable(size, results);
+  }
+}
+
+await main();

@@ -1,0 +1,75 @@
+/**
+ * Faceting through the public API: exhaustive counts over the match set, `*`, maxValuesPerFacet,
+ * sortFacetValuesBy (count then value; alpha), booleans and numbers as strings, nested and array values,
+ * facets_stats, and searchForFacetValues (prefix per word, highlighting, counts under query and filters,
+ * maxFacetHits, only on searchable() facets).
+ */
+import { describe, expect, it } from 'vitest';
+import { SearchIndex } from '../search-index.ts';
+import { EngineError } from '../errors.ts';
+
+function catalogue(): SearchIndex {
+  const index = new SearchIndex({
+    searchableAttributes: ['name'],
+    attributesForFaceting: ['searchable(brand)', 'colors', 'meta.material', 'filterOnly(sku)', 'onSale', 'rating'],
+  });
+  index.saveObjects([
+    { objectID: '1', name: 'chair', brand: 'Oak & Co', colors: ['Red', 'blue'], meta: { material: 'oak' }, sku: 'a', onSale: true, rating: 4 },
+    { objectID: '2', name: 'chair', brand: 'oak & co', colors: ['red'], meta: { material: 'pine' }, sku: 'b', onSale: false, rating: 5 },
+    { objectID: '3', name: 'table', brand: 'Pine Works', colors: ['Blue'], meta: { material: 'pine' }, sku: 'c', onSale: true, rating: 3 },
+    { objectID: '4', name: 'table', brand: 'Oakley Home', colors: ['green', 'red', 'RED'], sku: 'd', rating: 4.5 },
+  ]);
+  return index;
+}
+
+describe('facets', () => {
+  it('counts every facet over the whole match set, first spelling shown', () => {
+    const r = catalogue().search({ query: '', facets: ['*'] });
+    expect(r.facets).toEqual({
+      brand: { 'Oak & Co': 2, 'Oakley Home': 1, 'Pine Works': 1 },
+      colors: { Red: 3, blue: 2, green: 1 },
+      'meta.material': { pine: 2, oak: 1 },
+      onSale: { true: 2, false: 1 },
+      rating: { '4': 1, '5': 1, '3': 1, '4.5': 1 },
+    });
+    expect(r.facets_stats).toEqual({ rating: { min: 3, max: 5, avg: 4.125, sum: 16.5 } });
+  });
+
+  it('counts within the query and filters', () => {
+    const r = catalogue().search({ query: 'chair', facets: ['colors'], filters: 'onSale:true' });
+    expect(r.nbHits).toBe(1);
+    expect(r.facets).toEqual({ colors: { Red: 1, blue: 1 } });
+  });
+
+  it('limits and sorts values', () => {
+    const index = catalogue();
+    expect(index.search({ query: '', facets: ['colors'], maxValuesPerFacet: 2 }).facets).toEqual({ colors: { Red: 3, blue: 2 } });
+    const alpha = index.search({ query: '', facets: ['brand'], sortFacetValuesBy: 'alpha' }).facets!.brand;
+    expect(Object.keys(alpha)).toEqual(['Oak & Co', 'Oakley Home', 'Pine Works']);
+    expect(() => index.search({ facets: ['brand'], maxValuesPerFacet: 1001 })).toThrow(EngineError);
+  });
+
+  it('passes renderingContent through', () => {
+    const index = new SearchIndex({ renderingContent: { facetOrdering: { facets: { order: ['brand'] } } } });
+    expect(index.search({}).renderingContent).toEqual({ facetOrdering: { facets: { order: ['brand'] } } });
+  });
+});
+
+describe('searchForFacetValues', () => {
+  it('finds values whose words start with the facet query, with counts under the query', () => {
+    const index = catalogue();
+    expect(index.searchForFacetValues('brand', 'oak', {}).facetHits).toEqual([
+      { value: 'Oak & Co', highlighted: '<em>Oak</em> & Co', count: 2 },
+      { value: 'Oakley Home', highlighted: '<em>Oak</em>ley Home', count: 1 },
+    ]);
+    expect(index.searchForFacetValues('brand', 'ho', { query: 'table' }).facetHits.map((h) => h.value)).toEqual(['Oakley Home']);
+    expect(index.searchForFacetValues('brand', 'oak', { query: 'table', highlightPreTag: '[', highlightPostTag: ']' }).facetHits).toEqual([
+      { value: 'Oakley Home', highlighted: '[Oak]ley Home', count: 1 },
+    ]);
+    expect(index.searchForFacetValues('brand', '', { maxFacetHits: 1 }).facetHits).toHaveLength(1);
+  });
+
+  it('refuses facets not declared searchable', () => {
+    expect(() => catalogue().searchForFacetValues('colors', 'r', {})).toThrow(EngineError);
+  });
+});

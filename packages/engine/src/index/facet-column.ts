@@ -1,0 +1,190 @@
+/**
+ * One facet attribute as a column: a dictionary of its values (case- and diacritics-insensitive, displayed with
+ * the case first seen) and, per document, the ids of its values in a CSR layout (offsets + one flat array).
+ * Counting facets over a match set is then a loop of array increments, with no strings touched until the
+ * top values are picked.
+ */
+import type { DocId } from '../structures/ids.ts';
+import { GrowableUint32 } from '../structures/growable.ts';
+import { Bitset } from '../structures/bitset.ts';
+import { normalizeText } from '../tokenize/index.ts';
+import { facetValues } from './attributes.ts';
+import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
+import { createEngineError } from '../errors.ts';
+
+/** "No value" in a single-valued column. */
+export const NONE = 0xffffffff;
+
+export class FacetColumn {
+  private readonly ids = new Map<string, number>();
+  /** Raw value → id, skipping normalisation for values seen before in the same spelling. */
+  private readonly rawIds = new Map<string, number>();
+  /** Display value per value id (original case of its first occurrence). */
+  readonly labels: string[] = [];
+  /** Numeric value per value id, NaN when the value is not a number (for facets_stats). */
+  numbers: number[] = [];
+  /** Values of document d: values[offsets[d] .. offsets[d + 1]). */
+  readonly offsets = new GrowableUint32(1024);
+  readonly values = new GrowableUint32(1024);
+  private bitsets = new Map<number, Bitset>();
+
+  constructor(
+    readonly attribute: string,
+    readonly path: string[],
+  ) {
+    this.offsets.push(0);
+  }
+
+  get valueCount(): number {
+    return this.labels.length;
+  }
+
+  /**
+   * When no document has more than one value (brand, colour, category level...), the value id per document
+   * (NONE without a value): counting is then one array read per document. Null for multi-valued columns.
+   */
+  singleValued(): Uint32Array | null {
+    if (this.single !== undefined && this.singleFor === this.offsets.length) return this.single;
+    const docs = this.offsets.length - 1;
+    const offsets = this.offsets.data;
+    let single: Uint32Array | null = new Uint32Array(docs).fill(NONE);
+    for (let d = 0; d < docs; d++) {
+      const n = offsets[d + 1] - offsets[d];
+      if (n > 1) {
+        single = null;
+        break;
+      }
+      if (n === 1) single[d] = this.values.data[offsets[d]];
+    }
+    this.single = single;
+    this.singleFor = this.offsets.length;
+    return single;
+  }
+
+  private single: Uint32Array | null | undefined;
+  private singleFor = -1;
+
+  add(doc: DocId, record: Record<string, unknown> | undefined): void {
+    if (doc !== this.offsets.length - 1) throw new Error(`facet column out of step: ${doc}`);
+    if (record !== undefined) {
+      const raw = facetValues(record, this.path);
+      const start = this.values.length;
+      for (const value of raw) {
+        const id = this.intern(value, record);
+        // A value repeated within one record counts once.
+        let seen = false;
+        for (let k = start; k < this.values.length; k++) if (this.values.data[k] === id) seen = true;
+        if (!seen) this.values.push(id);
+      }
+    }
+    this.offsets.push(this.values.length);
+    this.bitsets.clear();
+    this.inverted = null;
+  }
+
+  valueId(value: string): number | undefined {
+    return this.ids.get(normalizeText(value));
+  }
+
+  /** Documents having value `id`, ascending (deleted ones included). Built for all values at once, lazily. */
+  docsOf(id: number): Uint32Array {
+    const inverted = this.invert();
+    return inverted.docs.subarray(inverted.starts[id], inverted.starts[id + 1]);
+  }
+
+  /** Documents having value `id` as a bitset (cached until the column changes). Includes deleted documents. */
+  docsWith(id: number, capacity: number): Bitset {
+    let set = this.bitsets.get(id);
+    if (set === undefined || set.capacity !== capacity) {
+      set = new Bitset(capacity);
+      const docs = this.docsOf(id);
+      for (let k = 0; k < docs.length; k++) set.add(docs[k]);
+      this.bitsets.set(id, set);
+    }
+    return set;
+  }
+
+  private inverted: { starts: Uint32Array; docs: Uint32Array } | null = null;
+
+  private invert(): { starts: Uint32Array; docs: Uint32Array } {
+    if (this.inverted !== null) return this.inverted;
+    const count = this.labels.length;
+    const starts = new Uint32Array(count + 1);
+    const values = this.values.data;
+    const total = this.values.length;
+    for (let k = 0; k < total; k++) starts[values[k] + 1]++;
+    for (let v = 0; v < count; v++) starts[v + 1] += starts[v];
+    const fill = starts.slice(0, count);
+    const docs = new Uint32Array(total);
+    const offsets = this.offsets.data;
+    const docCount = this.offsets.length - 1;
+    for (let d = 0; d < docCount; d++) {
+      for (let k = offsets[d]; k < offsets[d + 1]; k++) docs[fill[values[k]]++] = d;
+    }
+    this.inverted = { starts, docs };
+    return this.inverted;
+  }
+
+  save(w: SnapshotWriter, prefix: string): void {
+    w.json(`${prefix}.labels`, this.labels);
+    w.f64(`${prefix}.numbers`, Float64Array.from(this.numbers));
+    w.u32(`${prefix}.offsets`, this.offsets.view());
+    w.u32(`${prefix}.values`, this.values.view());
+  }
+
+  static load(r: SnapshotReader, prefix: string, attribute: string, path: string[], documents: number): FacetColumn {
+    const column = new FacetColumn(attribute, path);
+    const labels = r.json<string[]>(`${prefix}.labels`);
+    const numbers = r.f64(`${prefix}.numbers`);
+    const offsets = r.u32(`${prefix}.offsets`);
+    const values = r.u32(`${prefix}.values`);
+    if (!Array.isArray(labels) || numbers.length !== labels.length || offsets.length !== documents + 1 || offsets[documents] !== values.length) {
+      throw createEngineError('INVALID_SNAPSHOT', `facet ${attribute} does not match the records`);
+    }
+    for (let k = 0; k < values.length; k++) if (values[k] >= labels.length) throw createEngineError('INVALID_SNAPSHOT', `facet ${attribute} has unknown values`);
+    labels.forEach((label, id) => {
+      column.ids.set(normalizeText(label), id);
+      column.labels.push(label);
+    });
+    column.numbers = Array.from(numbers);
+    (column as { offsets: GrowableUint32 }).offsets = GrowableUint32.wrap(offsets);
+    (column as { values: GrowableUint32 }).values = GrowableUint32.wrap(values);
+    return column;
+  }
+
+  private intern(value: string, record: Record<string, unknown>): number {
+    const known = this.rawIds.get(value);
+    if (known !== undefined) return known;
+    const id = this.internNormalised(value, record);
+    if (this.rawIds.size < 1_000_000) this.rawIds.set(value, id);
+    return id;
+  }
+
+  private internNormalised(value: string, record: Record<string, unknown>): number {
+    const key = normalizeText(value);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.labels.length;
+      this.ids.set(key, id);
+      this.labels.push(value);
+      this.numbers.push(numericLeaf(record, this.path, value));
+    }
+    return id;
+  }
+}
+
+/** The number behind a facet value when the record holds it as a number (not a numeric-looking string). */
+function numericLeaf(record: Record<string, unknown>, path: string[], value: string): number {
+  let found = NaN;
+  const visit = (node: unknown, depth: number): void => {
+    if (!Number.isNaN(found) || node === null || node === undefined) return;
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, depth));
+    if (depth < path.length) {
+      if (typeof node === 'object') visit((node as Record<string, unknown>)[path[depth]], depth + 1);
+      return;
+    }
+    if (typeof node === 'number' && String(node) === value) found = node;
+  };
+  visit(record, 0);
+  return found;
+}

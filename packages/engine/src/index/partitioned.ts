@@ -1,0 +1,80 @@
+/**
+ * Postings grouped by attribute key: documents sorted by (key, id), with the distinct keys and where each
+ * group starts. The attribute criterion walks groups in key order and stops once it has placed enough
+ * documents, instead of computing a key for every match.
+ */
+export interface Partitioned {
+  /** Documents, ascending by (key, id). */
+  docs: Uint32Array;
+  /** Distinct keys, ascending. */
+  keys: Uint32Array;
+  /** Group g is docs[starts[g] .. starts[g + 1]). */
+  starts: Uint32Array;
+}
+
+export const EMPTY_PARTITIONED: Partitioned = { docs: new Uint32Array(0), keys: new Uint32Array(0), starts: new Uint32Array(1) };
+
+/** Attribute keys are rank × 1000 + position: below this bound a counting array replaces a Map. */
+const DIRECT_KEYS = 1 << 16;
+const slots = new Int32Array(DIRECT_KEYS);
+
+/**
+ * Partitions (doc, key) pairs given in ascending doc order (a stable counting sort by key, so documents stay
+ * ascending within a group), merged with an existing partitioned list whose documents are all smaller.
+ */
+export function partition(docs: Uint32Array, keys: Uint32Array, base: Partitioned = EMPTY_PARTITIONED): Partitioned {
+  let maxKey = base.keys.length > 0 ? base.keys[base.keys.length - 1] : 0;
+  for (let k = 0; k < keys.length; k++) if (keys[k] > maxKey) maxKey = keys[k];
+  if (maxKey >= DIRECT_KEYS) return partitionWithMap(docs, keys, base);
+  // slots[key] counts, then becomes the next write position of the key's group.
+  const distinct: number[] = [];
+  const bump = (key: number, n: number): void => {
+    if (slots[key] === 0) distinct.push(key);
+    slots[key] += n;
+  };
+  for (let g = 0; g < base.keys.length; g++) bump(base.keys[g], base.starts[g + 1] - base.starts[g]);
+  for (let k = 0; k < keys.length; k++) bump(keys[k], 1);
+  const sortedKeys = Uint32Array.from(distinct).sort();
+  const starts = new Uint32Array(sortedKeys.length + 1);
+  for (let g = 0; g < sortedKeys.length; g++) {
+    const key = sortedKeys[g];
+    starts[g + 1] = starts[g] + slots[key];
+    slots[key] = starts[g];
+  }
+  const out = new Uint32Array(starts[sortedKeys.length]);
+  // Base documents first within each group: they all precede the new ones, which keeps groups ascending.
+  for (let g = 0; g < base.keys.length; g++) {
+    const key = base.keys[g];
+    let at = slots[key];
+    for (let k = base.starts[g]; k < base.starts[g + 1]; k++) out[at++] = base.docs[k];
+    slots[key] = at;
+  }
+  for (let k = 0; k < docs.length; k++) out[slots[keys[k]]++] = docs[k];
+  for (const key of distinct) slots[key] = 0;
+  return { docs: out, keys: sortedKeys, starts };
+}
+
+function partitionWithMap(docs: Uint32Array, keys: Uint32Array, base: Partitioned): Partitioned {
+  const counts = new Map<number, number>();
+  for (let g = 0; g < base.keys.length; g++) counts.set(base.keys[g], base.starts[g + 1] - base.starts[g]);
+  for (let k = 0; k < keys.length; k++) counts.set(keys[k], (counts.get(keys[k]) ?? 0) + 1);
+  const sortedKeys = Uint32Array.from(counts.keys()).sort();
+  const starts = new Uint32Array(sortedKeys.length + 1);
+  const fill = new Map<number, number>();
+  for (let g = 0; g < sortedKeys.length; g++) {
+    starts[g + 1] = starts[g] + (counts.get(sortedKeys[g]) as number);
+    fill.set(sortedKeys[g], starts[g]);
+  }
+  const out = new Uint32Array(starts[sortedKeys.length]);
+  for (let g = 0; g < base.keys.length; g++) {
+    let at = fill.get(base.keys[g]) as number;
+    for (let k = base.starts[g]; k < base.starts[g + 1]; k++) out[at++] = base.docs[k];
+    fill.set(base.keys[g], at);
+  }
+  for (let k = 0; k < docs.length; k++) {
+    const at = fill.get(keys[k]) as number;
+    out[at] = docs[k];
+    fill.set(keys[k], at + 1);
+  }
+  return { docs: out, keys: sortedKeys, starts };
+}

@@ -1,0 +1,184 @@
+/**
+ * The records and everything derived from them, keyed by dense internal ids.
+ *
+ * Writes append: a new or replaced record gets the next id, the old id is tombstoned (cleared from `live`).
+ * Postings, forward index and facet columns are append-only, so a write costs only the new records' tokens.
+ * Structures that need a global order (numeric columns, custom ranking ranks, facet bitsets) are rebuilt lazily
+ * on the first query after a write and cached by `version`. When tombstones outnumber live records, the owner
+ * rebuilds the store (compaction).
+ *
+ * Implements the filter module's `FilterSource`.
+ */
+import type { IndexRecord } from '@vitrine/protocol';
+import { Bitset } from '../structures/bitset.ts';
+import { type DocId, asDocId } from '../structures/ids.ts';
+import type { FilterSource, NumericOperator } from '../filter/types.ts';
+import { normalizeText } from '../tokenize/index.ts';
+import { TextIndex } from './text-index.ts';
+import { FacetColumn } from './facet-column.ts';
+import { NumericColumn } from './numeric-column.ts';
+import { facetValues, parsePath } from './attributes.ts';
+import type { FacetAttribute, SearchableSlot } from '../settings.ts';
+import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
+import { createEngineError } from '../errors.ts';
+import { RecordList } from './record-list.ts';
+
+export class IndexStore implements FilterSource {
+  /** Record by internal id; undefined once deleted or replaced. */
+  records = new RecordList();
+  readonly byObjectID = new Map<string, DocId>();
+  private liveSet = new Bitset(1024);
+  liveCount = 0;
+  /** Bumped by every write: lazily derived structures compare it with the version they were built at. */
+  version = 0;
+  readonly text: TextIndex;
+  readonly facets = new Map<string, FacetColumn>();
+  private readonly lazy = new Map<string, { version: number; value: unknown }>();
+
+  constructor(
+    searchable: SearchableSlot[] | null,
+    separatorsToIndex: string,
+    readonly facetAttributes: FacetAttribute[],
+  ) {
+    this.text = new TextIndex(searchable, separatorsToIndex);
+    for (const facet of facetAttributes) this.facets.set(facet.attribute, new FacetColumn(facet.attribute, facet.path));
+  }
+
+  /** Number of ids allocated (live or not): the capacity of every bitset over this store. */
+  get capacity(): number {
+    return this.records.length;
+  }
+
+  get tombstones(): number {
+    return this.records.length - this.liveCount;
+  }
+
+  /** Adds or replaces one record (the caller has validated it). */
+  upsert(record: IndexRecord): DocId {
+    this.remove(record.objectID);
+    const doc = asDocId(this.records.length);
+    this.records.push(record);
+    this.byObjectID.set(record.objectID, doc);
+    this.text.add(doc, record);
+    for (const column of this.facets.values()) column.add(doc, record);
+    if (doc >= this.liveSet.capacity) {
+      const grown = new Bitset(Math.max(1024, this.liveSet.capacity * 2));
+      grown.words.set(this.liveSet.words);
+      this.liveSet = grown;
+    }
+    this.liveSet.add(doc);
+    this.liveCount++;
+    this.version++;
+    return doc;
+  }
+
+  remove(objectID: string): boolean {
+    const doc = this.byObjectID.get(objectID);
+    if (doc === undefined) return false;
+    this.byObjectID.delete(objectID);
+    this.records.delete(doc);
+    this.liveSet.delete(doc);
+    this.liveCount--;
+    this.version++;
+    return true;
+  }
+
+  /** Derived data built once per version (and per key). */
+  cached<T>(key: string, build: () => T): T {
+    const entry = this.lazy.get(key);
+    if (entry !== undefined && entry.version === this.version) return entry.value as T;
+    const value = build();
+    this.lazy.set(key, { version: this.version, value });
+    return value;
+  }
+
+  /** Records (deleted ones as null, so ids stay put), facet columns and text index, into a snapshot. */
+  save(w: SnapshotWriter): void {
+    w.json('store.meta', { documents: this.records.length, facets: this.facetAttributes.map((f) => f.attribute) });
+    this.records.save(w);
+    this.facetAttributes.forEach((facet, i) => this.facets.get(facet.attribute)!.save(w, `facet.${i}`));
+    this.text.save(w);
+  }
+
+  static load(r: SnapshotReader, searchable: SearchableSlot[] | null, separatorsToIndex: string, facetAttributes: FacetAttribute[]): IndexStore {
+    const meta = r.json<{ documents: number; facets: string[] }>('store.meta');
+    if (!Number.isInteger(meta?.documents) || !Array.isArray(meta.facets)) throw createEngineError('INVALID_SNAPSHOT', 'store metadata');
+    if (meta.facets.join('\u0000') !== facetAttributes.map((f) => f.attribute).join('\u0000')) throw createEngineError('INVALID_SNAPSHOT', 'facets do not match the settings');
+    const store = new IndexStore(searchable, separatorsToIndex, facetAttributes);
+    const { list, ids } = RecordList.load(r);
+    if (list.length !== meta.documents) throw createEngineError('INVALID_SNAPSHOT', 'record count');
+    store.records = list;
+    const live = new Bitset(Math.max(1024, list.length));
+    ids.forEach((id, doc) => {
+      if (id === null) return;
+      if (typeof id !== 'string') throw createEngineError('INVALID_SNAPSHOT', `record ${doc}`);
+      store.byObjectID.set(id, asDocId(doc));
+      live.add(doc);
+    });
+    store.liveSet = live;
+    store.liveCount = store.byObjectID.size;
+    facetAttributes.forEach((facet, i) => store.facets.set(facet.attribute, FacetColumn.load(r, `facet.${i}`, facet.attribute, facet.path, meta.documents)));
+    (store as { text: TextIndex }).text = TextIndex.load(r, separatorsToIndex, meta.documents);
+    return store;
+  }
+
+  /** Seeds a derived structure (restored from a snapshot) as if built at the current version. */
+  seed(key: string, value: unknown): void {
+    this.lazy.set(key, { version: this.version, value });
+  }
+
+  // FilterSource ---------------------------------------------------------------------------------------------
+
+  all(): Bitset {
+    return this.cached('live', () => {
+      const set = new Bitset(this.capacity);
+      set.words.set(this.liveSet.words.subarray(0, set.words.length));
+      return set;
+    });
+  }
+
+  facet(attribute: string, value: string): Bitset {
+    const capacity = this.capacity;
+    if (attribute === 'objectID') {
+      const set = new Bitset(capacity);
+      const doc = this.byObjectID.get(value);
+      if (doc !== undefined) set.add(doc);
+      return set;
+    }
+    const column = this.facets.get(attribute);
+    if (column !== undefined) {
+      const id = column.valueId(value);
+      return id === undefined ? new Bitset(capacity) : column.docsWith(id, capacity);
+    }
+    // Not declared for faceting (booleans, or an attribute only used in filters): scan once, cache per value.
+    const key = normalizeText(value);
+    return this.cached(`scan:${attribute}\u0000${key}`, () => {
+      const set = new Bitset(capacity);
+      const path = parsePath(attribute);
+      this.records.forEach((record, doc) => {
+        if (record !== undefined && facetValues(record, path).some((v) => normalizeText(v) === key)) set.add(doc);
+      });
+      return set;
+    });
+  }
+
+  tag(value: string): Bitset {
+    return this.facet('_tags', value);
+  }
+
+  numeric(attribute: string, operator: NumericOperator, value: number): Bitset {
+    return this.numericColumn(attribute).compare(operator, value, this.capacity);
+  }
+
+  range(attribute: string, lower: number, upper: number): Bitset {
+    return this.numericColumn(attribute).range(lower, upper, this.capacity);
+  }
+
+  numericColumn(attribute: string): NumericColumn {
+    return this.cached(`numeric:${attribute}`, () => {
+      const column = this.facets.get(attribute);
+      // Deleted documents keep their facet values: harmless, as every query masks with live documents.
+      return (column && NumericColumn.fromFacet(column, this.capacity)) ?? NumericColumn.fromRecords(this.records, parsePath(attribute));
+    });
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * The searchable text of every document, in two shapes:
+ *
+ * - **postings** (inverted): per term, the documents containing it, each with the term's best *attribute key*
+ *   there (searchable-attribute rank × 1000 + position, see `rank/rules/attribute.ts`). New postings are
+ *   appended to a tail (ids only grow, so the tail stays sorted); the tail is grouped by attribute key on demand
+ *   and merged into the grouped base once it is an eighth of it. A word's documents (the match set) are the
+ *   union of its terms' postings; the attribute criterion walks the groups best key first.
+ * - **forward index**: per document, its tokens in attribute-rank order as two parallel arrays (term id, packed
+ *   slot/position). Ranking reads it only for the documents it actually has to order (see `rank/`): proximity
+ *   and phrases need every position, which would multiply the postings if stored there.
+ */
+import type { DocId } from '../structures/ids.ts';
+import { GrowableUint32 } from '../structures/growable.ts';
+import { Bitset } from '../structures/bitset.ts';
+import { EMPTY_PARTITIONED, partition, type Partitioned } from './partitioned.ts';
+import { forEachToken } from '../tokenize/index.ts';
+import { TermDictionary } from './dictionary.ts';
+import { parsePath, searchableTexts, topLevelAttributes } from './attributes.ts';
+import type { SearchableSlot } from '../settings.ts';
+import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
+import { createEngineError } from '../errors.ts';
+
+/** Packed token info: position in bits 0–17, "sole word of its value" in bit 18, slot in bits 19–31. */
+export const POSITION_MASK = 0x3ffff;
+export const SOLE_BIT = 1 << 18;
+export const SLOT_SHIFT = 19;
+const MAX_POSITION = POSITION_MASK;
+/** Shared placeholder for terms that are never a value on their own (most terms): no allocation per term. */
+const EMPTY_GROWABLE = new GrowableUint32(4);
+
+function scatter(docs: Uint32Array, set: Bitset): void {
+  const words = set.words;
+  for (let k = 0; k < docs.length; k++) {
+    const doc = docs[k];
+    words[doc >>> 5] |= 1 << (doc & 31);
+  }
+}
+const MAX_SLOTS = 1 << 13;
+/** Gap between the elements of an array, so that proximity never pairs words of different elements. */
+const ELEMENT_GAP = 8;
+/**
+ * Catalogues repeat short values endlessly (brands, categories, colours): their tokenisation is cached, keyed by
+ * the raw string. Bounded, and never evicted: the first values seen are the frequent ones often enough.
+ */
+const MAX_CACHED_LENGTH = 96;
+const MAX_CACHED_VALUES = Number(process.env.VCACHE ?? 100_000);
+
+export class TextIndex {
+  readonly dict = new TermDictionary();
+  /**
+   * Recent postings per term id (the tail): documents ascending, with, in `tailKeys`, the term's best attribute
+   * key in that document (rank × 1000 + position within an ordered attribute, 0 for unordered ones).
+   */
+  private tail: GrowableUint32[] = [];
+  private tailKeys: GrowableUint32[] = [];
+  /** Older postings per term, grouped by attribute key (see `partitioned.ts`). */
+  private grouped: Partitioned[] = [];
+  /** The tail grouped by key, built on demand and dropped when the tail grows. */
+  private tailGroups: Array<Partitioned | null> = [];
+  /** Per term: documents where the term is a whole value on its own (for exactOnSingleWordQuery: attribute). */
+  private sole: GrowableUint32[] = [];
+  /** Bitsets of frequent terms, where OR-ing 32 documents per word beats setting them one by one. */
+  private dense = new Map<number, { df: number; set: Bitset }>();
+  /** Per term: the last document appended, + 1 (dedupes a term repeated within one document). */
+  private lastDoc = new GrowableUint32(1024);
+  fwdTerms = new GrowableUint32(1024);
+  fwdInfo = new GrowableUint32(1024);
+  /** Forward index offsets: tokens of document d are [docStart[d], docStart[d + 1]). */
+  docStart = new GrowableUint32(1024);
+  /** Explicit slots, or slots discovered from records when searchableAttributes is not set (all rank 0). */
+  readonly slots: SearchableSlot[];
+  private readonly valueCache = new Map<string, Uint32Array>();
+  private readonly slotByAttribute = new Map<string, number>();
+  private readonly dynamic: boolean;
+
+  constructor(
+    configured: SearchableSlot[] | null,
+    readonly separatorsToIndex: string,
+  ) {
+    this.dynamic = configured === null;
+    this.slots = configured ? configured.slice(0, MAX_SLOTS) : [];
+    this.slots.forEach((slot, index) => this.slotByAttribute.set(slot.attribute, index));
+    this.docStart.push(0);
+  }
+
+  get documentCount(): number {
+    return this.docStart.length - 1;
+  }
+
+  /** Indexes the next document; `doc` must equal `documentCount` (ids are dense and increasing). */
+  add(doc: DocId, record: Record<string, unknown> | undefined): void {
+    if (doc !== this.documentCount) throw new Error(`text index out of step: ${doc} vs ${this.documentCount}`);
+    if (record !== undefined) {
+      if (this.dynamic) this.discoverSlots(record);
+      for (let slot = 0; slot < this.slots.length; slot++) this.addSlot(doc, slot, record);
+    }
+    this.docStart.push(this.fwdTerms.length);
+  }
+
+  /** Number of documents containing the term (deleted ones included). */
+  documentFrequency(termId: number): number {
+    return this.grouped[termId].docs.length + this.tail[termId].length;
+  }
+
+  /** Adds the documents containing `termId` to `set` (deleted ones included: callers mask with live documents). */
+  orInto(termId: number, set: Bitset): void {
+    const df = this.documentFrequency(termId);
+    if (df * 16 >= set.capacity && set.capacity >= 4096) {
+      set.or(this.denseBitset(termId, df, set.capacity));
+      return;
+    }
+    scatter(this.grouped[termId].docs, set);
+    scatter(this.tail[termId].view(), set);
+  }
+
+  /** Adds the documents where `termId` is a whole value on its own to `set`. */
+  orSoleInto(termId: number, set: Bitset): void {
+    scatter(this.sole[termId].view(), set);
+  }
+
+  /** The term's postings grouped by attribute key: the older ones and the recent ones (either may be empty). */
+  groups(termId: number): [Partitioned, Partitioned] {
+    const tail = this.tail[termId];
+    if (tail.length > 0 && tail.length * 8 >= this.grouped[termId].docs.length) {
+      // Merge the tail into the base: amortised O(1) per posting, as the base at least doubles each time.
+      this.grouped[termId] = partition(tail.view(), this.tailKeys[termId].view(), this.grouped[termId]);
+      this.tail[termId] = new GrowableUint32(4);
+      this.tailKeys[termId] = new GrowableUint32(4);
+      this.tailGroups[termId] = null;
+    }
+    let recent = this.tailGroups[termId];
+    if (recent === null) this.tailGroups[termId] = recent = this.tail[termId].length === 0 ? EMPTY_PARTITIONED : partition(this.tail[termId].view(), this.tailKeys[termId].view());
+    return [this.grouped[termId], recent];
+  }
+
+  /** Groups every term now (after a bulk load, so that the first queries do not pay for it). */
+  settle(): void {
+    for (let t = 0; t < this.tail.length; t++) if (this.tail[t].length > 0) this.groups(t);
+  }
+
+  /** Writes the index into a snapshot (tails merged first, so only grouped postings are stored). */
+  save(w: SnapshotWriter): void {
+    this.settle();
+    const terms = this.dict.terms;
+    const T = terms.length;
+    const docOffsets = new Uint32Array(T + 1);
+    const groupOffsets = new Uint32Array(T + 1);
+    const soleOffsets = new Uint32Array(T + 1);
+    for (let t = 0; t < T; t++) {
+      docOffsets[t + 1] = docOffsets[t] + this.grouped[t].docs.length;
+      groupOffsets[t + 1] = groupOffsets[t] + this.grouped[t].keys.length;
+      soleOffsets[t + 1] = soleOffsets[t] + this.sole[t].length;
+    }
+    const docs = new Uint32Array(docOffsets[T]);
+    const keys = new Uint32Array(groupOffsets[T]);
+    const ends = new Uint32Array(groupOffsets[T]);
+    const sole = new Uint32Array(soleOffsets[T]);
+    for (let t = 0; t < T; t++) {
+      const g = this.grouped[t];
+      docs.set(g.docs, docOffsets[t]);
+      keys.set(g.keys, groupOffsets[t]);
+      ends.set(g.starts.subarray(1), groupOffsets[t]);
+      sole.set(this.sole[t].view(), soleOffsets[t]);
+    }
+    w.json('text.meta', { terms, slots: this.slots.map(({ attribute, rank, ordered }) => ({ attribute, rank, ordered })), dynamic: this.dynamic });
+    w.u32('text.docs', docs);
+    w.u32('text.docOffsets', docOffsets);
+    w.u32('text.keys', keys);
+    w.u32('text.ends', ends);
+    w.u32('text.groupOffsets', groupOffsets);
+    w.u32('text.sole', sole);
+    w.u32('text.soleOffsets', soleOffsets);
+    w.u32('text.fwdTerms', this.fwdTerms.view());
+    w.u32('text.fwdInfo', this.fwdInfo.view());
+    w.u32('text.docStart', this.docStart.view());
+  }
+
+  /** Rebuilds an index saved by `save`, for `documents` document ids. */
+  static load(r: SnapshotReader, separatorsToIndex: string, documents: number): TextIndex {
+    const meta = r.json<{ terms: string[]; slots: Array<{ attribute: string; rank: number; ordered: boolean }>; dynamic: boolean }>('text.meta');
+    if (!Array.isArray(meta?.terms) || !Array.isArray(meta.slots)) throw createEngineError('INVALID_SNAPSHOT', 'text index metadata');
+    const slots = meta.slots.map((slot) => ({ ...slot, path: parsePath(slot.attribute) }));
+    const text = new TextIndex(meta.dynamic ? null : slots, separatorsToIndex);
+    if (meta.dynamic) {
+      slots.forEach((slot, index) => {
+        text.slots.push(slot);
+        text.slotByAttribute.set(slot.attribute, index);
+      });
+    }
+    const T = meta.terms.length;
+    const docs = r.u32('text.docs');
+    const docOffsets = r.u32('text.docOffsets');
+    const keys = r.u32('text.keys');
+    const ends = r.u32('text.ends');
+    const groupOffsets = r.u32('text.groupOffsets');
+    const sole = r.u32('text.sole');
+    const soleOffsets = r.u32('text.soleOffsets');
+    const consistent =
+      docOffsets.length === T + 1 && groupOffsets.length === T + 1 && soleOffsets.length === T + 1 &&
+      docOffsets[T] === docs.length && groupOffsets[T] === keys.length && keys.length === ends.length && soleOffsets[T] === sole.length;
+    if (!consistent) throw createEngineError('INVALID_SNAPSHOT', 'postings tables do not match');
+    for (let t = 0; t < T; t++) {
+      if (text.dict.intern(meta.terms[t]) !== t) throw createEngineError('INVALID_SNAPSHOT', 'duplicate term');
+      const g0 = groupOffsets[t];
+      const g1 = groupOffsets[t + 1];
+      const starts = new Uint32Array(g1 - g0 + 1);
+      starts.set(ends.subarray(g0, g1), 1);
+      if (g1 > g0 && starts[g1 - g0] !== docOffsets[t + 1] - docOffsets[t]) throw createEngineError('INVALID_SNAPSHOT', 'postings groups do not match');
+      text.grouped.push({ docs: docs.subarray(docOffsets[t], docOffsets[t + 1]), keys: keys.subarray(g0, g1), starts });
+      text.tail.push(new GrowableUint32(4));
+      text.tailKeys.push(new GrowableUint32(4));
+      text.tailGroups.push(EMPTY_PARTITIONED);
+      text.sole.push(soleOffsets[t + 1] > soleOffsets[t] ? GrowableUint32.wrap(sole.subarray(soleOffsets[t], soleOffsets[t + 1])) : EMPTY_GROWABLE);
+    }
+    text.lastDoc = GrowableUint32.wrap(new Uint32Array(T));
+    const docStart = r.u32('text.docStart');
+    const fwdTerms = r.u32('text.fwdTerms');
+    const fwdInfo = r.u32('text.fwdInfo');
+    if (docStart.length !== documents + 1 || fwdTerms.length !== fwdInfo.length || docStart[documents] !== fwdTerms.length) {
+      throw createEngineError('INVALID_SNAPSHOT', 'forward index does not match the records');
+    }
+    text.fwdTerms = GrowableUint32.wrap(fwdTerms);
+    text.fwdInfo = GrowableUint32.wrap(fwdInfo);
+    text.docStart = GrowableUint32.wrap(docStart);
+    return text;
+  }
+
+  private denseBitset(termId: number, df: number, capacity: number): Bitset {
+    const cached = this.dense.get(termId);
+    if (cached !== undefined && cached.df === df && cached.set.capacity === capacity) return cached.set;
+    const set = new Bitset(capacity);
+    scatter(this.grouped[termId].docs, set);
+    scatter(this.tail[termId].view(), set);
+    this.dense.set(termId, { df, set });
+    return set;
+  }
+
+  slotRank(slot: number): number {
+    return this.slots[slot].rank;
+  }
+
+  private discoverSlots(record: Record<string, unknown>): void {
+    for (const attribute of topLevelAttributes(record)) {
+      if (this.slotByAttribute.has(attribute) || this.slots.length >= MAX_SLOTS) continue;
+      this.slotByAttribute.set(attribute, this.slots.length);
+      this.slots.push({ attribute, path: parsePath(attribute), rank: 0, ordered: true });
+    }
+  }
+
+  private addSlot(doc: number, slot: number, record: Record<string, unknown>): void {
+    const texts = searchableTexts(record, this.slots[slot].path);
+    this.currentDoc = doc;
+    this.currentSlot = slot << SLOT_SHIFT;
+    this.slotKeyBase = this.slots[slot].rank * 1000;
+    this.slotOrdered = this.slots[slot].ordered;
+    this.base = 0;
+    for (const text of texts) {
+      const first = this.fwdInfo.length;
+      this.lastPosition = -1;
+      const cached = text.length <= MAX_CACHED_LENGTH ? this.valueCache.get(text) : undefined;
+      if (cached !== undefined) {
+        for (let k = 0; k < cached.length; k += 2) this.addToken(cached[k], cached[k + 1]);
+      } else {
+        forEachToken(text, this.separatorsToIndex, this.visitToken);
+        if (text.length <= MAX_CACHED_LENGTH && this.valueCache.size < MAX_CACHED_VALUES) {
+          const pairs = new Uint32Array(2 * (this.fwdInfo.length - first));
+          for (let k = first; k < this.fwdInfo.length; k++) {
+            pairs[2 * (k - first)] = this.fwdTerms.data[k];
+            pairs[2 * (k - first) + 1] = this.fwdInfo.data[k] & POSITION_MASK;
+          }
+          // Positions are stored relative to the value (the base is added back on reuse).
+          for (let k = 1; k < pairs.length; k += 2) pairs[k] -= Math.min(this.base, pairs[k]);
+          this.valueCache.set(text, pairs);
+        }
+      }
+      const count = this.fwdInfo.length - first;
+      // A value made of a single word: what `exactOnSingleWordQuery: attribute` calls an exact match.
+      if (count === 1) {
+        this.fwdInfo.data[first] = (this.fwdInfo.data[first] | SOLE_BIT) >>> 0;
+        this.markSole(this.fwdTerms.data[first]);
+      }
+      if (this.lastPosition >= 0) this.base += this.lastPosition + 1 + ELEMENT_GAP;
+    }
+  }
+
+  // State of the token visitor, as fields so that one bound function serves every call (no closure per value).
+  private currentDoc = 0;
+  private currentSlot = 0;
+  private slotKeyBase = 0;
+  private slotOrdered = true;
+  private base = 0;
+  private lastPosition = -1;
+  private readonly visitToken = (term: string, position: number): void => {
+    const termId = this.dict.intern(term);
+    if (termId === this.tail.length) {
+      this.tail.push(new GrowableUint32(4));
+      this.tailKeys.push(new GrowableUint32(4));
+      this.grouped.push(EMPTY_PARTITIONED);
+      this.tailGroups.push(null);
+      this.sole.push(EMPTY_GROWABLE);
+      this.lastDoc.reserve(termId + 1);
+      this.lastDoc.length = termId + 1;
+    }
+    this.addToken(termId, position);
+  };
+
+  private addToken(termId: number, position: number): void {
+    const doc = this.currentDoc;
+    const absolute = Math.min(this.base + position, MAX_POSITION);
+    const key = this.slotKeyBase + (this.slotOrdered ? Math.min(absolute, 999) : 0);
+    if (this.lastDoc.data[termId] !== doc + 1) {
+      this.lastDoc.data[termId] = doc + 1;
+      this.tail[termId].push(doc);
+      this.tailKeys[termId].push(key);
+      this.tailGroups[termId] = null;
+    } else {
+      const keys = this.tailKeys[termId];
+      if (key < keys.data[keys.length - 1]) keys.data[keys.length - 1] = key;
+    }
+    this.fwdTerms.push(termId);
+    this.fwdInfo.push((this.currentSlot | absolute) >>> 0);
+    this.lastPosition = position;
+  }
+
+  /** Records that `termId` is a whole value on its own in the current document. */
+  private markSole(termId: number): void {
+    let list = this.sole[termId];
+    if (list === EMPTY_GROWABLE) this.sole[termId] = list = new GrowableUint32(4);
+    if (list.length === 0 || list.data[list.length - 1] !== this.currentDoc) list.push(this.currentDoc);
+  }
+}

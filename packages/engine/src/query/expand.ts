@@ -1,0 +1,118 @@
+/**
+ * Word expansion: each query word becomes the set of dictionary terms that count as that word, each with the
+ * number of typos it costs and whether it counts as an exact match: the word itself, its prefix completions
+ * (as-you-type), its typo variants (1 typo from `minWordSizefor1Typo` letters, 2 from `minWordSizefor2Typos`),
+ * plural forms (`ignorePlurals`) and synonyms. The documents of a word are the union of the postings of its
+ * terms.
+ */
+import { Bitset } from '../structures/bitset.ts';
+import type { TextIndex } from '../index/text-index.ts';
+import type { SynonymTable } from './synonyms.ts';
+import { englishForms } from './plurals.ts';
+import type { QueryWord } from './parse.ts';
+
+export interface Alternative {
+  termId: number;
+  typos: number;
+  /** A whole-word match with no typo (plural forms and single-word synonyms count as exact, as in Algolia). */
+  exact: boolean;
+}
+
+export interface WordOptions {
+  maxTypos: number;
+  plurals: boolean;
+  synonyms: SynonymTable | null;
+}
+
+export interface ExpandedWord {
+  word: QueryWord;
+  maxTypos: number;
+  alternatives: Alternative[];
+  /** Normalised alternatives that are not the word itself, for highlighting (plurals, synonyms). */
+  alternativeTerms: string[];
+  /** Live and deleted documents containing any alternative (the caller intersects with live documents). */
+  docs: Bitset;
+  /** levels[t]: documents matching with at most t typos; the last level is `docs` (shared objects when equal). */
+  levels: Bitset[];
+  /** Documents containing an alternative that counts as exact (whole word, no typo). */
+  exact: Bitset;
+  /** Documents where such an alternative is a whole attribute value on its own. */
+  sole: Bitset;
+}
+
+/** Typos allowed for a word of this length under the typo settings (before per-word exceptions). */
+export function typosForLength(length: number, minFor1: number, minFor2: number): number {
+  if (length >= minFor2) return 2;
+  if (length >= minFor1) return 1;
+  return 0;
+}
+
+export function expandWord(text: TextIndex, word: QueryWord, options: WordOptions, extraTerms: string[] = []): ExpandedWord {
+  const dict = text.dict;
+  const best = new Map<number, Alternative>();
+  const offer = (termId: number, typos: number, exact: boolean): void => {
+    const current = best.get(termId);
+    if (current === undefined || typos < current.typos || (typos === current.typos && exact && !current.exact)) {
+      best.set(termId, { termId, typos, exact });
+    }
+  };
+  const own = dict.idOf(word.term);
+  if (own !== undefined) offer(own, 0, true);
+  if (options.maxTypos > 0) {
+    dict.fuzzy(word.term, options.maxTypos, word.prefix, (termId, distance) => offer(termId, distance, false));
+  } else if (word.prefix) {
+    dict.forEachWithPrefix(word.term, (termId) => offer(termId, 0, false));
+  }
+  const alternativeTerms: string[] = [];
+  const addAlternative = (term: string): void => {
+    const id = dict.idOf(term);
+    if (id !== undefined) offer(id, 0, true);
+    alternativeTerms.push(term);
+  };
+  if (options.plurals) for (const form of englishForms(word.term)) if (dict.idOf(form) !== undefined) addAlternative(form);
+  if (options.synonyms) {
+    for (const synonym of options.synonyms.get(word.term) ?? []) {
+      // Multi-word synonyms count each of their words as this word (an approximation: no adjacency check).
+      for (const term of synonym) addAlternative(term);
+    }
+  }
+  for (const term of extraTerms) addAlternative(term);
+  const alternatives = [...best.values()];
+  const capacity = text.documentCount;
+  const levels: Bitset[] = [];
+  let current = new Bitset(capacity);
+  const topLevel = alternatives.reduce((max, a) => Math.max(max, a.typos), 0);
+  for (let t = 0; t <= topLevel; t++) {
+    const added = alternatives.filter((a) => a.typos === t);
+    if (t > 0 && added.length > 0) current = current.clone();
+    for (const alternative of added) text.orInto(alternative.termId, current);
+    levels.push(current);
+  }
+  const exact = new Bitset(capacity);
+  const sole = new Bitset(capacity);
+  for (const alternative of alternatives) {
+    if (!alternative.exact) continue;
+    text.orInto(alternative.termId, exact);
+    text.orSoleInto(alternative.termId, sole);
+  }
+  return { word, maxTypos: options.maxTypos, alternatives, alternativeTerms, docs: current, levels, exact, sole };
+}
+
+/**
+ * Multi-word synonyms of consecutive query words ("television set" → "tv"): the single-term replacements are
+ * returned per word index, so a document with "tv" satisfies both words.
+ */
+export function sequenceSynonyms(words: QueryWord[], table: SynonymTable | null): string[][] {
+  const extra: string[][] = words.map(() => []);
+  if (table === null) return extra;
+  for (let start = 0; start < words.length; start++) {
+    for (let end = start + 2; end <= Math.min(words.length, start + 4); end++) {
+      const key = words.slice(start, end).map((w) => w.term).join(' ');
+      for (const synonym of table.get(key) ?? []) {
+        if (synonym.length !== 1) continue;
+        for (let i = start; i < end; i++) extra[i].push(synonym[0]);
+      }
+    }
+  }
+  return extra;
+}

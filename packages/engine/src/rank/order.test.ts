@@ -1,0 +1,90 @@
+/**
+ * Properties checked (top-k ordering): for random keys and any `need`, ordering a bitset bucket through the
+ * criteria's `split` and `walk` shortcuts gives exactly the first `need` documents of a full lexicographic sort
+ * by (key of each criterion, id) — the same as ordering with per-document keys. Buckets are large enough
+ * (thousands of documents) for the shortcuts to be taken.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Bitset } from '../structures/bitset.ts';
+import { orderSet, orderTop } from './order.ts';
+import type { RankRule } from './rule.ts';
+
+function rules(a: number[], b: number[], rank: number[], walkOrder: number[]): RankRule[] {
+  const splitRule: RankRule = {
+    name: 'split',
+    key: (doc) => a[doc],
+    split(set, count) {
+      const zero = new Bitset(set.capacity);
+      set.forEach((doc) => {
+        if (a[doc] === 0) zero.add(doc);
+      });
+      const zeroCount = zero.count();
+      return [
+        { set: zero, count: zeroCount, resolved: true },
+        { set: set.clone().andNot(zero), count: count - zeroCount, resolved: false },
+      ];
+    },
+  };
+  const groupedWalk: RankRule = {
+    name: 'grouped',
+    key: (doc) => b[doc],
+    walkPays: () => true,
+    // Within a key, documents come in a scrambled order, as postings of several terms would.
+    walk(bucket, visit) {
+      const docs = walkOrder.filter((doc) => bucket.has(doc)).sort((x, y) => b[x] - b[y]);
+      for (const doc of docs) if (!visit(doc, b[doc])) return;
+    },
+  };
+  const order = rank.map((_, doc) => doc).sort((x, y) => rank[x] - rank[y]);
+  const custom: RankRule = {
+    name: 'custom',
+    key: (doc) => rank[doc],
+    walkPays: () => true,
+    walk(bucket, visit) {
+      for (const doc of order) if (bucket.has(doc) && !visit(doc, rank[doc])) return;
+    },
+  };
+  return [splitRule, groupedWalk, custom];
+}
+
+describe('orderSet', () => {
+  it('equals a full sort for any need', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6000 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 1, max: 300 }), fc.boolean(), (n, seed, need, withCustom) => {
+        let state = seed;
+        const random = (m: number): number => {
+          state = (state * 1103515245 + 12345) >>> 0;
+          return state % m;
+        };
+        const a = Array.from({ length: n }, () => random(3));
+        const b = Array.from({ length: n }, () => random(4));
+        const rank = Array.from({ length: n }, (_, i) => i).sort(() => random(3) - 1);
+        const walkOrder = Array.from({ length: n }, (_, i) => i).sort(() => random(3) - 1);
+        const all = rules(a, b, rank, walkOrder);
+        const used = withCustom ? all : all.slice(0, 2);
+        const set = new Bitset(n + 40);
+        const members: number[] = [];
+        for (let doc = 0; doc < n; doc++) {
+          if (random(5) !== 0) {
+            set.add(doc);
+            members.push(doc);
+          }
+        }
+        const expected = members
+          .slice()
+          .sort((x, y) => {
+            for (const rule of used) {
+              const d = rule.key(x) - rule.key(y);
+              if (d !== 0) return d;
+            }
+            return x - y;
+          })
+          .slice(0, need);
+        expect(orderSet(set, members.length, used, need)).toEqual(expected);
+        expect(orderTop(Uint32Array.from(members), used, need)).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

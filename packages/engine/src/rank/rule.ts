@@ -1,0 +1,63 @@
+/**
+ * A ranking criterion: a key per document, lower ranks first. Criteria are applied in the order of the
+ * `ranking` setting as successive tie-breaks (see `order.ts`); a criterion that cannot tell any two documents
+ * of this query apart (proximity for a one-word query, say) is left out by returning null from its factory.
+ *
+ * Besides `key`, a criterion may offer cheaper ways to order a large bucket of documents:
+ * - `split`: partition the bucket with bitset operations, best part first;
+ * - `walk`: enumerate the bucket's documents in ascending key order (from a precomputed order or postings
+ *   grouped by key), so the caller can stop as soon as it has placed enough documents.
+ */
+import type { Bitset } from '../structures/bitset.ts';
+import type { TextIndex } from '../index/text-index.ts';
+import type { ExpandedWord } from '../query/expand.ts';
+import type { DocumentScanner } from './scan.ts';
+import type { CustomOrder } from './custom-rank.ts';
+
+export interface BucketPart {
+  set: Bitset;
+  count: number;
+  /** Every document of the part has the same key for this criterion (else the criterion still applies). */
+  resolved: boolean;
+}
+
+export interface RankRule {
+  readonly name: string;
+  key(doc: number): number;
+  split?(set: Bitset, count: number): BucketPart[];
+  /** Visits the documents of `bucket` in ascending key order until `visit` returns false. */
+  walk?(bucket: Bitset, visit: (doc: number, key: number) => boolean): void;
+  /** Whether walking is cheaper than sorting for a bucket of `count` documents out of `capacity`, `need` wanted. */
+  walkPays?(count: number, capacity: number, need: number): boolean;
+}
+
+export interface OptionalFilter {
+  set: Bitset;
+  score: number;
+}
+
+export interface RankContext {
+  text: TextIndex;
+  words: ExpandedWord[];
+  /** Per-document measurements from the forward index (proximity always; everything in `verify` mode). */
+  scanner: DocumentScanner;
+  /**
+   * True when positions decide membership (phrases, restricted or typo-free attributes): then typo, words,
+   * attribute and exact come from the scanner, which applies those restrictions, not from postings.
+   */
+  verify: boolean;
+  /** Whether some words are optional (optionalWords, removeWordsIfNoResults), making the words criterion useful. */
+  hasOptionalWords: boolean;
+  exactOnSingleWord: 'attribute' | 'word' | 'none';
+  optionalFilters: OptionalFilter[];
+  /** customRanking order, or null without customRanking. */
+  custom: CustomOrder | null;
+  /** Order of documents by one numeric attribute (`asc(attr)`/`desc(attr)`), missing values last. */
+  sortOrder(attribute: string, ascending: boolean): CustomOrder & { keys: Float64Array };
+  /** Geo distance buckets, or null when geo ranking does not apply to this query. */
+  geoKey: ((doc: number) => number) | null;
+  /** Scratch stamps, one per document, for walks that must see each document once. */
+  stamps: { marks: Uint32Array; next(): number };
+}
+
+export type RuleFactory = (context: RankContext) => RankRule | null;

@@ -1,0 +1,63 @@
+/**
+ * Properties checked (every criterion, on a catalogue large enough for the shortcuts): a criterion's `split`
+ * parts and `walk` order agree with its per-document `key` — resolved parts hold one key, parts come best
+ * first, walks visit each document once in ascending key order — and the final ranking equals a full sort by
+ * the keys.
+ */
+import { describe, expect, it } from 'vitest';
+import { generateProducts, demoSettings } from '@vitrine/demo';
+import { SearchIndex } from '../../search-index.ts';
+import { prepareSearch, type SearchEnvironment } from '../../search/prepare.ts';
+import { orderSet, toIdArray } from '../order.ts';
+
+const index = new SearchIndex({ ...demoSettings, ignorePlurals: true });
+index.saveObjects([...generateProducts(4000, 11)]);
+const env = (index as unknown as { environment(): SearchEnvironment }).environment();
+
+const queries = ['', 'ch', 'wireless', 'wireles charger', 'cotton t', 'oak table', 'red', 'lamp', 'steel bottle 750', 'sofa'];
+
+describe('criteria shortcuts agree with keys', () => {
+  for (const query of queries) {
+    it(`query "${query}"`, () => {
+      const prepared = prepareSearch(env, { query, optionalWords: query.split(' ').slice(0, 1) }, undefined, undefined);
+      const { rules, matches, matchCount } = prepared;
+      const docs = Array.from(toIdArray(matches, matchCount));
+      for (const rule of rules) {
+        if (rule.split) {
+          let previousMax = -Infinity;
+          for (const part of rule.split(matches, matchCount)) {
+            const keys = part.set.toArray().map((doc) => rule.key(doc));
+            expect(part.set.count()).toBe(part.count);
+            if (keys.length === 0) continue;
+            if (part.resolved) expect(new Set(keys).size).toBe(1);
+            expect(Math.min(...keys)).toBeGreaterThanOrEqual(previousMax);
+            previousMax = Math.max(...keys);
+          }
+        }
+        if (rule.walk) {
+          const seen: number[] = [];
+          let last = -Infinity;
+          rule.walk(matches, (doc, key) => {
+            expect(key).toBe(rule.key(doc));
+            expect(key).toBeGreaterThanOrEqual(last);
+            last = key;
+            seen.push(doc);
+            return true;
+          });
+          expect(seen.slice().sort((a, b) => a - b)).toEqual(docs);
+        }
+      }
+      const expected = docs
+        .slice()
+        .sort((x, y) => {
+          for (const rule of rules) {
+            const d = rule.key(x) - rule.key(y);
+            if (d !== 0) return d;
+          }
+          return x - y;
+        })
+        .slice(0, 50);
+      expect(orderSet(matches, matchCount, rules, 50)).toEqual(expected);
+    });
+  }
+});

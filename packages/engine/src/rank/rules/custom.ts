@@ -1,0 +1,25 @@
+/**
+ * `custom`: the customRanking order, precomputed as one integer rank per document. A large bucket is walked in
+ * that order, stopping at the first documents of the bucket met.
+ */
+import type { RuleFactory } from '../rule.ts';
+
+export const customRule: RuleFactory = (context) => {
+  const custom = context.custom;
+  if (custom === null) return null;
+  const { rank, order } = custom;
+  return {
+    name: 'custom',
+    key(doc) {
+      return rank[doc];
+    },
+    // Walking costs about need × capacity / count steps; sorting the bucket about count × log(need).
+    walkPays: (count, capacity, need) => (need * capacity) / Math.max(1, count) < count * 4,
+    walk(bucket, visit) {
+      for (let i = 0; i < order.length; i++) {
+        const doc = order[i];
+        if (bucket.has(doc) && !visit(doc, i)) return;
+      }
+    },
+  };
+};

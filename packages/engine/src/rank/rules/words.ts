@@ -1,0 +1,36 @@
+/**
+ * `words`: more matched query words first. Only optional words can make documents differ here. A large bucket
+ * splits with bitsets: the documents containing every word first.
+ */
+import type { RuleFactory } from '../rule.ts';
+
+export const wordsRule: RuleFactory = (context) => {
+  const { words, scanner } = context;
+  if (words.length === 0 || !context.hasOptionalWords) return null;
+  if (context.verify) {
+    return {
+      name: 'words',
+      key(doc) {
+        scanner.scan(doc);
+        return -scanner.matchedWords[doc];
+      },
+    };
+  }
+  return {
+    name: 'words',
+    key(doc) {
+      let matched = 0;
+      for (const word of words) if (word.docs.has(doc)) matched++;
+      return -matched;
+    },
+    split(set, count) {
+      const all = set.clone();
+      for (const word of words) all.and(word.docs);
+      const allCount = all.count();
+      return [
+        { set: all, count: allCount, resolved: true },
+        { set: set.clone().andNot(all), count: count - allCount, resolved: false },
+      ];
+    },
+  };
+};

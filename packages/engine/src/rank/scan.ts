@@ -1,0 +1,244 @@
+/**
+ * The per-document measurements the textual ranking criteria need, read from the forward index in one pass over
+ * a document's tokens: per query word, its fewest typos and whether it matched exactly; the best
+ * (attribute, position); the distance between consecutive query words; whether each quoted phrase occurs.
+ *
+ * Results land in scratch arrays indexed by document id and stamped with the query number, so a document is
+ * scanned at most once per query however many criteria read it, and nothing is allocated per document.
+ */
+import type { TextIndex } from '../index/text-index.ts';
+import { POSITION_MASK, SLOT_SHIFT, SOLE_BIT } from '../index/text-index.ts';
+import type { ExpandedWord } from '../query/expand.ts';
+
+/** Distance between two query words that are not in the same attribute (Algolia's cap). */
+export const MAX_PAIR_DISTANCE = 8;
+/** Attribute key of a document where no word matched a searchable attribute. */
+const NO_ATTRIBUTE = 0x7fffffff;
+const UNMATCHED = 99;
+
+export interface ScanOptions {
+  /** Slots where a typo does not count as a match (`disableTypoToleranceOnAttributes`). */
+  typoFreeSlots: Set<number>;
+  /** Slots not searched by this query (`restrictSearchableAttributes`). */
+  ignoredSlots: Set<number>;
+  minProximity: number;
+  /** `exactOnSingleWordQuery`: how the exact criterion is computed for one-word queries. */
+  exactOnSingleWord: 'attribute' | 'word' | 'none';
+}
+
+export class DocumentScanner {
+  private stamp: Uint32Array;
+  private query = 0;
+  typos: Int32Array;
+  matchedWords: Int32Array;
+  proximity: Int32Array;
+  attribute: Int32Array;
+  exact: Int32Array;
+  /** 1 when every required word matched and every phrase was found. */
+  valid: Uint8Array;
+
+  // Per-query tables: term id → a run of (word, typos, exact) entries, in descending word order.
+  private termEntry = new Int32Array(0);
+  private touched: number[] = [];
+  private entryWord: number[] = [];
+  private entryTypos: number[] = [];
+  private entryExact: number[] = [];
+  private entryStart: number[] = [];
+  private wordCount = 0;
+  private required: boolean[] = [];
+  private phraseOf: number[] = [];
+  private phraseStartOf: number[] = [];
+  private phraseLastWord: boolean[] = [];
+  private phraseCount = 0;
+  private slotRankKey: Int32Array = new Int32Array(0);
+  private slotOrdered: Uint8Array = new Uint8Array(0);
+  private typoFree: Uint8Array = new Uint8Array(0);
+  private perWord = {
+    bestTypo: new Int32Array(0),
+    exactWord: new Uint8Array(0),
+    lastSlot: new Int32Array(0),
+    lastPos: new Int32Array(0),
+    chain: new Int32Array(0),
+    pairDistance: new Int32Array(0),
+    phraseFound: new Uint8Array(0),
+  };
+  private options: ScanOptions = { typoFreeSlots: new Set(), ignoredSlots: new Set(), minProximity: 1, exactOnSingleWord: 'attribute' };
+
+  constructor(private readonly text: TextIndex) {
+    const capacity = text.documentCount;
+    this.stamp = new Uint32Array(capacity);
+    this.typos = new Int32Array(capacity);
+    this.matchedWords = new Int32Array(capacity);
+    this.proximity = new Int32Array(capacity);
+    this.attribute = new Int32Array(capacity);
+    this.exact = new Int32Array(capacity);
+    this.valid = new Uint8Array(capacity);
+  }
+
+  /** Prepares for a new query. `required[i]` false marks optional words. */
+  begin(words: ExpandedWord[], required: boolean[], options: ScanOptions): void {
+    this.query++;
+    if (this.query === 0xffffffff) {
+      this.stamp.fill(0);
+      this.query = 1;
+    }
+    this.ensureCapacity();
+    this.options = options;
+    for (const termId of this.touched) this.termEntry[termId] = 0;
+    this.touched = [];
+    this.entryWord = [];
+    this.entryTypos = [];
+    this.entryExact = [];
+    this.entryStart = [0];
+    this.wordCount = words.length;
+    this.required = required;
+    // Group entries by term: collect per term, then lay out runs in descending word order.
+    const perTerm = new Map<number, Array<[number, number, number]>>();
+    words.forEach((word, w) => {
+      for (const alt of word.alternatives) {
+        let list = perTerm.get(alt.termId);
+        if (list === undefined) perTerm.set(alt.termId, (list = []));
+        list.push([w, alt.typos, alt.exact ? 1 : 0]);
+      }
+    });
+    for (const [termId, list] of perTerm) {
+      list.sort((a, b) => b[0] - a[0]);
+      for (const [w, typos, exact] of list) {
+        this.entryWord.push(w);
+        this.entryTypos.push(typos);
+        this.entryExact.push(exact);
+      }
+      this.entryStart.push(this.entryWord.length);
+      this.termEntry[termId] = this.entryStart.length - 1;
+      this.touched.push(termId);
+    }
+    this.phraseOf = words.map((w) => w.word.phrase);
+    this.phraseCount = 0;
+    this.phraseStartOf = [];
+    this.phraseLastWord = [];
+    words.forEach((w, i) => {
+      const phrase = w.word.phrase;
+      if (phrase >= 0) this.phraseCount = Math.max(this.phraseCount, phrase + 1);
+      this.phraseStartOf.push(phrase >= 0 && i > 0 && words[i - 1].word.phrase === phrase ? this.phraseStartOf[i - 1] : i);
+      this.phraseLastWord.push(phrase >= 0 && (i === words.length - 1 || words[i + 1].word.phrase !== phrase));
+    });
+    const W = words.length;
+    this.perWord = {
+      bestTypo: new Int32Array(W),
+      exactWord: new Uint8Array(W),
+      lastSlot: new Int32Array(W),
+      lastPos: new Int32Array(W),
+      chain: new Int32Array(W),
+      pairDistance: new Int32Array(Math.max(0, W - 1)),
+      phraseFound: new Uint8Array(this.phraseCount),
+    };
+    const slots = this.text.slots;
+    this.slotRankKey = new Int32Array(slots.length);
+    this.slotOrdered = new Uint8Array(slots.length);
+    this.typoFree = new Uint8Array(slots.length);
+    slots.forEach((slot, index) => {
+      this.slotRankKey[index] = slot.rank * 1000;
+      this.slotOrdered[index] = slot.ordered ? 1 : 0;
+      this.typoFree[index] = options.ignoredSlots.has(index) ? 2 : options.typoFreeSlots.has(index) ? 1 : 0;
+    });
+  }
+
+  /** Scans `doc` unless already scanned for this query. */
+  scan(doc: number): void {
+    if (this.stamp[doc] === this.query) return;
+    this.stamp[doc] = this.query;
+    const W = this.wordCount;
+    const { bestTypo, exactWord, lastSlot, lastPos, chain, pairDistance, phraseFound } = this.perWord;
+    bestTypo.fill(UNMATCHED);
+    exactWord.fill(0);
+    lastSlot.fill(-1);
+    chain.fill(0);
+    pairDistance.fill(MAX_PAIR_DISTANCE);
+    phraseFound.fill(0);
+    let attribute = NO_ATTRIBUTE;
+    const terms = this.text.fwdTerms.data;
+    const infos = this.text.fwdInfo.data;
+    const starts = this.text.docStart.data;
+    const termEntry = this.termEntry;
+    const singleWordAttribute = W === 1 && this.options.exactOnSingleWord === 'attribute';
+    for (let k = starts[doc], end = starts[doc + 1]; k < end; k++) {
+      const entry = termEntry[terms[k]];
+      if (entry === 0) continue;
+      const info = infos[k];
+      const slot = info >>> SLOT_SHIFT;
+      const pos = info & POSITION_MASK;
+      for (let j = this.entryStart[entry - 1]; j < this.entryStart[entry]; j++) {
+        const w = this.entryWord[j];
+        const typos = this.entryTypos[j];
+        if (this.typoFree[slot] === 2 || (typos > 0 && this.typoFree[slot] === 1)) continue;
+        if (typos < bestTypo[w]) bestTypo[w] = typos;
+        if (this.entryExact[j] === 1 && (!singleWordAttribute || (info & SOLE_BIT) !== 0)) exactWord[w] = 1;
+        const key = this.slotRankKey[slot] + (this.slotOrdered[slot] === 1 ? Math.min(pos, 999) : 0);
+        if (key < attribute) attribute = key;
+        if (w > 0 && lastSlot[w - 1] === slot) {
+          const d = Math.max(1, pos - lastPos[w - 1]);
+          if (d < pairDistance[w - 1]) pairDistance[w - 1] = d;
+        }
+        if (w < W - 1 && lastSlot[w + 1] === slot) {
+          // The next query word came first: reversed order costs one more.
+          const d = pos - lastPos[w + 1] + 1;
+          if (d < pairDistance[w]) pairDistance[w] = d;
+        }
+        const phrase = this.phraseOf[w];
+        if (phrase >= 0) {
+          const first = this.phraseStartOf[w] === w;
+          chain[w] = first ? 1 : lastSlot[w - 1] === slot && lastPos[w - 1] === pos - 1 && chain[w - 1] === w - this.phraseStartOf[w] ? chain[w - 1] + 1 : 0;
+          if (this.phraseLastWord[w] && chain[w] === w - this.phraseStartOf[w] + 1) phraseFound[phrase] = 1;
+        }
+        lastSlot[w] = slot;
+        lastPos[w] = pos;
+      }
+    }
+    let typos = 0;
+    let matched = 0;
+    let exact = 0;
+    let valid = 1;
+    for (let w = 0; w < W; w++) {
+      if (bestTypo[w] === UNMATCHED) {
+        if (this.required[w]) valid = 0;
+        continue;
+      }
+      matched++;
+      typos += bestTypo[w];
+      exact += exactWord[w];
+    }
+    for (let p = 0; p < this.phraseCount; p++) if (phraseFound[p] === 0) valid = 0;
+    let proximity = 0;
+    for (let w = 0; w + 1 < W; w++) {
+      if (bestTypo[w] === UNMATCHED || bestTypo[w + 1] === UNMATCHED) continue;
+      proximity += Math.max(pairDistance[w], this.options.minProximity);
+    }
+    if (this.options.exactOnSingleWord === 'none' && W === 1) exact = 0;
+    this.typos[doc] = typos;
+    this.matchedWords[doc] = matched;
+    this.proximity[doc] = proximity;
+    this.attribute[doc] = attribute;
+    this.exact[doc] = exact;
+    this.valid[doc] = valid;
+  }
+
+  private ensureCapacity(): void {
+    const capacity = this.text.documentCount;
+    if (this.stamp.length >= capacity && this.termEntry.length >= this.text.dict.size) return;
+    if (this.stamp.length < capacity) {
+      const size = Math.max(capacity, this.stamp.length * 2);
+      this.stamp = new Uint32Array(size);
+      this.typos = new Int32Array(size);
+      this.matchedWords = new Int32Array(size);
+      this.proximity = new Int32Array(size);
+      this.attribute = new Int32Array(size);
+      this.exact = new Int32Array(size);
+      this.valid = new Uint8Array(size);
+    }
+    if (this.termEntry.length < this.text.dict.size) {
+      const grown = new Int32Array(Math.max(this.text.dict.size, this.termEntry.length * 2));
+      grown.set(this.termEntry);
+      this.termEntry = grown;
+    }
+  }
+}

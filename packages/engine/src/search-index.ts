@@ -1,0 +1,189 @@
+/**
+ * `SearchIndex`: the engine's facade. Owns the records store and settings, and runs each search through the
+ * stages: options → filters → words (parse, expand) → match set → facets → ranking → hits.
+ */
+import type {
+  BrowseResponse,
+  IndexRecord,
+  IndexSettings,
+  SearchForFacetValuesResponse,
+  SearchParams,
+  SearchResponse,
+  SynonymHit,
+} from '@vitrine/protocol';
+import type { EngineIndex, SearchOptions } from './api.ts';
+import { createEngineError } from './errors.ts';
+import { IndexStore } from './index/store.ts';
+import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
+import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
+import { computeCustomOrder, customOrderKey } from './rank/custom-rank.ts';
+import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
+import { WordCache } from './query/match.ts';
+import { DocumentScanner } from './rank/scan.ts';
+import { Stamps } from './structures/stamps.ts';
+import { runSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
+
+/** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
+const COMPACT_MIN_TOMBSTONES = 10_000;
+
+export class SearchIndex implements EngineIndex {
+  private settings: IndexSettings;
+  private store: IndexStore;
+  private synonymHits: SynonymHit[] = [];
+  private synonymTable: SynonymTable | null = null;
+  private scanner: DocumentScanner | null = null;
+  private readonly stamps = new Stamps();
+  private settledVersion = -1;
+  private readonly words = new WordCache();
+
+  constructor(settings: IndexSettings = {}) {
+    validateSettings(settings);
+    this.settings = structuredClone(settings);
+    this.store = this.emptyStore();
+  }
+
+  get size(): number {
+    return this.store.liveCount;
+  }
+
+  getSettings(): IndexSettings {
+    return structuredClone(this.settings);
+  }
+
+  setSettings(settings: IndexSettings): void {
+    validateSettings(settings);
+    const before = this.settings;
+    this.settings = structuredClone(settings);
+    const same = (key: string): boolean => JSON.stringify(before[key]) === JSON.stringify(settings[key]);
+    if (!same('searchableAttributes') || !same('separatorsToIndex') || !same('attributesForFaceting')) this.rebuild();
+    if (!same('separatorsToIndex')) this.synonymTable = null;
+  }
+
+  saveObjects(records: IndexRecord[]): void {
+    if (!Array.isArray(records)) throw createEngineError('INVALID_RECORD', 'expected an array of records');
+    // Validate everything first: a bad record anywhere in the batch leaves the index untouched.
+    records.forEach((record, i) => {
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) throw createEngineError('INVALID_RECORD', `record ${i} is not an object`);
+      if (typeof record.objectID !== 'string' || record.objectID === '') throw createEngineError('INVALID_RECORD', `record ${i} has no string objectID`);
+    });
+    for (const record of records) this.store.upsert(record);
+    this.maybeCompact();
+  }
+
+  deleteObjects(objectIDs: string[]): void {
+    for (const id of objectIDs) if (typeof id === 'string') this.store.remove(id);
+    this.maybeCompact();
+  }
+
+  clear(): void {
+    this.store = this.emptyStore();
+    this.scanner = null;
+    this.words.clear();
+  }
+
+  getObject(objectID: string): IndexRecord | undefined {
+    const doc = this.store.byObjectID.get(objectID);
+    return doc === undefined ? undefined : this.store.records.get(doc);
+  }
+
+  *records(): IterableIterator<IndexRecord> {
+    for (const record of this.store.records.values()) if (record !== undefined) yield record;
+  }
+
+  setSynonyms(synonyms: SynonymHit[]): void {
+    if (!Array.isArray(synonyms)) throw createEngineError('INVALID_PARAMETER', 'synonyms', 'expected an array');
+    synonyms.forEach(validateSynonym);
+    this.synonymHits = structuredClone(synonyms);
+    this.synonymTable = null;
+    this.words.clear();
+  }
+
+  getSynonyms(): SynonymHit[] {
+    return structuredClone(this.synonymHits);
+  }
+
+  search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
+    return runSearch(this.environment(), params, settingsOverride, options);
+  }
+
+  searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams = {}, options?: SearchOptions): SearchForFacetValuesResponse {
+    return runFacetSearch(this.environment(), facetName, facetQuery, params, options);
+  }
+
+  browse(params: SearchParams & { cursor?: string }, options?: SearchOptions): BrowseResponse {
+    return runBrowse(this.environment(), params, options);
+  }
+
+  saveSnapshot(): Uint8Array {
+    const w = new SnapshotWriter();
+    w.json('settings', this.settings);
+    w.json('synonyms', this.synonymHits);
+    this.store.save(w);
+    // The customRanking order costs a sort of every record: store it rather than redo it after loading.
+    const custom = parseCustomRanking(this.settings.customRanking);
+    if (custom.length > 0) {
+      const order = this.store.cached(customOrderKey(custom), () => computeCustomOrder(this.store.records, custom));
+      w.u32('custom.rank', order.rank);
+      w.u32('custom.order', order.order);
+    }
+    return w.finish();
+  }
+
+  /** Internal: an index around a store restored from a snapshot (see `loadSnapshot`). */
+  static restore(r: SnapshotReader): SearchIndex {
+    const settings = r.json<IndexSettings>('settings');
+    const index = new SearchIndex(settings);
+    index.setSynonyms(r.json<SynonymHit[]>('synonyms'));
+    const separators = typeof settings.separatorsToIndex === 'string' ? settings.separatorsToIndex : '';
+    index.store = IndexStore.load(r, parseSearchableAttributes(settings.searchableAttributes), separators, parseAttributesForFaceting(settings.attributesForFaceting));
+    const custom = parseCustomRanking(settings.customRanking);
+    if (custom.length > 0 && r.has('custom.rank')) {
+      const rank = r.u32('custom.rank');
+      const order = r.u32('custom.order');
+      if (rank.length !== index.store.capacity || order.length !== rank.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking order');
+      index.store.seed(customOrderKey(custom), { rank, order });
+    }
+    return index;
+  }
+
+  /** Internal: the pieces a search needs, built lazily. */
+  private environment(): SearchEnvironment {
+    if (this.synonymTable === null) {
+      this.synonymTable = compileSynonyms(this.synonymHits, typeof this.settings.separatorsToIndex === 'string' ? this.settings.separatorsToIndex : '');
+    }
+    if (this.scanner === null) this.scanner = new DocumentScanner(this.store.text);
+    if (this.settledVersion !== this.store.version) {
+      // First search after writes: group the new postings now rather than inside the first query using them.
+      this.store.text.settle();
+      this.settledVersion = this.store.version;
+    }
+    return {
+      store: this.store,
+      settings: this.settings,
+      synonyms: this.synonymTable.size > 0 ? this.synonymTable : null,
+      scanner: this.scanner,
+      words: this.words,
+      stamps: this.stamps.sized(this.store.capacity),
+    };
+  }
+
+  private emptyStore(): IndexStore {
+    const separators = typeof this.settings.separatorsToIndex === 'string' ? this.settings.separatorsToIndex : '';
+    return new IndexStore(parseSearchableAttributes(this.settings.searchableAttributes), separators, parseAttributesForFaceting(this.settings.attributesForFaceting));
+  }
+
+  /** Re-indexes every live record into a fresh store (settings change, compaction). Ids become dense again. */
+  private rebuild(): void {
+    const old = this.store;
+    this.store = this.emptyStore();
+    for (const record of old.records.values()) if (record !== undefined) this.store.upsert(record);
+    this.scanner = null;
+    this.words.clear();
+  }
+
+  private maybeCompact(): void {
+    const { tombstones, liveCount } = this.store;
+    if (tombstones >= COMPACT_MIN_TOMBSTONES && tombstones > liveCount) this.rebuild();
+  }
+}
+

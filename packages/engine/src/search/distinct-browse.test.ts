@@ -1,0 +1,59 @@
+/**
+ * distinct (true / N with attributeForDistinct, nbHits counting groups) and browse (every match in internal
+ * order, hitsPerPage pages linked by an opaque cursor, filters and query applied, bad cursors rejected).
+ */
+import { describe, expect, it } from 'vitest';
+import { SearchIndex } from '../search-index.ts';
+import { EngineError } from '../errors.ts';
+
+function variants(): SearchIndex {
+  const index = new SearchIndex({ searchableAttributes: ['name'], attributeForDistinct: 'model', customRanking: ['desc(stock)'] });
+  index.saveObjects([
+    { objectID: 'a-red', name: 'tee shirt', model: 'A', stock: 1 },
+    { objectID: 'a-blue', name: 'tee shirt', model: 'A', stock: 9 },
+    { objectID: 'b-red', name: 'tee shirt', model: 'B', stock: 5 },
+    { objectID: 'a-green', name: 'tee shirt', model: 'A', stock: 3 },
+    { objectID: 'solo', name: 'tee shirt', stock: 0 },
+  ]);
+  return index;
+}
+
+describe('distinct', () => {
+  it('keeps the best record of each group', () => {
+    const r = variants().search({ query: 'shirt', distinct: true });
+    expect(r.hits.map((h) => h.objectID)).toEqual(['a-blue', 'b-red', 'solo']);
+    expect(r.nbHits).toBe(3);
+  });
+
+  it('keeps N per group and applies from settings', () => {
+    const r = variants().search({ query: 'shirt', distinct: 2 });
+    expect(r.hits.map((h) => h.objectID)).toEqual(['a-blue', 'b-red', 'a-green', 'solo']);
+    expect(r.nbHits).toBe(4);
+    const index = variants();
+    index.setSettings({ ...index.getSettings(), distinct: true });
+    expect(index.search({ query: '' }).nbHits).toBe(3);
+    expect(index.search({ query: '', distinct: false }).nbHits).toBe(5);
+  });
+});
+
+describe('browse', () => {
+  it('pages through every match with a cursor', () => {
+    const index = variants();
+    const seen: string[] = [];
+    let page = index.browse({ hitsPerPage: 2 });
+    seen.push(...page.hits.map((h) => h.objectID));
+    while (page.cursor !== undefined) {
+      page = index.browse({ cursor: page.cursor, hitsPerPage: 2 });
+      seen.push(...page.hits.map((h) => h.objectID));
+    }
+    expect(seen).toEqual(['a-red', 'a-blue', 'b-red', 'a-green', 'solo']);
+  });
+
+  it('applies query and filters, and rejects foreign cursors', () => {
+    const index = variants();
+    const page = index.browse({ query: '', filters: 'stock > 2' });
+    expect(page.hits.map((h) => h.objectID)).toEqual(['a-blue', 'b-red', 'a-green']);
+    expect(page.cursor).toBeUndefined();
+    expect(() => index.browse({ cursor: 'not-a-cursor' })).toThrow(EngineError);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The first half of a search, shared by search, search-for-facet-values and browse: resolve options, evaluate
+ * filters, expand the query words, compute the match set (with the retries of `removeWordsIfNoResults` and the
+ * narrowing of `typoTolerance: min/strict`), and set up the ranking criteria.
+ */
+import type { IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
+import type { SearchOptions } from '../api.ts';
+import type { Bitset } from '../structures/bitset.ts';
+import type { IndexStore } from '../index/store.ts';
+import { andFilterNodes, buildFilterNode, evaluateFilter, optionalFiltersToNodes } from '../filter/index.ts';
+import type { FilterList } from '@vitrine/protocol';
+import { resolveOptions, type QueryOptions } from '../query/options.ts';
+import { parseQuery, type ParsedQuery } from '../query/parse.ts';
+import { combineWords, expandWords, postingsBitset, type WordCache } from '../query/match.ts';
+import type { ExpandedWord } from '../query/expand.ts';
+import type { SynonymTable } from '../query/synonyms.ts';
+import type { DocumentScanner } from '../rank/scan.ts';
+import type { RankContext, RankRule, OptionalFilter } from '../rank/rule.ts';
+import { computeCustomOrder, computeSortOrder, customOrderKey, type CustomOrder } from '../rank/custom-rank.ts';
+import { buildRules } from '../rank/rules/index.ts';
+import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
+
+export interface SearchEnvironment {
+  store: IndexStore;
+  settings: IndexSettings;
+  synonyms: SynonymTable | null;
+  synonymHits?: SynonymHit[];
+  scanner: DocumentScanner;
+  words: WordCache;
+  stamps: RankContext['stamps'];
+}
+
+export interface PreparedSearch {
+  options: QueryOptions;
+  parsed: ParsedQuery;
+  words: ExpandedWord[];
+  required: boolean[];
+  /** Live documents passing the filters (before the query words). */
+  filtered: Bitset;
+  matches: Bitset;
+  matchCount: number;
+  rules: RankRule[];
+  context: RankContext;
+  customOrder: CustomOrder | null;
+}
+
+export function prepareSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): PreparedSearch {
+  const { store, scanner } = env;
+  const options = resolveOptions(params, env.settings, override);
+  const filterNode = andFilterNodes(
+    buildFilterNode({
+      filters: params.filters,
+      facetFilters: params.facetFilters,
+      numericFilters: params.numericFilters,
+      tagFilters: params.tagFilters,
+    }),
+    extra?.extraFilter,
+  );
+  const live = store.all();
+  const filtered = filterNode === null ? live : evaluateFilter(filterNode, store).clone().and(live);
+
+  const parsed = parseQuery(options.query, {
+    queryType: options.queryType,
+    advancedSyntax: options.advancedSyntax,
+    exactPhrase: options.exactPhrase,
+    excludeWords: options.excludeWords,
+    separatorsToIndex: options.separatorsToIndex,
+  });
+  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words, store.version);
+  const excluded = parsed.excluded.map((term) => postingsBitset(store.text, term));
+  const slots = store.text.slots;
+  const slotsNamed = (names: string[]): Set<number> => {
+    const wanted = new Set(names);
+    return new Set(slots.flatMap((slot, index) => (wanted.has(slot.attribute) ? [index] : [])));
+  };
+  const ignoredSlots = options.restrictSearchableAttributes === null ? new Set<number>() : new Set(slots.flatMap((slot, index) => (options.restrictSearchableAttributes!.includes(slot.attribute) ? [] : [index])));
+  const scanOptions = {
+    typoFreeSlots: slotsNamed(options.disableTypoToleranceOnAttributes),
+    ignoredSlots,
+    minProximity: options.minProximity,
+    exactOnSingleWord: options.exactOnSingleWordQuery,
+  };
+  // Positions decide membership for phrases and for per-attribute restrictions: those need a scan per match.
+  const verify = parsed.phraseCount > 0 || ignoredSlots.size > 0 || (scanOptions.typoFreeSlots.size > 0 && words.some((w) => w.maxTypos > 0));
+
+  const attempt = (required: boolean[]): { matches: Bitset; count: number } => {
+    const matches = combineWords(words, required, excluded, filtered);
+    if (verify && words.length > 0) {
+      scanner.begin(words, required, scanOptions);
+      matches.forEach((doc) => {
+        scanner.scan(doc);
+        if (scanner.valid[doc] === 0) matches.delete(doc);
+      });
+    }
+    return { matches, count: matches.count() };
+  };
+
+  let required = words.map((w) => !options.optionalWords.has(w.word.term));
+  // A query made only of optional words still needs one of them: the OR in combineWords handles that.
+  let { matches, count } = attempt(required);
+  if (count === 0 && words.length > 1 && options.removeWordsIfNoResults !== 'none') {
+    const n = words.length;
+    const tries: boolean[][] = [];
+    if (options.removeWordsIfNoResults === 'allOptional') tries.push(words.map(() => false));
+    else {
+      for (let k = 1; k < n; k++) {
+        tries.push(words.map((_, i) => required[i] && (options.removeWordsIfNoResults === 'lastWords' ? i < n - k : i >= k)));
+      }
+    }
+    for (const attemptRequired of tries) {
+      const result = attempt(attemptRequired);
+      if (result.count > 0) {
+        required = attemptRequired;
+        ({ matches, count } = result);
+        break;
+      }
+    }
+  }
+
+  scanner.begin(words, required, scanOptions);
+  if (words.length > 0 && (options.typoTolerance === 'min' || options.typoTolerance === 'strict') && count > 0) {
+    // Keep the matches with the fewest typos ("min"), or the two smallest typo counts ("strict").
+    const seen = new Set<number>();
+    matches.forEach((doc) => {
+      scanner.scan(doc);
+      seen.add(scanner.typos[doc]);
+    });
+    const sorted = [...seen].sort((a, b) => a - b);
+    const limit = options.typoTolerance === 'min' ? sorted[0] : sorted[Math.min(1, sorted.length - 1)];
+    matches.forEach((doc) => {
+      if (scanner.typos[doc] > limit) matches.delete(doc);
+    });
+    count = matches.count();
+  }
+
+  if (options.aroundLatLng !== null && typeof options.aroundRadius === 'number' && count > 0) {
+    // aroundRadius filters: records farther than the radius (or without a location) are not hits.
+    const [lat, lng] = options.aroundLatLng;
+    const radius = options.aroundRadius;
+    matches.forEach((doc) => {
+      if (!(geoDistance(store, doc, lat, lng) <= radius)) matches.delete(doc);
+    });
+    count = matches.count();
+  }
+
+  const optionalFilters: OptionalFilter[] =
+    options.optionalFilters === undefined || options.optionalFilters === null
+      ? []
+      : optionalFiltersToNodes(options.optionalFilters as FilterList, { sumOrFiltersScores: options.sumOrFiltersScores }).map((f) => ({
+          set: evaluateFilter(f.node, store),
+          score: f.score,
+        }));
+  const customOrder = options.customRanking.length === 0 ? null : store.cached(customOrderKey(options.customRanking), () => computeCustomOrder(store.records, options.customRanking));
+  const context: RankContext = {
+    text: store.text,
+    words,
+    scanner,
+    verify,
+    hasOptionalWords: required.some((r) => !r),
+    exactOnSingleWord: options.exactOnSingleWordQuery,
+    optionalFilters,
+    custom: customOrder,
+    sortOrder: (attribute, ascending) => store.cached(`sort:${attribute}:${ascending}`, () => computeSortOrder(store.numericColumn(attribute).first, ascending)),
+    geoKey: geoKeyFor(store, options),
+    stamps: env.stamps,
+  };
+  const rules = buildRules(options.ranking, context);
+  return { options, parsed, words, required, filtered, matches, matchCount: count, rules, context, customOrder };
+}

@@ -1,0 +1,239 @@
+/**
+ * The second half of a search: facets, page selection and the response (hits with highlight, snippet and
+ * ranking info), plus search-for-facet-values and browse on the same prepared match set.
+ */
+import type {
+  BrowseResponse,
+  FacetHit,
+  FacetStats,
+  Hit,
+  IndexRecord,
+  IndexSettings,
+  RankingInfo,
+  SearchForFacetValuesResponse,
+  SearchParams,
+  SearchResponse,
+} from '@vitrine/protocol';
+import type { SearchOptions } from '../api.ts';
+import { createEngineError } from '../errors.ts';
+import { countFacets, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
+import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightQuery } from '../highlight/index.ts';
+import { parseAttributesForFaceting } from '../settings.ts';
+import { terms } from '../tokenize/index.ts';
+import { encodeParams, parseRetrieve, retrieve } from '../response/retrieve.ts';
+import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './prepare.ts';
+import { distinctCount, distinctGroups, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
+import { geoDistance } from '../rank/geo-distance.ts';
+
+export type { SearchEnvironment } from './prepare.ts';
+
+function highlightQuery(prepared: PreparedSearch): HighlightQuery {
+  return {
+    words: prepared.words.map((w) => ({
+      original: w.word.original,
+      term: w.word.term,
+      prefix: w.word.prefix,
+      maxTypos: w.maxTypos,
+      ...(w.alternativeTerms.length > 0 ? { alternatives: w.alternativeTerms } : {}),
+    })),
+  };
+}
+
+/** Facet names to count: `*` means every attributesForFaceting entry except filterOnly ones. */
+function facetNames(env: SearchEnvironment, requested: string[]): string[] {
+  const declared = parseAttributesForFaceting(env.settings.attributesForFaceting);
+  const names = requested.includes('*') ? declared.filter((f) => !f.filterOnly).map((f) => f.attribute) : requested;
+  return [...new Set(names)].filter((name) => env.store.facets.has(name));
+}
+
+function computeFacets(env: SearchEnvironment, prepared: PreparedSearch): Pick<SearchResponse, 'facets' | 'facets_stats'> {
+  const { options, matches, matchCount } = prepared;
+  const names = facetNames(env, options.facets);
+  if (options.facets.length === 0) return {};
+  const facets: Record<string, Record<string, number>> = {};
+  const stats: Record<string, FacetStats> = {};
+  const columns = names.map((name) => env.store.facets.get(name)!);
+  const allCounts = countFacets(columns, matches, matchCount);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const column = columns[i];
+    const counts = allCounts[i];
+    facets[name] = topFacetValues(column, counts, options.maxValuesPerFacet, options.sortFacetValuesBy);
+    const stat = facetStats(column, counts);
+    if (stat !== null) stats[name] = stat;
+  }
+  return Object.keys(stats).length > 0 ? { facets, facets_stats: stats } : { facets };
+}
+
+function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number, query: HighlightQuery, highlightAttributes: string[]): Hit {
+  const { options, context } = prepared;
+  const record = env.store.records.get(doc) as IndexRecord;
+  const hit = retrieve(record, parseRetrieve(options.attributesToRetrieve, options.unretrievableAttributes)) as Hit;
+  const separatorsToIndex = options.separatorsToIndex;
+  const tags = { preTag: options.highlightPreTag, postTag: options.highlightPostTag, separatorsToIndex };
+  // Unretrievable attributes must not leak through highlighting either.
+  const visible = options.unretrievableAttributes.length === 0 ? record : retrieve(record, parseRetrieve(['*'], options.unretrievableAttributes));
+  if (highlightAttributes.length > 0) hit._highlightResult = highlightRecord(visible, highlightAttributes, query, tags);
+  if (options.attributesToSnippet.length > 0) {
+    hit._snippetResult = snippetRecord(visible, options.attributesToSnippet, query, { ...tags, ellipsis: options.snippetEllipsisText });
+  }
+  if (options.getRankingInfo) {
+    const { scanner } = context;
+    if (prepared.words.length > 0) scanner.scan(doc);
+    const textual = prepared.words.length > 0;
+    let filters = 0;
+    for (const filter of context.optionalFilters) if (filter.set.has(doc)) filters += filter.score;
+    const info: RankingInfo = {
+      nbTypos: textual ? scanner.typos[doc] : 0,
+      firstMatchedWord: textual ? scanner.attribute[doc] : 0,
+      proximityDistance: textual ? scanner.proximity[doc] : 0,
+      userScore: context.custom === null ? 0 : context.custom.rank.length - context.custom.rank[doc],
+      geoDistance: options.aroundLatLng === null ? 0 : Math.round(geoDistance(env.store, doc, options.aroundLatLng[0], options.aroundLatLng[1])),
+      geoPrecision: options.aroundPrecision,
+      nbExactWords: textual ? scanner.exact[doc] : 0,
+      words: textual ? scanner.matchedWords[doc] : 0,
+      filters,
+    };
+    hit._rankingInfo = info;
+  }
+  return hit;
+}
+
+function defaultHighlightAttributes(env: SearchEnvironment, prepared: PreparedSearch): string[] {
+  if (prepared.options.attributesToHighlight !== null) return prepared.options.attributesToHighlight;
+  if (!Array.isArray(env.settings.searchableAttributes) || env.settings.searchableAttributes.length === 0) return ['*'];
+  return env.store.text.slots.map((slot) => slot.attribute);
+}
+
+export function runSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): SearchResponse {
+  const started = performance.now();
+  const prepared = prepareSearch(env, params, override, extra);
+  const { options } = prepared;
+  const useOffset = options.offset !== undefined || options.length !== undefined;
+  const start = useOffset ? (options.offset ?? 0) : options.page * options.hitsPerPage;
+  const wanted = useOffset ? (options.length ?? options.hitsPerPage) : options.hitsPerPage;
+  const limit = options.paginationLimitedTo;
+  const count = Math.max(0, Math.min(wanted, limit - start));
+  const need = start + count;
+
+  let nbHits = prepared.matchCount;
+  let page: number[];
+  let sortedInfo: Pick<SearchResponse, 'nbSortedHits' | 'appliedRelevancyStrictness'> = {};
+  const groups = options.distinct > 0 && options.attributeForDistinct !== undefined ? distinctGroups(env.store, options.attributeForDistinct) : null;
+  if (override !== undefined && options.relevancyStrictness !== undefined && prepared.context.custom !== null && !prepared.rules.some((r) => r.name.startsWith('asc(') || r.name.startsWith('desc('))) {
+    const { sorted, nbSortedHits } = relevantSort(prepared, options.relevancyStrictness);
+    page = sorted.slice(start, need);
+    sortedInfo = { nbSortedHits, appliedRelevancyStrictness: options.relevancyStrictness };
+  } else if (groups !== null) {
+    nbHits = distinctCount(prepared.matches, groups, options.distinct);
+    page = distinctPrefix(prepared, groups, options.distinct, need).slice(start);
+  } else {
+    page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, need).slice(start);
+  }
+  const facets = computeFacets(env, prepared);
+  const query = highlightQuery(prepared);
+  const highlightAttributes = defaultHighlightAttributes(env, prepared);
+  const hits = page.map((doc) => buildHit(env, prepared, doc, query, highlightAttributes));
+  const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);
+  const response: SearchResponse = {
+    hits,
+    nbHits,
+    ...(useOffset ? { offset: start, length: count } : {}),
+    page: useOffset ? (options.hitsPerPage > 0 ? Math.floor(start / options.hitsPerPage) : 0) : options.page,
+    nbPages: options.hitsPerPage > 0 ? Math.ceil(pageable / options.hitsPerPage) : 0,
+    hitsPerPage: options.hitsPerPage,
+    ...facets,
+    exhaustiveNbHits: true,
+    exhaustiveTypo: true,
+    ...(options.facets.length > 0 ? { exhaustiveFacetsCount: true } : {}),
+    exhaustive: { nbHits: true, typo: true, ...(options.facets.length > 0 ? { facetsCount: true } : {}) },
+    ...sortedInfo,
+    query: options.query,
+    params: encodeParams(params),
+    renderingContent: options.renderingContent ?? {},
+    processingTimeMS: Math.round(performance.now() - started),
+  };
+  return response;
+}
+
+/** Whether every word of the facet query starts some word of the value. */
+function facetValueMatches(valueTerms: string[], queryTerms: string[]): boolean {
+  return queryTerms.every((q) => valueTerms.some((v) => v.startsWith(q)));
+}
+
+export function runFacetSearch(env: SearchEnvironment, facetName: string, facetQuery: string, params: SearchParams, extra: SearchOptions | undefined): SearchForFacetValuesResponse {
+  const started = performance.now();
+  const declared = parseAttributesForFaceting(env.settings.attributesForFaceting).find((f) => f.attribute === facetName);
+  if (declared === undefined || !declared.searchable) throw createEngineError('UNKNOWN_ATTRIBUTE_FOR_FACETING', facetName, facetName);
+  if (typeof facetQuery !== 'string') throw createEngineError('INVALID_PARAMETER', 'facetQuery', 'expected a string');
+  const prepared = prepareSearch(env, { ...params, facets: [], hitsPerPage: 0 }, undefined, extra);
+  const column = env.store.facets.get(facetName)!;
+  const counts = countFacetValues(column, prepared.matches, prepared.matchCount);
+  const separators = prepared.options.separatorsToIndex;
+  const queryTerms = terms(facetQuery, separators);
+  const candidates: number[] = [];
+  for (let v = 0; v < counts.length; v++) {
+    if (counts[v] > 0 && facetValueMatches(terms(column.labels[v], separators), queryTerms)) candidates.push(v);
+  }
+  const labels = column.labels;
+  candidates.sort((a, b) => counts[b] - counts[a] || (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
+  const query: HighlightQuery = { words: queryTerms.map((term) => ({ original: term, term, prefix: true, maxTypos: 0 })) };
+  const tags = { preTag: prepared.options.highlightPreTag, postTag: prepared.options.highlightPostTag, separatorsToIndex: separators };
+  const facetHits: FacetHit[] = candidates.slice(0, prepared.options.maxFacetHits).map((v) => ({
+    value: labels[v],
+    highlighted: highlightFacetValue(labels[v], query, tags),
+    count: counts[v],
+  }));
+  return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - started) };
+}
+
+function decodeCursor(cursor: unknown): number {
+  if (cursor === undefined || cursor === null || cursor === '') return 0;
+  if (typeof cursor !== 'string') throw createEngineError('INVALID_PARAMETER', 'cursor', 'expected a string');
+  const parsed: unknown = (() => {
+    try {
+      return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+  })();
+  const next = (parsed as { next?: unknown } | null)?.next;
+  if (typeof next !== 'number' || !Number.isInteger(next) || next < 0) throw createEngineError('INVALID_PARAMETER', 'cursor', 'not a cursor this index issued');
+  return next;
+}
+
+export function runBrowse(env: SearchEnvironment, params: SearchParams & { cursor?: string }, extra: SearchOptions | undefined): BrowseResponse {
+  const started = performance.now();
+  const from = decodeCursor(params.cursor);
+  const { cursor: _cursor, ...rest } = params;
+  const hitsPerPage = rest.hitsPerPage === undefined ? 1000 : rest.hitsPerPage;
+  const prepared = prepareSearch(env, { ...rest, hitsPerPage, facets: [] }, undefined, extra);
+  const perPage = prepared.options.hitsPerPage;
+  const docs: number[] = [];
+  let more = false;
+  prepared.matches.forEach((doc) => {
+    if (doc < from) return true;
+    if (docs.length === perPage) {
+      more = true;
+      return false;
+    }
+    docs.push(doc);
+    return true;
+  });
+  const query = highlightQuery(prepared);
+  const hits = docs.map((doc) => buildHit(env, prepared, doc, query, defaultHighlightAttributes(env, prepared)));
+  const nbHits = prepared.matchCount;
+  const response: BrowseResponse = {
+    hits,
+    nbHits,
+    page: 0,
+    nbPages: perPage > 0 ? Math.ceil(nbHits / perPage) : 0,
+    hitsPerPage: perPage,
+    exhaustiveNbHits: true,
+    query: prepared.options.query,
+    params: encodeParams(rest),
+    processingTimeMS: Math.round(performance.now() - started),
+  };
+  if (more) response.cursor = Buffer.from(JSON.stringify({ next: docs[docs.length - 1] + 1 })).toString('base64url');
+  return response;
+}

@@ -1,0 +1,72 @@
+/**
+ * Snapshot round trip: a loaded index answers every query exactly as the saved one (hits, order, counts,
+ * facets, highlighting), keeps settings, synonyms and deleted records deleted, accepts further writes, and a
+ * damaged snapshot is refused with a typed error.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SearchParams, SearchResponse } from '@vitrine/protocol';
+import { generateProducts, demoSettings } from '@vitrine/demo';
+import { EngineError, SearchIndex, loadSnapshot } from '../index.ts';
+
+const queries: SearchParams[] = [
+  { query: '' , facets: ['*'] },
+  { query: 'wirel', facets: ['brand', 'color'] },
+  { query: 'cotton shirt', filters: 'price < 100', getRankingInfo: true },
+  { query: 'lamp', facetFilters: [['color:Red', 'color:Blue']], facets: ['hierarchicalCategories.lvl0'] },
+  { query: 'sofa', page: 1, hitsPerPage: 5 },
+  { query: 'telly', facets: ['price'] },
+];
+
+function comparable(response: SearchResponse): unknown {
+  const { processingTimeMS: _t, ...rest } = response;
+  return rest;
+}
+
+function sample(): SearchIndex {
+  const index = new SearchIndex(demoSettings);
+  index.saveObjects([...generateProducts(1500, 3)]);
+  index.deleteObjects(['5', '6', '7']);
+  index.saveObjects([{ ...index.getObject('8')!, name: 'Replaced Telly' }]);
+  index.setSynonyms([{ objectID: 'tv', type: 'synonym', synonyms: ['telly', 'television'] }]);
+  return index;
+}
+
+describe('snapshots', () => {
+  it('answers identically after a round trip', () => {
+    const index = sample();
+    const loaded = loadSnapshot(index.saveSnapshot());
+    expect(loaded.size).toBe(index.size);
+    expect(loaded.getSettings()).toEqual(index.getSettings());
+    expect(loaded.getObject('5')).toBeUndefined();
+    expect(loaded.getObject('8')!.name).toBe('Replaced Telly');
+    for (const params of queries) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
+    expect(loaded.searchForFacetValues('brand', 'a', {})).toMatchObject({ facetHits: index.searchForFacetValues('brand', 'a', {}).facetHits });
+  });
+
+  it('keeps working after more writes', () => {
+    const index = sample();
+    const loaded = loadSnapshot(index.saveSnapshot());
+    for (const target of [index, loaded]) {
+      target.saveObjects([{ objectID: 'new', name: 'Quantum Widget', brand: 'Zeta', price: 10 }]);
+      target.deleteObjects(['9']);
+    }
+    for (const params of [...queries, { query: 'quantum' }]) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
+    expect(loaded.search({ query: 'quantum' }).nbHits).toBe(1);
+  });
+
+  it('restores indexes without explicit searchable attributes', () => {
+    const index = new SearchIndex();
+    index.saveObjects([{ objectID: 'a', title: 'Blue lamp', extra: { note: 'desk' } }, { objectID: 'b', body: 'lamp shade' }]);
+    const loaded = loadSnapshot(index.saveSnapshot());
+    for (const query of ['lamp', 'desk', 'shade', '']) expect(comparable(loaded.search({ query }))).toEqual(comparable(index.search({ query })));
+  });
+
+  it('refuses damaged snapshots', () => {
+    const bytes = sample().saveSnapshot();
+    expect(() => loadSnapshot(new Uint8Array(10))).toThrow(EngineError);
+    expect(() => loadSnapshot(bytes.slice(0, bytes.length / 2))).toThrow(EngineError);
+    const wrongMagic = bytes.slice();
+    wrongMagic[0] = 0;
+    expect(() => loadSnapshot(wrongMagic)).toThrow(/not a Vitrine snapshot/);
+  });
+});

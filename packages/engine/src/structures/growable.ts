@@ -1,0 +1,51 @@
+/**
+ * Append-only typed arrays that double their capacity: the index grows one record at a time, but every
+ * structure it derives stays a flat typed array (no per-entry objects for the garbage collector to trace).
+ */
+export class GrowableUint32 {
+  data: Uint32Array;
+  length = 0;
+
+  constructor(initialCapacity = 16) {
+    this.data = new Uint32Array(Math.max(4, initialCapacity));
+  }
+
+  static from(values: Uint32Array): GrowableUint32 {
+    const grown = new GrowableUint32(values.length);
+    grown.data.set(values);
+    grown.length = values.length;
+    return grown;
+  }
+
+  /** Adopts `values` without copying (a push past its end reallocates, so the view is never written past). */
+  static wrap(values: Uint32Array): GrowableUint32 {
+    const grown = new GrowableUint32(4);
+    grown.data = values;
+    grown.length = values.length;
+    return grown;
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) this.reserve(this.length + 1);
+    this.data[this.length++] = value;
+  }
+
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    let next = this.data.length * 2;
+    while (next < capacity) next *= 2;
+    const grown = new Uint32Array(next);
+    grown.set(this.data.subarray(0, this.length));
+    this.data = grown;
+  }
+
+  /** A view of the filled part (shares memory: valid until the next push). */
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+
+  /** A right-sized copy, for snapshots. */
+  trimmed(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}

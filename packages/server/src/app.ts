@@ -1,0 +1,196 @@
+/**
+ * `buildApp(deps)`: the Fastify application, without listening (tests drive it with `app.inject()`).
+ *
+ * Layout: the Algolia API (`/1/...`, `/2/...`) is one encapsulated plugin with the body parser, CORS and
+ * authentication; routes live in `routes/<resource>.ts`. Outside it: `/vitrine.config.json`, the storefront's
+ * static files (SPA fallback) and routes added by `config.extend`. Every error, including unknown routes and
+ * wrong methods, answers Algolia's `{ message, status }`.
+ */
+import Fastify from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineError } from '@vitrine/engine';
+import type { SearchObserver, ServerConfig, ServerLimits } from './config.ts';
+import { resolveLimits } from './config.ts';
+import { ApiError, createError } from './errors.ts';
+import type { AuthContext } from './auth/authenticate.ts';
+import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/authenticate.ts';
+import type { Acl } from './auth/acl.ts';
+import { KeyStore } from './auth/api-keys.ts';
+import { registerBodyParser } from './http/body.ts';
+import { registerCors } from './http/cors.ts';
+import { RouteTable } from './http/route-table.ts';
+import type { Store } from './storage/store.ts';
+import { searchRoutes } from './routes/search.ts';
+import { objectRoutes } from './routes/objects.ts';
+import { indexRoutes } from './routes/indexes.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { synonymRoutes } from './routes/synonyms.ts';
+import { taskRoutes } from './routes/tasks.ts';
+import { keyRoutes } from './routes/keys.ts';
+import { registerInsights, searchLogEntry } from './insights/index.ts';
+import type { Insights } from './insights/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** Insights, analytics, recommendations and query suggestions of this app (`insights/`). */
+    insights: Insights;
+  }
+  interface FastifyContextConfig {
+    /** ACL a key needs for this route; routes without one (and not `public`) are admin-only. */
+    acl?: Acl;
+    /** No credentials needed (`/1/isalive`). */
+    public?: boolean;
+    /** Any valid key (task status). */
+    anyKey?: boolean;
+  }
+}
+
+export interface AppDeps {
+  store: Store;
+  config: Pick<ServerConfig, 'appId' | 'adminApiKey' | 'searchApiKey'> & Partial<ServerConfig>;
+  limits?: ServerLimits;
+  /** Where request logs go when `config.log` is set (default stdout); tests pass a capture stream. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** What route modules get. */
+export interface RouteDeps {
+  store: Store;
+  limits: ServerLimits;
+  keys: KeyStore;
+  onSearch?: SearchObserver;
+}
+
+const REDACTED_HEADERS = ['req.headers["x-algolia-api-key"]', 'req.headers.authorization'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limits = deps.limits ?? resolveLimits(deps.config.limits);
+  const options: FastifyHttpOptions<Server> = {
+    logger: deps.config.log
+      ? {
+          redact: { paths: REDACTED_HEADERS, censor: '*****' },
+          ...(deps.logStream ? { stream: deps.logStream } : {}),
+          serializers: {
+            // The query string can carry `x-algolia-api-key`: log the path only.
+            req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+          },
+        }
+      : false,
+    // The search cap by default; write routes raise it (onRoute below), so Fastify stops reading early.
+    bodyLimit: limits.maxSearchBodyBytes,
+    // Slow clients cannot hold a connection forever; large imports still have minutes per request.
+    requestTimeout: 300_000,
+    trustProxy: deps.config.trustProxy ?? false,
+    // Index names and objectIDs can be long and contain any character.
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
+  };
+  const app = Fastify(options);
+  const keys = new KeyStore(deps.store.db);
+  const authenticator = new Authenticator(deps.config, keys, limits);
+  const routes = new RouteTable();
+
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot));
+
+  app.get('/1/isalive', { config: { public: true } }, async () => ({ message: 'server is alive' }));
+
+  let insights: Insights | undefined;
+  await app.register(async (api) => {
+    registerBodyParser(api, limits);
+    registerCors(api);
+    api.addHook('onRoute', (route) => {
+      routes.add(route.method, route.url);
+      if (route.config?.largeBody) route.bodyLimit = limits.maxWriteBodyBytes;
+    });
+    api.decorateRequest('auth', null);
+    api.addHook('onRequest', async (request) => {
+      const config = request.routeOptions.config;
+      if (config?.public || request.method === 'OPTIONS') return;
+      const auth = authenticator.authenticate(request);
+      if (config?.acl) requireAcl(auth, config.acl);
+      else if (!config?.anyKey) requireAdmin(auth);
+      const indexName = (request.params as { indexName?: string } | undefined)?.indexName;
+      if (indexName !== undefined && indexName !== '*') requireIndex(auth, indexName);
+      request.auth = auth;
+    });
+    const store = deps.store;
+    insights = registerInsights(api, {
+      dataDir: store.dataDir,
+      search: (indexName, params, auth) => store.search(indexName, params, auth ?? null),
+      getObjects: (indexName, ids) => store.getObjects(indexName, ids),
+      listIndices: () => store.listIndices(),
+      saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
+      options: deps.config.insights,
+    });
+    const observer = deps.config.onSearch;
+    const onSearch: SearchObserver = (search) => {
+      insights!.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip }));
+      observer?.(search);
+    };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch };
+    searchRoutes(api, routeDeps);
+    objectRoutes(api, routeDeps);
+    indexRoutes(api, routeDeps);
+    settingsRoutes(api, routeDeps);
+    synonymRoutes(api, routeDeps);
+    taskRoutes(api, routeDeps);
+    keyRoutes(api, routeDeps);
+    for (const extension of deps.config.apiExtensions ?? []) await extension(api);
+  });
+
+  app.decorate('insights', insights!);
+
+  if (deps.config.storefrontConfig) {
+    const body = JSON.stringify(deps.config.storefrontConfig);
+    app.get('/vitrine.config.json', async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json').send(body));
+  }
+  if (deps.config.staticRoot) {
+    await app.register(fastifyStatic, { root: deps.config.staticRoot, wildcard: false, index: ['index.html'] });
+  }
+  for (const extend of deps.config.extend ?? []) await extend(app);
+  return app;
+}
+
+/** Every error as Algolia's body. Anything that is not a known caller mistake is a 500, logged. */
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  let status: number;
+  let message: string;
+  if (error instanceof ApiError) {
+    ({ status, message } = error);
+  } else if (error instanceof EngineError) {
+    status = 400;
+    message = error.message;
+  } else {
+    const fastifyError = error as { statusCode?: number; message?: string; code?: string };
+    if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      status = fastifyError.statusCode;
+      message = fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body too large' : (fastifyError.message ?? 'Bad request');
+    } else {
+      status = 500;
+      message = 'Internal error';
+      request.log.error({ err: error }, 'unexpected error');
+      if (!request.log.level || request.log.level === 'silent') console.error(error);
+    }
+  }
+  return reply.code(status).type('application/json').send({ message, status });
+}
+
+async function notFound(request: FastifyRequest, reply: FastifyReply, routes: RouteTable, staticRoot: string | undefined): Promise<FastifyReply> {
+  const path = request.url.split('?')[0];
+  const api = path.startsWith('/1/') || path.startsWith('/2/');
+  if (!api && staticRoot && (request.method === 'GET' || request.method === 'HEAD') && existsSync(join(staticRoot, 'index.html'))) {
+    // Client-side routes (`/product/…`, `/search?…`) get the app shell; the app routes itself.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  }
+  if (api && routes.otherMethods(request.method, path)) {
+    return sendError(createError('METHOD_NOT_ALLOWED', request.method, path), request, reply);
+  }
+  return sendError(createError('ROUTE_NOT_FOUND', request.method, path), request, reply);
+}

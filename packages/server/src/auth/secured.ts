@@ -1,0 +1,55 @@
+/**
+ * Secured API keys, as the official clients generate them (`generateSecuredApiKey`): base64 of
+ * `hex(HMAC-SHA256(parentKey, params)) + params`, where `params` is a url-encoded string of restrictions
+ * (v4 writes lists as JSON, v5 comma-joined: both parse). Restrictions: `restrictIndices`, `validUntil`,
+ * `restrictSources`, `userToken`, `referers`, and any search parameter, which is forced onto every query.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parseParamsString } from '../http/params.ts';
+
+export interface SecuredRestrictions {
+  restrictIndices?: string[];
+  /** Unix time in seconds. */
+  validUntil?: number;
+  restrictSources?: string;
+  userToken?: string;
+  referers?: string[];
+  /** Search parameters forced onto every query (filters included). */
+  searchParams: Record<string, unknown>;
+}
+
+/** Splits a candidate secured key into its HMAC and params, or undefined when it does not have that shape. */
+export function decodeSecuredKey(key: string): { hmac: string; params: string } | undefined {
+  // 64 hex chars need at least 86 base64 chars: shorter keys are ordinary keys, skip the decoding.
+  if (key.length < 86 || !/^[A-Za-z0-9+/=_-]+$/.test(key)) return undefined;
+  const decoded = Buffer.from(key, 'base64').toString('utf8');
+  const hmac = decoded.slice(0, 64);
+  if (!/^[0-9a-f]{64}$/.test(hmac)) return undefined;
+  return { hmac, params: decoded.slice(64) };
+}
+
+export function verifySecuredKey(parentKey: string, decoded: { hmac: string; params: string }): boolean {
+  const expected = createHmac('sha256', parentKey).update(decoded.params).digest();
+  const given = Buffer.from(decoded.hmac, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function asStringList(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.map(String);
+  return String(value).split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+export function parseRestrictions(params: string): SecuredRestrictions {
+  const parsed = parseParamsString(params);
+  const { restrictIndices, validUntil, restrictSources, userToken, referers, ...searchParams } = parsed;
+  const out: SecuredRestrictions = { searchParams };
+  const indices = asStringList(restrictIndices);
+  if (indices) out.restrictIndices = indices;
+  if (validUntil !== undefined) out.validUntil = Number(validUntil);
+  if (restrictSources !== undefined) out.restrictSources = String(restrictSources);
+  if (userToken !== undefined) out.userToken = String(userToken);
+  const refererList = asStringList(referers);
+  if (refererList) out.referers = refererList;
+  return out;
+}

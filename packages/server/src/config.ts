@@ -1,0 +1,115 @@
+/**
+ * Server configuration and limits. Limits bound what one caller can make the server do; each is configurable
+ * through `ServerConfig.limits` and documented with its default.
+ */
+import type { InsightsOptions } from './insights/deps.ts';
+import type { FastifyInstance } from 'fastify';
+import type { SearchParams, SearchResponse } from '@vitrine/protocol';
+
+export interface ServerLimits {
+  /** Maximum `query` length in bytes (UTF-8). Default 512, as Algolia. */
+  maxQueryBytes: number;
+  /** Maximum `hitsPerPage` (and `length`). Default 1000. */
+  maxHitsPerPage: number;
+  /** Hard cap on `page * hitsPerPage + hitsPerPage` (`paginationLimitedTo` may lower it). Default 1000. */
+  paginationLimitedTo: number;
+  /** Maximum `maxValuesPerFacet`. Default 1000. */
+  maxValuesPerFacet: number;
+  /** Maximum size of one record, JSON-encoded, in bytes. Default 100 KB (102,400), as Algolia's plans. */
+  maxRecordBytes: number;
+  /** Body cap of write routes (batch, objects, settings…), before and after gzip. Default 50 MB. */
+  maxWriteBodyBytes: number;
+  /** Body cap of every other route (search, keys, events). Default 1 MB. */
+  maxSearchBodyBytes: number;
+  /** Maximum nesting of JSON arrays/objects in a body. Default 64. */
+  maxJsonDepth: number;
+  /** Requests in one multi-query. Default 100. */
+  maxQueriesPerMultiQuery: number;
+  /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
+  maxPendingTasks: number;
+  /** Failed authentications per client IP per hour before the IP gets 429s. Default 100. */
+  maxFailedAuthPerIPPerHour: number;
+  /** Operations in the log after which a snapshot is taken (and the log compacted). Default 20,000. */
+  snapshotEveryOps: number;
+  /** Records in the log after which a snapshot is taken, or the number of records held if larger. Default 200,000. */
+  snapshotEveryRecords: number;
+  /**
+   * Minimum time between two applies of logged writes to the engines (ms). 0 (default) applies at once; a
+   * few hundred ms batches a stream of small writes into fewer applies, which keeps searches fast while writes
+   * arrive, at the cost of that much more time before a write is visible (`published`).
+   */
+  applyIntervalMs: number;
+}
+
+export const defaultLimits: ServerLimits = {
+  maxQueryBytes: 512,
+  maxHitsPerPage: 1000,
+  paginationLimitedTo: 1000,
+  maxValuesPerFacet: 1000,
+  maxRecordBytes: 100 * 1024,
+  maxWriteBodyBytes: 50 * 1024 * 1024,
+  maxSearchBodyBytes: 1024 * 1024,
+  maxJsonDepth: 64,
+  maxQueriesPerMultiQuery: 100,
+  maxPendingTasks: 1000,
+  maxFailedAuthPerIPPerHour: 100,
+  snapshotEveryOps: 20_000,
+  snapshotEveryRecords: 200_000,
+  applyIntervalMs: 0,
+};
+
+export function resolveLimits(limits: Partial<ServerLimits> | undefined): ServerLimits {
+  return { ...defaultLimits, ...(limits ?? {}) };
+}
+
+/** A hook to add routes (e.g. `GET /images/*`) before the server starts listening. Runs outside the API's auth. */
+export type RouteExtension = (app: FastifyInstance) => void | Promise<void>;
+
+/**
+ * A plugin of the Algolia API scope (e.g. insights, analytics, recommend): its routes get the body parser,
+ * CORS and authentication, and declare their ACL with `config: { acl }` (no `acl` = admin key only).
+ */
+export type ApiExtension = (api: FastifyInstance) => void | Promise<void>;
+
+/** Told about every search answered by the query routes (for search analytics). Must not throw; errors are ignored. */
+export type SearchObserver = (search: {
+  indexName: string;
+  params: SearchParams;
+  response: SearchResponse;
+  /** The key's userToken or the request's `x-algolia-usertoken` header, when any. */
+  userToken?: string;
+  ip: string;
+}) => void;
+
+export interface ServerConfig {
+  /** Folder holding the database, snapshots and generated keys; created if missing. */
+  dataDir: string;
+  appId: string;
+  adminApiKey: string;
+  searchApiKey: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (an ephemeral port: read `RunningServer.port`). */
+  port?: number;
+  /** When set: this folder (the built storefront) is served at `/`, with `index.html` for unknown GET paths outside `/1/` and `/2/`. */
+  staticRoot?: string;
+  /** When set: served at `GET /vitrine.config.json`. */
+  storefrontConfig?: Record<string, unknown>;
+  limits?: Partial<ServerLimits>;
+  /** Request logging (keys redacted). Default false. */
+  log?: boolean;
+  /**
+   * Behind a reverse proxy: trust its `X-Forwarded-For` so per-IP limits (failed authentications,
+   * `maxQueriesPerIPPerHour`, `restrictSources`) see client addresses. `true` or the proxy's addresses / CIDR
+   * ranges (Fastify's `trustProxy`). Default false: the socket address.
+   */
+  trustProxy?: boolean | string | string[];
+  /** Extra routes, registered before listening. */
+  extend?: RouteExtension[];
+  /** Plugins of the API scope, registered after the core routes. */
+  apiExtensions?: ApiExtension[];
+  /** Called after every search, besides the search log of analytics. */
+  onSearch?: SearchObserver;
+  /** Tuning of insights, analytics, recommendations and query suggestions (`insights/deps.ts`). */
+  insights?: Partial<InsightsOptions>;
+}

@@ -1,0 +1,75 @@
+/**
+ * @vitrine/server: Algolia's search REST API over the Vitrine engine, with durable storage.
+ *
+ * - `startServer(config)` opens the data folder (loads the latest snapshot, replays the log), builds the Fastify
+ *   app and listens; `RunningServer.close()` stops listening, then flushes and closes the store.
+ * - `buildApp(deps)` builds the app without listening (tests use `app.inject()`).
+ * - `Store` is the in-process write/read API used by the CLI (demo catalogue) and importers: every write is a
+ *   task, durable on disk before its promise resolves, visible to search once `waitForTask(taskID)` resolves.
+ * - `resolveKeys(dataDir, env)` picks the admin and search keys from the environment or generates and keeps them.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { resolveLimits } from './config.ts';
+import type { ServerConfig } from './config.ts';
+import { Store } from './storage/store.ts';
+
+export { buildApp } from './app.ts';
+export type { AppDeps } from './app.ts';
+export { defaultLimits, resolveLimits } from './config.ts';
+export type { ApiExtension, RouteExtension, SearchObserver, ServerConfig, ServerLimits } from './config.ts';
+export { resolveKeys } from './keys-file.ts';
+export type { ResolvedKeys } from './keys-file.ts';
+export { Store } from './storage/store.ts';
+export type { StoreOptions } from './storage/store.ts';
+export type { Insights, InsightsOptions, RecordedEvent } from './insights/index.ts';
+import type { Insights } from './insights/index.ts';
+export { ApiError, createError } from './errors.ts';
+export type { ErrorCode } from './errors.ts';
+export type { AuthContext } from './auth/authenticate.ts';
+export type { Acl } from './auth/acl.ts';
+
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  store: Store;
+  /** Insights, analytics, recommendations and query suggestions (events, search log, models). */
+  insights: Insights;
+  /** Stops accepting requests, waits for in-flight ones, then snapshots (when the log grew) and closes the store. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const limits = resolveLimits(config.limits);
+  const store = await Store.open({ dataDir: config.dataDir, limits });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ store, config, limits });
+    await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (config.port ?? 0);
+  const host = config.host ?? '127.0.0.1';
+  // IPv6 literals need brackets in URLs; 0.0.0.0 is reachable as loopback.
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    app,
+    store,
+    insights: app.insights,
+    close() {
+      closed ??= (async () => {
+        await app.close();
+        await store.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Index routes: list (with sizes and replica relations), delete, copy/move (`operation`), which the clients'
+ * `replaceAllObjects` is built on: scoped copy to a temporary index, batches, move back.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { IndexInfo } from '@vitrine/protocol';
+import type { RouteDeps } from '../app.ts';
+import { hasAcl, requireIndex } from '../auth/authenticate.ts';
+import { indexAllowed } from '../auth/acl.ts';
+import { createError } from '../errors.ts';
+import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
+import { isPlainObject } from '../storage/validate.ts';
+
+type IndexParams = { indexName: string };
+
+/** Records measured exactly; past it the size is extrapolated from their average (listing must stay cheap). */
+const SIZE_SAMPLE = 10_000;
+
+/**
+ * Size of the records in bytes (JSON), cached per index state. Exact up to SIZE_SAMPLE records, an estimate
+ * beyond: serialising a million records on every listing would block searches for seconds.
+ */
+const sizeCache = new WeakMap<IndexEntry, { updatedAt: string; bytes: number }>();
+function dataSize(registry: IndexRegistry, entry: IndexEntry): number {
+  if (!entry.engine) return 0;
+  const cached = sizeCache.get(entry);
+  if (cached && cached.updatedAt === entry.updatedAt) return cached.bytes;
+  let bytes = 0;
+  let measured = 0;
+  for (const record of registry.recordsOf(entry)) {
+    bytes += Buffer.byteLength(JSON.stringify(record));
+    if (++measured === SIZE_SAMPLE) break;
+  }
+  const size = registry.sizeOf(entry);
+  const total = measured < size && measured > 0 ? Math.round((bytes / measured) * size) : bytes;
+  sizeCache.set(entry, { updatedAt: entry.updatedAt, bytes: total });
+  return total;
+}
+
+export function indexRoutes(app: FastifyInstance, { store }: RouteDeps): void {
+  const registry = store.registry;
+
+  app.get<{ Querystring: { page?: string; hitsPerPage?: string } }>('/1/indexes', { config: { acl: 'listIndexes' } }, async (request) => {
+    const auth = request.auth!;
+    const page = request.query.page === undefined ? undefined : Number(request.query.page);
+    const hitsPerPage = Number(request.query.hitsPerPage ?? 100);
+    if (page !== undefined && (!Number.isInteger(page) || page < 0)) throw createError('INVALID_PARAMETER', 'page', 'expected a non-negative integer');
+    if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1 || hitsPerPage > 1000) throw createError('INVALID_PARAMETER', 'hitsPerPage', 'must be between 1 and 1000');
+    const visible = registry
+      .all()
+      .filter((entry) => indexAllowed(auth.indexes, entry.name))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const slice = page === undefined ? visible : visible.slice(page * hitsPerPage, (page + 1) * hitsPerPage);
+    const items: IndexInfo[] = slice.map((entry) => {
+      const pending = store.pendingTasks(entry.name);
+      const bytes = dataSize(registry, entry);
+      const info: IndexInfo = {
+        name: entry.name,
+        createdAt: entry.createdAt,
+        updatedAt: entry.updatedAt,
+        entries: registry.sizeOf(entry),
+        dataSize: bytes,
+        fileSize: bytes,
+        lastBuildTimeS: 0,
+        numberOfPendingTasks: pending,
+        pendingTask: pending > 0,
+      };
+      if (typeof entry.settings.primary === 'string') info.primary = entry.settings.primary;
+      if (entry.settings.replicas?.length) info.replicas = entry.settings.replicas;
+      if (entry.virtual) info.virtual = true;
+      return info;
+    });
+    return { items, nbPages: page === undefined ? 1 : Math.max(1, Math.ceil(visible.length / hitsPerPage)) };
+  });
+
+  app.delete<{ Params: IndexParams }>('/1/indexes/:indexName', { config: { acl: 'deleteIndex' } }, async (request) => {
+    const deletedAt = new Date().toISOString();
+    const taskID = await store.submit({ kind: 'deleteIndex', at: deletedAt, indexName: request.params.indexName });
+    return { taskID, deletedAt };
+  });
+
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/operation', { config: { acl: 'addObject' } }, async (request) => {
+    const body = request.body;
+    if (!isPlainObject(body)) throw createError('INVALID_BODY', 'expected a JSON object');
+    const { operation, destination, scope } = body;
+    if (operation !== 'copy' && operation !== 'move') throw createError('INVALID_PARAMETER', 'operation', 'expected copy or move');
+    if (typeof destination !== 'string' || destination === '') throw createError('MISSING_PARAMETER', 'destination');
+    const source = request.params.indexName;
+    if (source === destination) throw createError('SAME_INDEX');
+    requireIndex(request.auth!, destination);
+    const validScopes = ['settings', 'synonyms', 'rules'];
+    if (scope !== undefined && (!Array.isArray(scope) || !scope.every((s) => validScopes.includes(s as string)))) {
+      throw createError('INVALID_PARAMETER', 'scope', 'expected an array of settings, synonyms, rules');
+    }
+    if (operation === 'copy' && !hasAcl(request.auth!, 'addObject')) throw createError('ACL_DENIED');
+    const from = registry.get(source);
+    const to = registry.get(destination);
+    if (to && typeof to.settings.primary === 'string') throw createError('REPLICA_WRITE', destination, to.settings.primary);
+    if (operation === 'copy' && !scope && to?.settings.replicas?.length) {
+      throw createError('INVALID_PARAMETER', 'destination', 'cannot copy to an index that has replicas');
+    }
+    if (operation === 'move' && from && (typeof from.settings.primary === 'string' || from.settings.replicas?.length)) {
+      throw createError('INVALID_PARAMETER', 'operation', 'moving a replica or an index with replicas is not supported: move to it instead');
+    }
+    const updatedAt = new Date().toISOString();
+    const taskID = await store.submit({
+      kind: 'operation',
+      at: updatedAt,
+      indexName: source,
+      operation,
+      destination,
+      scope: scope as Array<'settings' | 'synonyms' | 'rules'> | undefined,
+    });
+    return { taskID, updatedAt };
+  });
+}

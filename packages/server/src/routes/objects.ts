@@ -1,0 +1,183 @@
+/**
+ * Record routes: batches (one index or many), add with a generated objectID, add-or-replace, partial update,
+ * delete, get one or many, clear, delete by query. Writes answer once durable with the task to wait for.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildFilterNode } from '@vitrine/engine';
+import type { IndexRecord, SearchParams } from '@vitrine/protocol';
+import type { RouteDeps } from '../app.ts';
+import type { AuthContext } from '../auth/authenticate.ts';
+import { hasAcl, requireAcl, requireIndex } from '../auth/authenticate.ts';
+import { createError } from '../errors.ts';
+import { mergeParams } from '../http/params.ts';
+import type { LoggedBatchRequest } from '../storage/ops.ts';
+import type { IndexRegistry } from '../storage/registry.ts';
+import { assertWritable, engineCheck, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
+import { queryStringParams } from './search.ts';
+
+type IndexParams = { indexName: string };
+type ObjectParams = { indexName: string; objectID: string };
+
+const WRITE = { acl: 'addObject', largeBody: true } as const;
+const DELETE_BY_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters', 'aroundLatLng', 'aroundRadius', 'insideBoundingBox', 'insidePolygon'];
+
+function requestsOf(body: unknown): unknown[] {
+  if (!isPlainObject(body) || !Array.isArray(body.requests)) throw createError('MISSING_PARAMETER', 'requests');
+  return body.requests;
+}
+
+/** Copies the value at a dotted path (`hierarchicalCategories.lvl0`) of `from` into `to`, creating parents. */
+function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: string[]): void {
+  const [head, ...rest] = path;
+  if (!Object.hasOwn(from, head)) return;
+  const value = from[head];
+  if (rest.length === 0) {
+    to[head] = value;
+    return;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const existing = to[head];
+  const child = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
+  copyPath(value as Record<string, unknown>, child, rest);
+  if (Object.keys(child).length > 0) to[head] = child;
+}
+
+/**
+ * Attributes a caller may see: `attributesToRetrieve` ('*', nested `a.b` paths, '-attr' exclusions of
+ * top-level attributes), minus unretrievable ones.
+ */
+export function retrieve(record: IndexRecord, attributes: unknown, unretrievable: string[] | undefined): IndexRecord {
+  let out: IndexRecord = record;
+  const list = typeof attributes === 'string' ? attributes.split(',').map((a) => a.trim()) : Array.isArray(attributes) ? attributes.map(String) : undefined;
+  if (list && !(list.length === 1 && list[0] === '*')) {
+    const excluded = new Set(list.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));
+    const included = list.filter((a) => !a.startsWith('-'));
+    out = { objectID: record.objectID };
+    if (included.includes('*')) {
+      for (const [key, value] of Object.entries(record)) if (!excluded.has(key)) out[key] = value;
+    } else {
+      for (const path of included) if (!excluded.has(path.split('.')[0])) copyPath(record, out, path.split('.'));
+    }
+    out.objectID = record.objectID;
+  }
+  if (unretrievable && unretrievable.length > 0) {
+    out = { ...out };
+    for (const key of unretrievable) if (key !== 'objectID') delete out[key];
+  }
+  return out;
+}
+
+function getRecord(registry: IndexRegistry, auth: AuthContext | null, indexName: string, objectID: string, attributes: unknown): IndexRecord | null {
+  const entry = registry.get(indexName);
+  if (!entry) return null;
+  const record = registry.engineOf(entry).getObject(objectID);
+  if (!record) return null;
+  const settings = registry.searchSettingsOf(entry) ?? entry.settings;
+  const hidden = auth && hasAcl(auth, 'seeUnretrievableAttributes') ? undefined : settings.unretrievableAttributes;
+  return retrieve(record, attributes, hidden);
+}
+
+export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
+  const registry = store.registry;
+  const prepare = (raw: unknown, i: number, indexName: string | undefined) => prepareBatchRequest(registry, raw, i, indexName, limits.maxRecordBytes);
+  const objectIDs = (requests: LoggedBatchRequest[]) => requests.filter((r) => r.body?.objectID !== undefined).map((r) => r.body!.objectID as string);
+  const now = () => new Date().toISOString();
+
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/batch', { config: WRITE }, async (request) => {
+    const auth = request.auth!;
+    if (request.params.indexName === '*') {
+      const requests = requestsOf(request.body).map((raw, i) => {
+        const prepared = prepare(raw, i, undefined);
+        requireIndex(auth, prepared.indexName);
+        return prepared;
+      });
+      if (requests.some((r) => r.action === 'deleteObject')) requireAcl(auth, 'deleteObject');
+      if (requests.some((r) => r.action === 'clear' || r.action === 'delete')) requireAcl(auth, 'deleteIndex');
+      const seq = await store.submit({ kind: 'batch', at: now(), requests });
+      const taskID: Record<string, number> = {};
+      for (const r of requests) taskID[r.indexName] = seq;
+      return { taskID, objectIDs: objectIDs(requests) };
+    }
+    const requests = requestsOf(request.body).map((raw, i) => prepare(raw, i, request.params.indexName));
+    if (requests.some((r) => r.action === 'deleteObject')) requireAcl(auth, 'deleteObject');
+    if (requests.some((r) => r.action === 'clear' || r.action === 'delete')) requireAcl(auth, 'deleteIndex');
+    const taskID = await store.submit({ kind: 'batch', at: now(), requests });
+    return { taskID, objectIDs: objectIDs(requests) };
+  });
+
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName', { config: WRITE }, async (request, reply) => {
+    const prepared = prepare({ action: 'addObject', body: request.body }, 0, request.params.indexName);
+    const createdAt = now();
+    const taskID = await store.submit({ kind: 'batch', at: createdAt, requests: [prepared] });
+    return reply.code(201).send({ createdAt, taskID, objectID: prepared.body!.objectID });
+  });
+
+  app.put<{ Params: ObjectParams }>('/1/indexes/:indexName/:objectID', { config: WRITE }, async (request) => {
+    const body = isPlainObject(request.body) ? { ...request.body, objectID: request.params.objectID } : request.body;
+    const prepared = prepare({ action: 'updateObject', body }, 0, request.params.indexName);
+    const updatedAt = now();
+    const taskID = await store.submit({ kind: 'batch', at: updatedAt, requests: [prepared] });
+    return { updatedAt, taskID, objectID: request.params.objectID };
+  });
+
+  app.post<{ Params: ObjectParams; Querystring: { createIfNotExists?: string } }>(
+    '/1/indexes/:indexName/:objectID/partial',
+    { config: WRITE },
+    async (request) => {
+      const body = isPlainObject(request.body) ? { ...request.body, objectID: request.params.objectID } : request.body;
+      const prepared = prepare({ action: 'partialUpdateObject', body }, 0, request.params.indexName);
+      prepared.createIfNotExists = request.query.createIfNotExists !== 'false';
+      const updatedAt = now();
+      const taskID = await store.submit({ kind: 'batch', at: updatedAt, requests: [prepared] });
+      return { updatedAt, taskID, objectID: request.params.objectID };
+    },
+  );
+
+  app.delete<{ Params: ObjectParams }>('/1/indexes/:indexName/:objectID', { config: { acl: 'deleteObject' } }, async (request) => {
+    const prepared = prepare({ action: 'deleteObject', body: { objectID: request.params.objectID } }, 0, request.params.indexName);
+    const deletedAt = now();
+    const taskID = await store.submit({ kind: 'batch', at: deletedAt, requests: [prepared] });
+    return { deletedAt, taskID };
+  });
+
+  app.get<{ Params: ObjectParams }>('/1/indexes/:indexName/:objectID', { config: { acl: 'search' } }, async (request) => {
+    const params = queryStringParams(request, limits.maxJsonDepth);
+    const record = getRecord(registry, request.auth, request.params.indexName, request.params.objectID, params.attributesToRetrieve);
+    if (!record) throw createError(registry.has(request.params.indexName) ? 'OBJECT_NOT_FOUND' : 'INDEX_NOT_FOUND');
+    return record;
+  });
+
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/objects', { config: { acl: 'search' } }, async (request) => {
+    if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
+    const results = requestsOf(request.body).map((raw, i) => {
+      if (!isPlainObject(raw) || typeof raw.indexName !== 'string' || typeof raw.objectID !== 'string') {
+        throw createError('INVALID_BODY', `requests[${i}] needs indexName and objectID`);
+      }
+      requireIndex(request.auth!, raw.indexName);
+      return getRecord(registry, request.auth, raw.indexName, raw.objectID, raw.attributesToRetrieve);
+    });
+    return { results };
+  });
+
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/clear', { config: { acl: 'deleteIndex' } }, async (request) => {
+    assertWritable(registry, request.params.indexName);
+    const updatedAt = now();
+    const taskID = await store.submit({ kind: 'batch', at: updatedAt, requests: [{ indexName: request.params.indexName, action: 'clear' }] });
+    return { taskID, updatedAt };
+  });
+
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/deleteByQuery', { config: { acl: 'deleteIndex' } }, async (request) => {
+    assertWritable(registry, request.params.indexName);
+    const merged: SearchParams = mergeParams(isPlainObject(request.body) ? request.body : undefined, limits.maxJsonDepth);
+    // Only the parameters deleteBy takes (the spec's deleteByParams); everything else is ignored, as Algolia.
+    const params: SearchParams = {};
+    for (const name of DELETE_BY_PARAMS) if (merged[name] !== undefined) params[name] = merged[name];
+    // Checked now, with a dry run on the current records: a logged operation must not fail when applied.
+    engineCheck(() => buildFilterNode(params as Parameters<typeof buildFilterNode>[0]));
+    const entry = registry.get(request.params.indexName);
+    if (entry?.engine) engineCheck(() => entry.engine!.browse({ ...params, hitsPerPage: 1, attributesToRetrieve: ['objectID'] }));
+    const updatedAt = now();
+    const taskID = await store.submit({ kind: 'deleteBy', at: updatedAt, indexName: request.params.indexName, params });
+    return { taskID, updatedAt };
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Settings routes. `PUT` merges (a key set to null returns to its default), `forwardToReplicas` applies the
+ * same change to every replica, `replicas` creates standard and `virtual(name)` replicas. `GET` shows the
+ * defaults merged with what was set, as Algolia does.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { IndexSettings } from '@vitrine/protocol';
+import type { RouteDeps } from '../app.ts';
+import { createError } from '../errors.ts';
+import { validateSettingsPatch } from '../storage/validate.ts';
+
+type IndexParams = { indexName: string };
+
+/** Defaults shown by `GET …/settings` for keys never set (the engine applies the same ones). */
+export const DEFAULT_SETTINGS: IndexSettings = {
+  minWordSizefor1Typo: 4,
+  minWordSizefor2Typos: 8,
+  hitsPerPage: 20,
+  maxValuesPerFacet: 100,
+  paginationLimitedTo: 1000,
+  searchableAttributes: null as unknown as string[],
+  attributesForFaceting: null as unknown as string[],
+  attributesToRetrieve: null as unknown as string[],
+  unretrievableAttributes: null as unknown as string[],
+  attributesToSnippet: null as unknown as string[],
+  attributesToHighlight: null as unknown as string[],
+  ranking: ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'],
+  customRanking: null as unknown as string[],
+  separatorsToIndex: '',
+  removeWordsIfNoResults: 'none',
+  queryType: 'prefixLast',
+  highlightPreTag: '<em>',
+  highlightPostTag: '</em>',
+  snippetEllipsisText: '…',
+  typoTolerance: true,
+  allowTyposOnNumericTokens: true,
+  ignorePlurals: false,
+  removeStopWords: false,
+  advancedSyntax: false,
+  distinct: 0,
+  maxFacetHits: 10,
+  sortFacetValuesBy: 'count',
+  version: 2,
+};
+
+function truthy(value: string | undefined): boolean {
+  return value === 'true' || value === '1';
+}
+
+export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
+  const registry = store.registry;
+
+  app.get<{ Params: IndexParams }>('/1/indexes/:indexName/settings', { config: { acl: 'settings' } }, async (request) => {
+    const entry = registry.get(request.params.indexName);
+    if (!entry) throw createError('INDEX_NOT_FOUND');
+    const settings: IndexSettings = { ...DEFAULT_SETTINGS, ...registry.settingsOf(entry) };
+    return settings;
+  });
+
+  app.put<{ Params: IndexParams; Querystring: { forwardToReplicas?: string } }>(
+    '/1/indexes/:indexName/settings',
+    { config: { acl: 'editSettings', largeBody: true } },
+    async (request) => {
+      const patch = validateSettingsPatch(registry, request.params.indexName, request.body, limits);
+      const updatedAt = new Date().toISOString();
+      const taskID = await store.submit({
+        kind: 'settings',
+        at: updatedAt,
+        indexName: request.params.indexName,
+        settings: patch,
+        forwardToReplicas: truthy(request.query.forwardToReplicas),
+      });
+      return { taskID, updatedAt };
+    },
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * Runs searches for the routes: resolves the index (a replica searches its primary's records with its own
+ * settings), applies what the API key forces (parameters, filters as an extra syntax tree, hit caps) and turns
+ * engine errors into 400s. Everything here is synchronous, so all queries of one multi-query see the same state.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BrowseResponse, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { AuthContext } from '../auth/authenticate.ts';
+import type { ServerLimits } from '../config.ts';
+import { createError } from '../errors.ts';
+import { mergeParams, validateSearchParams } from '../http/params.ts';
+import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
+import { engineCheck } from '../storage/validate.ts';
+
+export function findIndex(registry: IndexRegistry, indexName: string): IndexEntry {
+  const entry = registry.get(indexName);
+  if (!entry) throw createError('INDEX_NOT_FOUND');
+  return entry;
+}
+
+/** Request parameters (JSON fields and/or `params` string), validated, with the key's forced parameters on top. */
+export function requestParams(body: unknown, auth: AuthContext | null, limits: ServerLimits): SearchParams {
+  const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (body !== undefined && body !== null && record === undefined) throw createError('INVALID_BODY', 'expected a JSON object');
+  const params = validateSearchParams(mergeParams(record, limits.maxJsonDepth), limits);
+  return withForcedParams(params, auth);
+}
+
+export function withForcedParams(params: SearchParams, auth: AuthContext | null): SearchParams {
+  if (!auth) return params;
+  const out: SearchParams = { ...params, ...auth.forcedParams };
+  if (auth.maxHitsPerQuery > 0) {
+    out.hitsPerPage = Math.min(typeof out.hitsPerPage === 'number' ? out.hitsPerPage : 20, auth.maxHitsPerQuery);
+    if (typeof out.length === 'number') out.length = Math.min(out.length, auth.maxHitsPerQuery);
+  }
+  return out;
+}
+
+/** 32 hexadecimal characters, as Algolia's queryID. */
+export function newQueryID(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: AuthContext | null): SearchResponse {
+  const entry = findIndex(registry, indexName);
+  const engine = registry.engineOf(entry);
+  const override = registry.searchSettingsOf(entry);
+  const extraFilter = auth?.forcedFilter ?? undefined;
+  const response = engineCheck(() => engine.search(params, override, extraFilter ? { extraFilter } : undefined));
+  if (params.clickAnalytics === true) response.queryID = newQueryID();
+  return response;
+}
+
+export function runFacetSearch(
+  registry: IndexRegistry,
+  indexName: string,
+  facetName: string,
+  params: SearchParams,
+  auth: AuthContext | null,
+): SearchForFacetValuesResponse {
+  const entry = findIndex(registry, indexName);
+  const engine = registry.engineOf(entry);
+  const facetQuery = typeof params.facetQuery === 'string' ? params.facetQuery : '';
+  const { facetQuery: _facetQuery, ...rest } = params;
+  const extraFilter = auth?.forcedFilter ?? undefined;
+  return engineCheck(() => engine.searchForFacetValues(facetName, facetQuery, rest, extraFilter ? { extraFilter } : undefined));
+}
+
+export function runBrowse(registry: IndexRegistry, indexName: string, params: SearchParams & { cursor?: string }, auth: AuthContext | null): BrowseResponse {
+  const entry = findIndex(registry, indexName);
+  const engine = registry.engineOf(entry);
+  const extraFilter = auth?.forcedFilter ?? undefined;
+  return engineCheck(() => engine.browse(params, extraFilter ? { extraFilter } : undefined));
+}

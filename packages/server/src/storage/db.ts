@@ -1,0 +1,59 @@
+/**
+ * The SQLite database of a data folder: the operation log, the snapshot pointer and API keys
+ * (insights events live in their own database: see `insights/db.ts`).
+ * WAL with `synchronous = FULL`: a committed transaction is on disk (fsync'ed) when `commit` returns, which is
+ * what lets the server acknowledge a write only once it survives a crash or power loss.
+ */
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { join } from 'node:path';
+
+export type Db = SqliteDatabase;
+
+export const DB_FILE = 'vitrine.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ops (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  op TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  hash TEXT PRIMARY KEY,
+  data TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  deleted_at INTEGER
+);
+`;
+
+export function openDb(dataDir: string): Db {
+  const db = new Database(join(dataDir, DB_FILE));
+  try {
+    // One server per data folder: two would each apply the log to their own memory and diverge. The exclusive
+    // lock is taken by the first statement and held until the connection closes (or the process dies).
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('busy_timeout = 2000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec(SCHEMA);
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new Error(`the data folder ${dataDir} is in use by another Vitrine server`, { cause: error });
+    }
+    throw error;
+  }
+  return db;
+}
+
+export function getMeta(db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}

@@ -1,0 +1,103 @@
+/**
+ * The in-memory state of every index: settings as set, synonyms, timestamps, and one engine per index that owns
+ * records. Replicas (standard and virtual) own no engine: they search their primary's records with their own
+ * settings through `search(params, settingsOverride)`, so a replica never holds a copy of the records.
+ */
+import { SearchIndex } from '@vitrine/engine';
+import type { IndexRecord, IndexSettings, SynonymHit } from '@vitrine/protocol';
+
+export interface IndexEntry {
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Settings as set (explicit keys only), including `replicas` on a primary and `primary` on a replica. */
+  settings: IndexSettings;
+  synonyms: Map<string, SynonymHit>;
+  /** Records and derived structures; undefined on replicas. */
+  engine: SearchIndex | undefined;
+  /** A virtual replica (`virtual(name)` in its primary's `replicas`). */
+  virtual: boolean;
+}
+
+/** Settings the engine never sees: they describe relations between indexes, which the server owns. */
+const SERVER_ONLY_SETTINGS = new Set(['replicas', 'primary']);
+
+export function engineSettings(settings: IndexSettings): IndexSettings {
+  const out: IndexSettings = {};
+  for (const [key, value] of Object.entries(settings)) if (!SERVER_ONLY_SETTINGS.has(key)) out[key] = value;
+  return out;
+}
+
+/** `virtual(name)` → { name, virtual: true }; anything else is a standard replica's name. */
+export function parseReplicaName(raw: string): { name: string; virtual: boolean } {
+  const match = /^virtual\((.+)\)$/.exec(raw.trim());
+  return match ? { name: match[1].trim(), virtual: true } : { name: raw.trim(), virtual: false };
+}
+
+export class IndexRegistry {
+  private readonly entries = new Map<string, IndexEntry>();
+
+  get(name: string): IndexEntry | undefined {
+    return this.entries.get(name);
+  }
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+  all(): IndexEntry[] {
+    return [...this.entries.values()];
+  }
+  set(entry: IndexEntry): void {
+    this.entries.set(entry.name, entry);
+  }
+  delete(name: string): void {
+    this.entries.delete(name);
+  }
+
+  /** The entry, created empty (a standalone index with default settings) when missing. */
+  ensure(name: string, at: string): IndexEntry {
+    let entry = this.entries.get(name);
+    if (!entry) {
+      entry = { name, createdAt: at, updatedAt: at, settings: {}, synonyms: new Map(), engine: new SearchIndex(), virtual: false };
+      this.entries.set(name, entry);
+    }
+    return entry;
+  }
+
+  /** The primary of a replica, or undefined for an index that owns its records. */
+  primaryOf(entry: IndexEntry): IndexEntry | undefined {
+    return typeof entry.settings.primary === 'string' ? this.entries.get(entry.settings.primary) : undefined;
+  }
+
+  /** The engine holding this index's records (the primary's for a replica). */
+  engineOf(entry: IndexEntry): SearchIndex {
+    if (entry.engine) return entry.engine;
+    const primary = this.primaryOf(entry);
+    if (primary?.engine) return primary.engine;
+    // A replica whose primary vanished is detached on primary deletion, so this is a bug, not a caller mistake.
+    throw new Error(`index ${entry.name} has no records owner`);
+  }
+
+  /**
+   * The settings override a search on this index passes to the engine: undefined for an index owning its
+   * engine (the engine has its settings), the primary's settings overlaid with the replica's own for a replica.
+   */
+  searchSettingsOf(entry: IndexEntry): IndexSettings | undefined {
+    if (entry.engine) return undefined;
+    const primary = this.primaryOf(entry);
+    return { ...engineSettings(primary?.settings ?? {}), ...engineSettings(entry.settings) };
+  }
+
+  /** Settings as `GET …/settings` shows them (explicit keys, plus `primary`/`replicas` relations). */
+  settingsOf(entry: IndexEntry): IndexSettings {
+    return { ...entry.settings };
+  }
+
+  recordsOf(entry: IndexEntry): IterableIterator<IndexRecord> {
+    return this.engineOf(entry).records();
+  }
+
+  /** Number of records the index exposes (the primary's for a replica). */
+  sizeOf(entry: IndexEntry): number {
+    return this.engineOf(entry).size;
+  }
+}

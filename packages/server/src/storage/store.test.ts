@@ -1,0 +1,146 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../test-helpers.ts';
+import { Store } from './store.ts';
+
+describe('Store', () => {
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = tempDir('vitrine-store-');
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('acknowledges writes as tasks that become published once search sees them', async () => {
+    const store = await Store.open({ dataDir: newDir() });
+    const task = await store.saveObjects('products', [{ objectID: 'a', name: 'Lamp' }, { name: 'Chair' }]);
+    expect(task.objectIDs[0]).toBe('a');
+    expect(task.objectIDs[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(['published', 'notPublished']).toContain(store.taskStatus(task.taskID));
+    await store.waitForTask(task.taskID);
+    expect(store.taskStatus(task.taskID)).toBe('published');
+    expect(store.taskStatus(task.taskID + 1000)).toBeUndefined();
+    expect(store.registry.get('products')!.engine!.size).toBe(2);
+    await store.close();
+  });
+
+  it('groups writes of one event-loop turn into one commit, in order', async () => {
+    const store = await Store.open({ dataDir: newDir() });
+    const tasks = await Promise.all([1, 2, 3].map((n) => store.saveObjects('products', [{ objectID: 'x', n }])));
+    const ids = tasks.map((t) => t.taskID);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    await store.waitForTask(ids[2]);
+    expect(store.registry.get('products')!.engine!.getObject('x')).toEqual({ objectID: 'x', n: 3 });
+    await store.close();
+  });
+
+  it('replays the log after an unclean stop (no close, no snapshot)', async () => {
+    const dataDir = newDir();
+    const first = await Store.open({ dataDir });
+    await first.setSettings('products', { searchableAttributes: ['name'] });
+    const last = await first.saveObjects('products', [{ objectID: 'a', name: 'Lamp' }, { objectID: 'b', name: 'Desk' }]);
+    await first.waitForTask(last.taskID);
+    // Simulates a crash: the process state is dropped without close(); only the database remains.
+    first.db.close();
+    const second = await Store.open({ dataDir });
+    expect(second.getSettings('products')).toEqual({ searchableAttributes: ['name'] });
+    expect(second.registry.get('products')!.engine!.size).toBe(2);
+    expect(second.taskStatus(last.taskID)).toBe('published');
+    const next = await second.saveObjects('products', [{ objectID: 'c' }]);
+    expect(next.taskID).toBeGreaterThan(last.taskID);
+    await second.close();
+  });
+
+  it('snapshots, compacts the log and restores from snapshot plus the log after it', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir, limits: { snapshotEveryOps: 3 } });
+    for (let i = 0; i < 4; i++) await store.waitForTask((await store.saveObjects('products', [{ objectID: String(i), name: `item ${i}` }])).taskID);
+    await store.settled();
+    const snapshots = readdirSync(join(dataDir, 'snapshots'));
+    expect(snapshots).toHaveLength(1);
+    const logged = (store.db.prepare('SELECT COUNT(*) AS n FROM ops').get() as { n: number }).n;
+    expect(logged).toBeLessThan(4);
+    const last = await store.saveObjects('products', [{ objectID: 'late' }]);
+    await store.waitForTask(last.taskID);
+    await store.settled();
+    store.db.close();
+    const reopened = await Store.open({ dataDir });
+    expect([...reopened.registry.get('products')!.engine!.records()].map((r) => r.objectID).sort()).toEqual(['0', '1', '2', '3', 'late']);
+    await reopened.close();
+    // A clean close snapshots everything: the log is empty and one snapshot remains.
+    expect(readdirSync(join(dataDir, 'snapshots'))).toHaveLength(1);
+    expect(existsSync(join(dataDir, 'snapshots', `${snapshots[0]}.tmp`))).toBe(false);
+  });
+
+  it('with an apply interval, applies a burst of writes together, once per interval', async () => {
+    const store = await Store.open({ dataDir: newDir(), limits: { applyIntervalMs: 200 } });
+    const first = await store.saveObjects('p', [{ objectID: 'a' }]);
+    await store.waitForTask(first.taskID);
+    const appliedFirst = performance.now();
+    const [second, third] = await Promise.all([store.saveObjects('p', [{ objectID: 'b' }]), store.saveObjects('p', [{ objectID: 'c' }])]);
+    expect(store.taskStatus(second.taskID)).toBe('notPublished');
+    await store.waitForTask(second.taskID);
+    expect(performance.now() - appliedFirst).toBeGreaterThanOrEqual(150);
+    expect(store.taskStatus(third.taskID)).toBe('published');
+    await store.close();
+  });
+
+  it('applies and snapshots every accepted write on close, then refuses new ones', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir });
+    const accepted = store.saveObjects('p', [{ objectID: 'a' }]);
+    const closing = store.close();
+    await expect(store.saveObjects('p', [{ objectID: 'b' }])).rejects.toMatchObject({ status: 429 });
+    const { taskID } = await accepted;
+    await closing;
+    expect(store.taskStatus(taskID)).toBe('published');
+    const reopened = await Store.open({ dataDir });
+    expect(reopened.getObjects('p', ['a', 'b'])).toEqual([{ objectID: 'a' }, null]);
+    expect((reopened.db.prepare('SELECT COUNT(*) AS n FROM ops').get() as { n: number }).n).toBe(0);
+    await reopened.close();
+  });
+
+  it('refuses to open a data folder another store holds', async () => {
+    const dataDir = newDir();
+    const first = await Store.open({ dataDir });
+    await expect(Store.open({ dataDir })).rejects.toThrow(/in use by another Vitrine server/);
+    await first.close();
+    const second = await Store.open({ dataDir });
+    await second.close();
+  });
+
+  it('refuses writes past the pending-task cap with a 429', async () => {
+    const store = await Store.open({ dataDir: newDir(), limits: { maxPendingTasks: 2 } });
+    const accepted = [store.saveObjects('p', [{ objectID: 'a' }]), store.saveObjects('p', [{ objectID: 'b' }])];
+    await expect(store.saveObjects('p', [{ objectID: 'c' }])).rejects.toMatchObject({ status: 429 });
+    await Promise.all(accepted);
+    await store.close();
+  });
+
+  it('serves in-process reads: search, getObjects, listIndices', async () => {
+    const store = await Store.open({ dataDir: newDir() });
+    await store.setSettings('products', { attributesForFaceting: ['brand'] });
+    await store.waitForTask((await store.saveObjects('products', [{ objectID: 'a', name: 'lamp', brand: 'Lumio' }, { objectID: 'b', name: 'desk' }])).taskID);
+    expect(store.search('products', { query: 'lamp', facets: ['brand'] })).toMatchObject({ nbHits: 1, facets: { brand: { Lumio: 1 } } });
+    expect(() => store.search('missing', {})).toThrow('Index does not exist');
+    expect(() => store.search('products', { hitsPerPage: 5000 })).toThrow(/hitsPerPage/);
+    expect(store.getObjects('products', ['b', 'zz'])).toEqual([{ objectID: 'b', name: 'desk' }, null]);
+    expect(store.getObjects('missing', ['a'])).toEqual([null]);
+    expect(store.listIndices()).toEqual(['products']);
+    await store.close();
+  });
+
+  it('replaces an index exactly: settings and records', async () => {
+    const store = await Store.open({ dataDir: newDir() });
+    await store.setSettings('suggestions', { hitsPerPage: 5, customRanking: ['desc(count)'] });
+    await store.waitForTask((await store.saveObjects('suggestions', [{ objectID: 'old', query: 'old' }])).taskID);
+    await store.replaceIndex('suggestions', [{ objectID: 'lamp', query: 'lamp', count: 3 }, { objectID: 'desk', query: 'desk', count: 9 }], { customRanking: ['desc(count)'] });
+    expect(store.getSettings('suggestions')).toEqual({ customRanking: ['desc(count)'] });
+    expect(store.search('suggestions', {}).hits.map((h) => h.objectID)).toEqual(['desk', 'lamp']);
+    await store.close();
+  });
+});

@@ -1,0 +1,356 @@
+/**
+ * The Store: durable writes as tasks over the in-memory indexes.
+ *
+ * A write is validated, queued, and committed to the SQLite operation log together with every other write that
+ * arrived in the same event-loop turn (group commit: one fsync for many writes). Its promise resolves with the
+ * task ID once the commit returned, so an acknowledged write survives a crash. Operations are then applied to
+ * the engine in log order, a few at a time between requests; a task is `published` once applied (search sees
+ * it). Snapshots of the whole state are taken every so many operations; the log before a snapshot is deleted.
+ * Restart = latest snapshot + replay of the log after it. See DESIGN.md.
+ */
+import { mkdirSync } from 'node:fs';
+import { EngineError } from '@vitrine/engine';
+import type { IncomingRecord, IndexRecord, IndexSettings, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
+import type { ServerLimits } from '../config.ts';
+import { resolveLimits } from '../config.ts';
+import { createError } from '../errors.ts';
+import { validateSearchParams } from '../http/params.ts';
+import { runSearch, withForcedParams } from '../search/run.ts';
+import type { AuthContext } from '../auth/authenticate.ts';
+import { applyOp } from './apply.ts';
+import { getMeta, openDb, setMeta } from './db.ts';
+import type { Db } from './db.ts';
+import { opIndexNames, opWeight } from './ops.ts';
+import type { Op } from './ops.ts';
+import { IndexRegistry } from './registry.ts';
+import { captureSnapshot, pruneSnapshots, readSnapshot, writeSnapshot } from './snapshot.ts';
+import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
+
+export interface StoreOptions {
+  dataDir: string;
+  limits?: Partial<ServerLimits>;
+  /** Called when a logged operation fails to apply (a bug or an engine limit not checked up front). */
+  onApplyError?: (taskID: number, error: unknown) => void;
+}
+
+interface Queued {
+  op: Op;
+  resolve: (seq: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
+const APPLY_SLICE_MS = 10;
+
+export class Store {
+  readonly limits: ServerLimits;
+  private queue: Queued[] = [];
+  private flushScheduled = false;
+  private readonly applyQueue: Array<{ seq: number; op: Op }> = [];
+  private applyScheduled = false;
+  private lastApplyAt = -Infinity;
+  private waiters: Array<{ seq: number; resolve: () => void }> = [];
+  private readonly pendingByIndex = new Map<string, number>();
+  private appliedSeq: number;
+  private lastSeq: number;
+  private snapshotSeq: number;
+  private opsSinceSnapshot = 0;
+  private recordsSinceSnapshot = 0;
+  private closing: Promise<void> | undefined;
+  /** Set once close() stops taking snapshots of its own accord. */
+  private closed = false;
+  private snapshotting: Promise<void> | undefined;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly db: Db,
+    readonly registry: IndexRegistry,
+    seqs: { snapshot: number; applied: number; last: number },
+    limits: ServerLimits,
+    private readonly onApplyError: (taskID: number, error: unknown) => void,
+  ) {
+    this.limits = limits;
+    this.snapshotSeq = seqs.snapshot;
+    this.appliedSeq = seqs.applied;
+    this.lastSeq = seqs.last;
+  }
+
+  /** Opens (or creates) a data folder: loads the latest snapshot, then replays the log after it. */
+  static async open(options: StoreOptions): Promise<Store> {
+    // Records, key hashes and events (insights) are private: a new data folder is readable by its owner only.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const limits = resolveLimits(options.limits);
+    const onApplyError = options.onApplyError ?? ((taskID, error) => console.error(`task ${taskID} failed to apply:`, error));
+    const db = openDb(options.dataDir);
+    try {
+      const snapshot = Number(getMeta(db, 'snapshot_seq') ?? 0);
+      const registry = snapshot > 0 ? readSnapshot(options.dataDir, snapshot) : new IndexRegistry();
+      pruneSnapshots(options.dataDir, snapshot > 0 ? snapshot : undefined);
+      let applied = snapshot;
+      let replayed = 0;
+      let replayedRecords = 0;
+      const rows = db.prepare('SELECT seq, op FROM ops WHERE seq > ? ORDER BY seq').iterate(snapshot) as IterableIterator<{ seq: number; op: string }>;
+      for (const row of rows) {
+        const op = JSON.parse(row.op) as Op;
+        try {
+          applyOp(registry, op);
+        } catch (error) {
+          onApplyError(row.seq, error);
+        }
+        applied = row.seq;
+        replayed++;
+        replayedRecords += opWeight(op);
+      }
+      // Every logged operation is applied by now; AUTOINCREMENT keeps new task IDs above every past one.
+      const store = new Store(
+        options.dataDir,
+        db,
+        registry,
+        { snapshot, applied, last: applied },
+        limits,
+        onApplyError,
+      );
+      store.opsSinceSnapshot = replayed;
+      store.recordsSinceSnapshot = replayedRecords;
+      store.maybeSnapshot();
+      return store;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  /** Queues a validated operation; resolves with its task ID once it is durable in the log. */
+  submit(op: Op): Promise<number> {
+    if (this.closing) return Promise.reject(createError('TOO_MANY_PENDING_TASKS', 'the server is shutting down'));
+    if (this.queue.length + this.applyQueue.length >= this.limits.maxPendingTasks) {
+      return Promise.reject(createError('TOO_MANY_PENDING_TASKS', this.limits.maxPendingTasks));
+    }
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ op, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    let seqs: number[];
+    try {
+      const insert = this.db.prepare('INSERT INTO ops (op) VALUES (?)');
+      seqs = this.db.transaction(() => batch.map((item) => Number(insert.run(JSON.stringify(item.op)).lastInsertRowid)))();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      this.applyQueue.push({ seq: seqs[i], op: item.op });
+      for (const name of opIndexNames(item.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
+      this.lastSeq = Math.max(this.lastSeq, seqs[i]);
+      item.resolve(seqs[i]);
+    });
+    this.scheduleApply();
+  }
+
+  private scheduleApply(): void {
+    if (this.applyScheduled || this.applyQueue.length === 0) return;
+    this.applyScheduled = true;
+    // With an apply interval, writes arriving in a burst are applied together, once per interval: each apply
+    // can make the next searches rebuild derived structures, so fewer applies keep searches fast under writes.
+    const wait = this.lastApplyAt + this.limits.applyIntervalMs - performance.now();
+    if (wait > 0 && !this.closing) setTimeout(() => this.applyPending(), wait);
+    else setImmediate(() => this.applyPending());
+  }
+
+  private applyPending(): void {
+    this.applyScheduled = false;
+    const started = performance.now();
+    this.lastApplyAt = started;
+    while (this.applyQueue.length > 0 && performance.now() - started < APPLY_SLICE_MS) {
+      const { seq, op } = this.applyQueue.shift()!;
+      try {
+        applyOp(this.registry, op);
+      } catch (error) {
+        this.onApplyError(seq, error instanceof EngineError ? error.message : error);
+      }
+      this.appliedSeq = seq;
+      this.opsSinceSnapshot++;
+      this.recordsSinceSnapshot += opWeight(op);
+      for (const name of opIndexNames(op)) {
+        const left = (this.pendingByIndex.get(name) ?? 1) - 1;
+        if (left > 0) this.pendingByIndex.set(name, left);
+        else this.pendingByIndex.delete(name);
+      }
+    }
+    this.wakeWaiters();
+    if (this.applyQueue.length > 0) {
+      // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
+      this.applyScheduled = true;
+      setImmediate(() => this.applyPending());
+    } else this.maybeSnapshot();
+  }
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((w) => w.seq <= this.appliedSeq);
+    this.waiters = this.waiters.filter((w) => w.seq > this.appliedSeq);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /** `published` once search sees the task, `notPublished` while pending, undefined for an unknown task ID. */
+  taskStatus(taskID: number): 'published' | 'notPublished' | undefined {
+    if (!Number.isInteger(taskID) || taskID <= 0 || taskID > this.lastSeq) return undefined;
+    return taskID <= this.appliedSeq ? 'published' : 'notPublished';
+  }
+
+  /** Resolves once the task is visible to search. */
+  waitForTask(taskID: number): Promise<void> {
+    const status = this.taskStatus(taskID);
+    if (status === undefined) return Promise.reject(createError('TASK_NOT_FOUND'));
+    if (status === 'published') return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq: taskID, resolve }));
+  }
+
+  pendingTasks(indexName: string): number {
+    return this.pendingByIndex.get(indexName) ?? 0;
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  private maybeSnapshot(): void {
+    if (this.snapshotting || this.closed) return;
+    // Taking a snapshot costs in proportion to the records held, so the record threshold grows with them: the
+    // snapshot work stays proportional to the indexing work, and replaying the log on restart never costs more
+    // than about one full rebuild.
+    const recordThreshold = Math.max(this.limits.snapshotEveryRecords, this.totalRecords());
+    if (this.opsSinceSnapshot < this.limits.snapshotEveryOps && this.recordsSinceSnapshot < recordThreshold) return;
+    this.snapshotting = this.snapshot()
+      // Nothing is lost: the log keeps every operation; the next attempt comes after as many operations again.
+      .catch((error: unknown) => console.error('snapshot failed, the log is kept:', error))
+      .finally(() => (this.snapshotting = undefined));
+  }
+
+  /**
+   * Snapshots everything applied so far, then deletes the log it covers. The state is captured synchronously;
+   * files are written asynchronously while requests go on.
+   */
+  async snapshot(): Promise<void> {
+    const seq = this.appliedSeq;
+    if (seq <= this.snapshotSeq) return;
+    const captured = captureSnapshot(this.registry, seq);
+    this.opsSinceSnapshot = 0;
+    this.recordsSinceSnapshot = 0;
+    await writeSnapshot(this.dataDir, captured);
+    this.db.transaction(() => {
+      setMeta(this.db, 'snapshot_seq', String(seq));
+      this.db.prepare('DELETE FROM ops WHERE seq <= ?').run(seq);
+    })();
+    this.snapshotSeq = seq;
+    pruneSnapshots(this.dataDir, seq);
+  }
+
+  private totalRecords(): number {
+    let total = 0;
+    for (const entry of this.registry.all()) total += entry.engine?.size ?? 0;
+    return total;
+  }
+
+  /** Resolves once every accepted write is applied and no snapshot is being written. */
+  async settled(): Promise<void> {
+    if (this.queue.length > 0) this.flush();
+    if (this.lastSeq > this.appliedSeq) await new Promise<void>((resolve) => this.waiters.push({ seq: this.lastSeq, resolve }));
+    while (this.snapshotting) await this.snapshotting;
+  }
+
+  // ---------------------------------------------------------------- convenience API (CLI, importers, tests)
+
+  hasIndex(name: string): boolean {
+    return this.registry.has(name);
+  }
+
+  getSettings(name: string): IndexSettings | undefined {
+    const entry = this.registry.get(name);
+    return entry ? this.registry.settingsOf(entry) : undefined;
+  }
+
+  /** Merges `settings` into the index's (null resets a key); `replicas` creates and detaches replicas. */
+  async setSettings(name: string, settings: IndexSettings, options: { forwardToReplicas?: boolean } = {}): Promise<TaskInfo> {
+    const patch = validateSettingsPatch(this.registry, name, settings, this.limits);
+    const at = new Date().toISOString();
+    const taskID = await this.submit({ kind: 'settings', at, indexName: name, settings: patch, forwardToReplicas: options.forwardToReplicas ?? false });
+    return { taskID, updatedAt: at };
+  }
+
+  /** Adds or replaces records (missing objectIDs are generated), as `saveObjects` does. */
+  async saveObjects(name: string, records: IncomingRecord[]): Promise<TaskInfo & { objectIDs: string[] }> {
+    const requests = records.map((record, i) =>
+      prepareBatchRequest(this.registry, { action: record.objectID === undefined ? 'addObject' : 'updateObject', body: record }, i, name, this.limits.maxRecordBytes),
+    );
+    const taskID = await this.submit({ kind: 'batch', at: new Date().toISOString(), requests });
+    return { taskID, objectIDs: requests.map((r) => r.body!.objectID as string) };
+  }
+
+  /** Names of every index, replicas included. */
+  listIndices(): string[] {
+    return this.registry.all().map((entry) => entry.name).sort();
+  }
+
+  /**
+   * A search as the query routes run it. Without `auth` (trusted in-process callers) nothing is forced; with a
+   * caller's auth, its forced parameters and filters apply. 404 for a missing index.
+   */
+  search(indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
+    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth), auth);
+  }
+
+  /** Records by objectID, in order; null for missing ones (all of them on a missing index). */
+  getObjects(indexName: string, objectIDs: readonly string[]): Array<IndexRecord | null> {
+    const entry = this.registry.get(indexName);
+    if (!entry) return objectIDs.map(() => null);
+    const engine = this.registry.engineOf(entry);
+    return objectIDs.map((id) => engine.getObject(id) ?? null);
+  }
+
+  /**
+   * Replaces an index's settings and records (e.g. a generated query-suggestions index): the settings become
+   * exactly `settings`, the records exactly `records` (one atomic batch). Resolves once search sees both.
+   */
+  async replaceIndex(indexName: string, records: IncomingRecord[], settings: IndexSettings): Promise<void> {
+    const current = this.registry.get(indexName)?.settings ?? {};
+    const patch: IndexSettings = { ...settings };
+    for (const key of Object.keys(current)) if (!(key in patch) && key !== 'replicas' && key !== 'primary') patch[key] = null;
+    await this.setSettings(indexName, patch);
+    const requests = [
+      prepareBatchRequest(this.registry, { action: 'clear' }, 0, indexName, this.limits.maxRecordBytes),
+      ...records.map((record, i) => prepareBatchRequest(this.registry, { action: record.objectID === undefined ? 'addObject' : 'updateObject', body: record }, i + 1, indexName, this.limits.maxRecordBytes)),
+    ];
+    await this.waitForTask(await this.submit({ kind: 'batch', at: new Date().toISOString(), requests }));
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Waits for accepted writes to be applied, snapshots when the log grew, closes the database. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.settled();
+      this.closed = true;
+      if (this.opsSinceSnapshot > 0) {
+        try {
+          await this.snapshot();
+        } catch (error) {
+          // The log still holds every operation: the next start replays it.
+          console.error('snapshot on close failed:', error);
+        }
+      }
+      this.db.close();
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Checks run on a write before it is logged, so that a logged operation never fails half-way when applied:
+ * record shapes and sizes, objectIDs, partial-update operations, replica rules, settings the engine accepts.
+ * Every failure is an `ApiError` (4xx) naming the position and objectID at fault.
+ */
+import { EngineError, SearchIndex } from '@vitrine/engine';
+import type { BatchAction, IncomingRecord, IndexSettings } from '@vitrine/protocol';
+import { randomUUID } from 'node:crypto';
+import type { ServerLimits } from '../config.ts';
+import { createError } from '../errors.ts';
+import type { LoggedBatchRequest } from './ops.ts';
+import { partialBodyError } from './partial.ts';
+import { engineSettings, parseReplicaName } from './registry.ts';
+import type { IndexRegistry } from './registry.ts';
+
+const ACTIONS = new Set<BatchAction>([
+  'addObject',
+  'updateObject',
+  'partialUpdateObject',
+  'partialUpdateObjectNoCreate',
+  'deleteObject',
+  'delete',
+  'clear',
+]);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Validates one batch request and fixes everything replay needs (a generated objectID for `addObject`). */
+export function prepareBatchRequest(
+  registry: IndexRegistry,
+  raw: unknown,
+  position: number,
+  defaultIndex: string | undefined,
+  maxRecordBytes: number,
+): LoggedBatchRequest {
+  if (!isPlainObject(raw)) throw createError('INVALID_BODY', `requests[${position}] must be an object`);
+  const action = raw.action as BatchAction;
+  if (typeof action !== 'string' || !ACTIONS.has(action)) {
+    throw createError('INVALID_PARAMETER', 'action', `unknown action ${JSON.stringify(raw.action)} at the position ${position}`);
+  }
+  const indexName = defaultIndex ?? raw.indexName;
+  if (typeof indexName !== 'string' || indexName === '') throw createError('MISSING_PARAMETER', `requests[${position}].indexName`);
+  assertWritable(registry, indexName);
+  if (action === 'delete' || action === 'clear') return { indexName, action };
+
+  const body = raw.body;
+  if (!isPlainObject(body)) throw createError('INVALID_RECORD', position, 'body must be a JSON object');
+  let objectID = body.objectID;
+  if (objectID !== undefined && (typeof objectID !== 'string' || objectID === '')) {
+    // Algolia accepts numeric objectIDs and stores them as strings.
+    if (typeof objectID === 'number' && Number.isFinite(objectID)) objectID = String(objectID);
+    else throw createError('INVALID_OBJECT_ID', position);
+  }
+  if (objectID === undefined) {
+    if (action !== 'addObject') throw createError('MISSING_PARAMETER', `objectID at the position ${position}`);
+    objectID = randomUUID();
+  }
+  const record: IncomingRecord = { ...body, objectID: objectID as string };
+  if (action === 'deleteObject') return { indexName, action, body: { objectID: objectID as string } };
+  const size = Buffer.byteLength(JSON.stringify(record));
+  if (size > maxRecordBytes) throw createError('RECORD_TOO_BIG', position, objectID as string, size, maxRecordBytes);
+  if (action === 'partialUpdateObject' || action === 'partialUpdateObjectNoCreate') {
+    const problem = partialBodyError(record);
+    if (problem) throw createError('INVALID_RECORD', position, problem);
+  }
+  return { indexName, action, body: record };
+}
+
+/** Records of replicas are their primary's: writes go to the primary, as Algolia requires. */
+export function assertWritable(registry: IndexRegistry, indexName: string): void {
+  const entry = registry.get(indexName);
+  if (entry && typeof entry.settings.primary === 'string') throw createError('REPLICA_WRITE', indexName, entry.settings.primary);
+}
+
+/** Runs an engine check, turning its errors into 400s with the engine's message. */
+export function engineCheck<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof EngineError) throw createError('ENGINE', error.message);
+    throw error;
+  }
+}
+
+/**
+ * Validates a settings patch against the index it applies to: shapes of `replicas`, then the merged settings
+ * on a scratch engine index (which rejects what the engine cannot apply).
+ */
+export function validateSettingsPatch(registry: IndexRegistry, indexName: string, patch: unknown, limits: ServerLimits): IndexSettings {
+  if (!isPlainObject(patch)) throw createError('INVALID_BODY', 'settings must be a JSON object');
+  // Settings cannot lift the server's caps: they bound the work of every later search.
+  const caps: Array<[string, number]> = [
+    ['paginationLimitedTo', limits.paginationLimitedTo],
+    ['hitsPerPage', limits.maxHitsPerPage],
+    ['maxValuesPerFacet', limits.maxValuesPerFacet],
+  ];
+  for (const [name, max] of caps) {
+    const value = patch[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+      throw createError('INVALID_PARAMETER', name, `must be an integer between 0 and ${max}`);
+    }
+  }
+  const entry = registry.get(indexName);
+  if ('primary' in patch && patch.primary !== undefined) throw createError('INVALID_PARAMETER', 'primary', 'read-only, set replicas on the primary instead');
+  if ('replicas' in patch && patch.replicas !== null) {
+    const replicas = patch.replicas;
+    if (!Array.isArray(replicas) || !replicas.every((r) => typeof r === 'string' && r.trim() !== '')) {
+      throw createError('INVALID_REPLICA', 'replicas must be an array of index names');
+    }
+    if (entry && typeof entry.settings.primary === 'string') throw createError('INVALID_REPLICA', `${indexName} is itself a replica`);
+    const seen = new Set<string>();
+    for (const raw of replicas as string[]) {
+      const { name } = parseReplicaName(raw);
+      if (name === indexName) throw createError('INVALID_REPLICA', 'an index cannot be its own replica');
+      if (seen.has(name)) throw createError('INVALID_REPLICA', `${name} is listed twice`);
+      seen.add(name);
+      const other = registry.get(name);
+      if (other && typeof other.settings.primary === 'string' && other.settings.primary !== indexName) {
+        throw createError('INVALID_REPLICA', `${name} is already a replica of ${other.settings.primary}`);
+      }
+      if (other?.settings.replicas?.length) throw createError('INVALID_REPLICA', `${name} has replicas of its own`);
+    }
+  }
+  const merged: IndexSettings = { ...(entry?.settings ?? {}) };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  engineCheck(() => new SearchIndex(engineSettings(merged)));
+  return patch as IndexSettings;
+}
