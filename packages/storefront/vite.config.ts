@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
  * The build goes to `dist/`, which the Vitrine server serves with an SPA fallback. The manifest lets the
  * JS budget test find exactly the chunks the search page loads (the entry and its static imports).
  *
- * `npx vite` (dev) proxies the API, the generated config and the product images to a running Vitrine
+ * `npx vite` (dev) proxies the API (`/1/`, `/2/`), the generated config and the product images to a running Vitrine
  * server, `VITRINE_URL` (default http://localhost:3000), so the app runs same-origin as in production.
  */
 const apiTarget = process.env.VITRINE_URL ?? 'http://localhost:3000';
@@ -25,6 +25,8 @@ export default defineConfig({
   server: {
     proxy: {
       '/1/': apiTarget,
+      // The analytics dashboard's Analytics API routes.
+      '/2/': apiTarget,
       '/vitrine.config.json': apiTarget,
       '/images/': apiTarget,
     },

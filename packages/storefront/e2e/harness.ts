@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer } from '@vitrine/server';
 import type { RunningServer } from '@vitrine/server';
-import { demoIndexName, demoReplicas, demoReplicaSettings, demoSettings, generateProducts, renderProductImage } from '@vitrine/demo';
+import { demoIndexName, demoReplicas, demoReplicaSettings, demoSettings, generateHistory, generateProducts, renderProductImage } from '@vitrine/demo';
 import type { IncomingRecord, Product } from '@vitrine/protocol';
 import { storefrontDistDir } from '../src/index.ts';
 
@@ -22,6 +22,12 @@ export interface HarnessOptions {
   products?: number;
   /** Extra records saved after the demo catalogue (e.g. hostile content). */
   extraRecords?: IncomingRecord[];
+  /**
+   * Load `days` days of the demo's generated shop history (default 30) into the server's insights, then build
+   * the recommendation models and the query suggestions index from it. Without it the shop has no past: no
+   * recommendations, no suggestions, empty analytics.
+   */
+  history?: { days?: number; sessionsPerDay?: number };
 }
 
 export interface Harness {
@@ -30,6 +36,7 @@ export interface Harness {
   baseURL: string;
   appId: string;
   searchApiKey: string;
+  adminApiKey: string;
   /** The seeded demo products, in generation order. */
   products: Product[];
   /** A fresh browser context (own storage) and page; closed with the harness. */
@@ -76,6 +83,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         });
       },
     ],
+    // Models and suggestions are built when a test seeds a history, never by a timer racing its assertions.
+    insights: { modelRebuildIntervalMs: 0, suggestionsRebuildIntervalMs: 0, searchFlushIntervalMs: 50 },
   });
 
   const products = [...generateProducts(options.products ?? 300, seed)];
@@ -96,6 +105,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const { nbHits } = (await response.json()) as { nbHits?: number };
     const expected = products.length + (options.extraRecords?.length ?? 0);
     if (nbHits !== expected) throw new Error(`seeding the test catalogue failed: ${nbHits} of ${expected} records searchable`);
+    if (options.history) {
+      const history = generateHistory(products, {
+        seed,
+        now: Date.now(),
+        days: options.history.days ?? 30,
+        sessionsPerDay: options.history.sessionsPerDay ?? 40,
+        indexName: demoIndexName,
+      });
+      server.insights.importHistory(history);
+      await server.insights.buildQuerySuggestions();
+    }
   } catch (error) {
     await server.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -128,6 +148,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     baseURL: server.url,
     appId,
     searchApiKey,
+    adminApiKey,
     products,
     async newPage({ width = 1280, height = 900 } = {}) {
       const context = await browser.newContext({ baseURL: server.url, viewport: { width, height } });

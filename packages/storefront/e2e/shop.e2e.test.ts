@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 type Event = Record<string, unknown>;
-const events = () => harness.server.store.listEvents().map((stored) => stored.event as Event);
+const events = () => harness.server.insights.listEvents().map((stored) => stored.event as Event);
 
 describe('product page, cart and checkout', () => {
   it('opens a hit, adds it to the cart, checks out, and sends click, view and conversion events', async () => {

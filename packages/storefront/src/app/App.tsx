@@ -3,10 +3,12 @@ import { Header } from '../components/layout/Header.tsx';
 import { usePage } from '../lib/navigation.ts';
 import { SearchPage } from './SearchPage.tsx';
 
-// Product, cart and checkout pages are separate chunks: the search page's JS budget pays only for search.
+// Product, cart, checkout and analytics pages are separate chunks: the search page's JS budget pays only for search.
 const ProductPage = lazy(() => import('./ProductPage.tsx'));
 const CartPage = lazy(() => import('./CartPage.tsx'));
 const CheckoutPage = lazy(() => import('./CheckoutPage.tsx'));
+// The operator's dashboard: its charts and tables never weigh on a shopper's page.
+const AnalyticsPage = lazy(() => import('../admin/AnalyticsPage.tsx'));
 
 export function App() {
   const page = usePage();
@@ -25,6 +27,7 @@ export function App() {
               {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
               {page.kind === 'cart' && <CartPage />}
               {page.kind === 'checkout' && <CheckoutPage />}
+              {page.kind === 'analytics' && <AnalyticsPage />}
             </main>
           </Suspense>
         </>

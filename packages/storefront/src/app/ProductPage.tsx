@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
 import { Stars } from '../components/product/Stars.tsx';
+import { ProductRecommendations } from '../components/recommend/ProductRecommendations.tsx';
 import { formatPrice, getProduct, productPath } from '../lib/catalog.ts';
 import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation.ts';
 import { useServices } from './services.ts';
@@ -99,6 +100,7 @@ export default function ProductPage({ objectID }: { objectID: string }) {
           </p>
         </div>
       </div>
+      <ProductRecommendations objectID={product.objectID} />
     </article>
   );
 }

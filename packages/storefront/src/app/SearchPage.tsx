@@ -9,7 +9,6 @@ import {
   CurrentRefinements,
   HitsPerPage,
   InstantSearch,
-  SearchBox,
   SortBy,
   Stats,
   useInstantSearch,
@@ -17,6 +16,8 @@ import {
 import { Header } from '../components/layout/Header.tsx';
 import { FiltersDrawer } from '../components/facets/FiltersDrawer.tsx';
 import { Filters } from '../components/facets/Filters.tsx';
+import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
+import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
 import { Results } from '../components/search/Results.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
@@ -58,7 +59,7 @@ function SearchHeader() {
   }, []);
   return (
     <Header onHome={() => setIndexUiState({})}>
-      <SearchBox placeholder="Search products, brands, categories…" />
+      <SearchCombobox placeholder="Search products, brands, categories…" />
     </Header>
   );
 }
@@ -100,6 +101,7 @@ export function SearchPage() {
           </div>
           <CurrentRefinements transformItems={labelRefinements} />
           <SearchStatus />
+          <HomeTrending />
           <NoResultsBoundary fallback={<NoResults />}>
             <Results />
           </NoResultsBoundary>

@@ -11,7 +11,20 @@ describe('storefront config', () => {
       replicas: { priceAsc: undefined, priceDesc: undefined, relevantPriceAsc: undefined },
       insights: { enabled: true, useCdn: false },
       currency: 'USD',
+      recommend: { enabled: true },
+      querySuggestions: { enabled: true, indexName: 'products_query_suggestions' },
     });
+  });
+
+  it('reads the recommendations and query suggestions switches', () => {
+    const config = parseStorefrontConfig({
+      appId: 'a', searchApiKey: 'k', indexName: 'shop', recommend: { enabled: false }, querySuggestions: { indexName: 'shop_qs' },
+    });
+    expect(config.recommend).toEqual({ enabled: false });
+    expect(config.querySuggestions).toEqual({ enabled: true, indexName: 'shop_qs' });
+    expect(parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', indexName: 'shop' }).querySuggestions.indexName).toBe('shop_query_suggestions');
+    expect(() => parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', recommend: { enabled: 'no' } })).toThrow(/"recommend.enabled"/);
+    expect(() => parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', querySuggestions: [] })).toThrow(/"querySuggestions" must be an object/);
   });
 
   it('names the offending field', () => {

@@ -33,6 +33,14 @@ export interface StorefrontConfig {
   };
   /** ISO 4217 code for prices and conversion events. Default `USD`. */
   currency: string;
+  /** Recommendation carousels (product page: related, bought together; home: trending). Default on. */
+  recommend: { enabled: boolean };
+  querySuggestions: {
+    /** Suggestions under the search box. Default on; recent searches are shown either way. */
+    enabled: boolean;
+    /** Index of query suggestions. Default `<indexName>_query_suggestions`, as the server builds it. */
+    indexName: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -60,10 +68,16 @@ function optionalString(source: Record<string, unknown>, key: string, where: str
   return value;
 }
 
-function optionalBoolean(source: Record<string, unknown>, key: string, fallback: boolean): boolean {
+function optionalBoolean(source: Record<string, unknown>, key: string, fallback: boolean, where = 'insights.'): boolean {
   const value = source[key];
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new ConfigError(`vitrine.config.json: "insights.${key}" must be a boolean`);
+  if (typeof value !== 'boolean') throw new ConfigError(`vitrine.config.json: "${where}${key}" must be a boolean`);
+  return value;
+}
+
+function optionalObject(source: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = source[key] ?? {};
+  if (!isObject(value)) throw new ConfigError(`vitrine.config.json: "${key}" must be an object`);
   return value;
 }
 
@@ -80,11 +94,14 @@ export function parseStorefrontConfig(json: unknown): StorefrontConfig {
   if (!isObject(insightsIn)) throw new ConfigError('vitrine.config.json: "insights" must be an object');
   const currency = optionalString(json, 'currency', '') ?? 'USD';
   if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('vitrine.config.json: "currency" must be an ISO 4217 code like "USD"');
+  const indexName = optionalString(json, 'indexName', '') ?? 'products';
+  const recommendIn = optionalObject(json, 'recommend');
+  const suggestionsIn = optionalObject(json, 'querySuggestions');
   return {
     provider,
     appId: requiredString(json, 'appId'),
     searchApiKey: requiredString(json, 'searchApiKey'),
-    indexName: optionalString(json, 'indexName', '') ?? 'products',
+    indexName,
     replicas: {
       priceAsc: optionalString(replicasIn, 'priceAsc', 'replicas.'),
       priceDesc: optionalString(replicasIn, 'priceDesc', 'replicas.'),
@@ -95,6 +112,11 @@ export function parseStorefrontConfig(json: unknown): StorefrontConfig {
       useCdn: optionalBoolean(insightsIn, 'useCdn', false),
     },
     currency,
+    recommend: { enabled: optionalBoolean(recommendIn, 'enabled', true, 'recommend.') },
+    querySuggestions: {
+      enabled: optionalBoolean(suggestionsIn, 'enabled', true, 'querySuggestions.'),
+      indexName: optionalString(suggestionsIn, 'indexName', 'querySuggestions.') ?? `${indexName}_query_suggestions`,
+    },
   };
 }
 

@@ -69,6 +69,8 @@ export interface Insights {
   rememberQueryID(objectID: string, queryID: string | undefined): void;
   queryIDFor(objectID: string): string | undefined;
   productViewed(product: Pick<Product, 'objectID'>): void;
+  /** A click on a recommended item: after-search when the recommendations carried a queryID, plain otherwise. */
+  recommendationClicked(click: { objectID: string; position: number; queryID?: string; eventName: string }): void;
   addedToCart(item: ConvertedItem): void;
   purchased(items: ConvertedItem[]): void;
 }
@@ -181,6 +183,10 @@ export async function createInsights(config: StorefrontConfig, host: string | un
     },
     productViewed(product) {
       send('viewedObjectIDs', { eventName: 'Product Viewed', index, objectIDs: [product.objectID] });
+    },
+    recommendationClicked({ objectID, position, queryID, eventName }) {
+      if (queryID) send('clickedObjectIDsAfterSearch', { eventName, index, queryID, objectIDs: [objectID], positions: [position] });
+      else send('clickedObjectIDs', { eventName, index, objectIDs: [objectID] });
     },
     addedToCart(item) {
       const base = {

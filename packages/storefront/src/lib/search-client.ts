@@ -51,3 +51,11 @@ export function createSearchClient(config: StorefrontConfig, page: PageOrigin): 
 export function insightsHost(config: StorefrontConfig, page: PageOrigin): string | undefined {
   return config.provider === 'vitrine' ? page.origin : undefined;
 }
+
+/**
+ * Where the Analytics API (`/2/...`) is: Vitrine's own origin, or hosted Algolia's analytics host (the US region;
+ * a shop in another region points a Vitrine proxy at it instead).
+ */
+export function analyticsHost(config: StorefrontConfig, page: PageOrigin): string {
+  return config.provider === 'vitrine' ? page.origin : 'https://analytics.algolia.com';
+}

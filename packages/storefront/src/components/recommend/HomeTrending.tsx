@@ -1,0 +1,24 @@
+/**
+ * Trending items on the home page (the search page before any query or filter). The search page's state says
+ * when; the widget lives in a `RecommendScope` of its own, so it never mixes with the search's status.
+ */
+import { TrendingItems, useInstantSearch } from 'react-instantsearch';
+import { useServices } from '../../app/services.ts';
+import { isHomeState, recommendLimits } from '../../lib/recommend.ts';
+import { RecommendScope } from './RecommendScope.tsx';
+import { RecommendedItem } from './RecommendedItem.tsx';
+import type { RecommendedProduct } from './RecommendedItem.tsx';
+
+const Nothing = () => <></>;
+const TrendingItem = ({ item }: { item: unknown }) => <RecommendedItem item={item as RecommendedProduct} eventName="Trending Item Clicked" />;
+
+export function HomeTrending() {
+  const { config } = useServices();
+  const { indexUiState } = useInstantSearch();
+  if (!config.recommend.enabled || !isHomeState(indexUiState, config.indexName)) return null;
+  return (
+    <RecommendScope>
+      <TrendingItems classNames={{ root: 'vt-recommendations' }} limit={recommendLimits.trending} itemComponent={TrendingItem} emptyComponent={Nothing} />
+    </RecommendScope>
+  );
+}

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { pageFor } from './navigation.ts';
+
+describe('pageFor', () => {
+  it('tells the kinds of page apart by path', () => {
+    expect(pageFor('/')).toEqual({ kind: 'search' });
+    expect(pageFor('/c/lighting')).toEqual({ kind: 'search' });
+    expect(pageFor('/cart')).toEqual({ kind: 'cart' });
+    expect(pageFor('/admin/analytics')).toEqual({ kind: 'analytics' });
+    expect(pageFor('/admin/analytics/')).toEqual({ kind: 'analytics' });
+    expect(pageFor('/p/desk-lamp-42')).toEqual({ kind: 'product', objectID: '42' });
+  });
+});
