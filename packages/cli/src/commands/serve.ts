@@ -63,6 +63,8 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
           },
         }
       : {}),
+  }).catch((error: unknown) => {
+    throw startupError(error, env.port);
   });
   try {
     if (options.demo && !server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
@@ -126,3 +128,13 @@ ${ENVIRONMENT_HELP}`,
   positionals: { min: 0, max: 0 },
   run: (values, _positionals, ctx) => runServer({ withStorefront: false, demo: values.demo === true }, ctx),
 };
+
+/** Start-up failures a user can fix, as plain messages instead of stack traces. */
+function startupError(error: unknown, port: number): unknown {
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'EADDRINUSE') return new CliError(`port ${port} is already in use: stop the other server or set PORT`, { cause: error });
+  if (code === 'VITRINE_DATA_DIR_IN_USE') {
+    return new CliError(`${(error as Error).message}: stop it, or set VITRINE_DATA_DIR to another folder`, { cause: error });
+  }
+  return error;
+}

@@ -42,7 +42,7 @@ export function openDb(dataDir: string): Db {
   } catch (error) {
     db.close();
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new Error(`the data folder ${dataDir} is in use by another Vitrine server`, { cause: error });
+      throw Object.assign(new Error(`the data folder ${dataDir} is in use by another Vitrine server`, { cause: error }), { code: 'VITRINE_DATA_DIR_IN_USE' });
     }
     throw error;
   }
