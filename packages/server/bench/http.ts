@@ -11,14 +11,10 @@
  */
 import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoSettings, generateProducts } from '@vitrine/demo';
+import { ADMIN_KEY, APP_ID, removeDir, spawnServer, tempDir } from '../src/test-support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,21 +29,7 @@ const SIZE = Number(values.size);
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const WRITE_SHARE = Number(values.writes);
-const here = dirname(fileURLToPath(import.meta.url));
-const headers = { 'x-algolia-application-id': 'durability', 'x-algolia-api-key': 'admin', 'content-type': 'text/plain' };
-
-function spawnListening(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /LISTENING (\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
+const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY, 'content-type': 'text/plain' };
 
 async function post(url: string, path: string, body: unknown, method = 'POST'): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}${path}`, { method, headers, body: JSON.stringify(body) });
@@ -73,11 +55,8 @@ function summarize(name: string, result: Result): Record<string, string | number
   };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'vitrine-bench-'));
-const server = await spawnListening(join(here, '..', 'test', 'fixtures', 'serve.ts'), {
-  VITRINE_DATA_DIR: dataDir,
-  VITRINE_APPLY_INTERVAL_MS: String(values['apply-interval']),
-});
+const dataDir = tempDir('vitrine-bench-');
+const server = await spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_APPLY_INTERVAL_MS: String(values['apply-interval']) });
 try {
   console.log(`seeding ${SIZE} products…`);
   const started = performance.now();
@@ -143,7 +122,7 @@ try {
     });
   const vitrine = await load(server.url);
   server.child.kill('SIGTERM');
-  const bare = await spawnListening(join(here, 'bare-server.ts'), { BODY_BYTES: String(responseBytes) });
+  const bare = await spawnServer({ BODY_BYTES: String(responseBytes) }, join(import.meta.dirname, 'bare-server.ts'));
   const baseline = await load(bare.url);
   bare.child.kill('SIGTERM');
   console.table([summarize('vitrine', vitrine), summarize('bare node http', baseline)]);
@@ -152,6 +131,6 @@ try {
     `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}`,
   );
 } finally {
-  server.child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.kill();
+  removeDir(dataDir);
 }

@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { Store } from './storage/store.ts';
-import { ADMIN_KEY, APP_ID, createTestApp, SEARCH_KEY, tempDir } from './test-helpers.ts';
-import type { TestApp } from './test-helpers.ts';
+import { ADMIN_KEY, APP_ID, createTestApp, SEARCH_KEY, tempDir } from './test-support.ts';
+import type { TestApp } from './test-support.ts';
 
 describe('the app: transport, errors, auth, CORS', () => {
   let t: TestApp;

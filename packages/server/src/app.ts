@@ -9,9 +9,6 @@
 import Fastify from 'fastify';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
-import fastifyStatic from '@fastify/static';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { EngineError } from '@vitrine/engine';
 import type { SearchObserver, ServerConfig, ServerLimits } from './config.ts';
 import { resolveLimits } from './config.ts';
@@ -21,8 +18,10 @@ import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/au
 import type { Acl } from './auth/acl.ts';
 import { KeyStore } from './auth/api-keys.ts';
 import { registerBodyParser } from './http/body.ts';
+import { clientErrorHandler } from './http/client-error.ts';
 import { registerCors } from './http/cors.ts';
 import { RouteTable } from './http/route-table.ts';
+import { registerStorefront, wantsAppShell } from './http/static.ts';
 import type { Store } from './storage/store.ts';
 import { searchRoutes } from './routes/search.ts';
 import { objectRoutes } from './routes/objects.ts';
@@ -90,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy ?? false,
     // Index names and objectIDs can be long and contain any character.
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
+    clientErrorHandler,
   };
   const app = Fastify(options);
   const keys = new KeyStore(deps.store.db);
@@ -107,7 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerCors(api);
     api.addHook('onRoute', (route) => {
       routes.add(route.method, route.url);
-      if (route.config?.largeBody) route.bodyLimit = limits.maxWriteBodyBytes;
+      // A route's own cap (`/1/events`: 2 MB, as the Insights API) wins over the write routes' default.
+      if (route.config?.largeBody && route.bodyLimit === undefined) route.bodyLimit = limits.maxWriteBodyBytes;
     });
     api.decorateRequest('auth', null);
     api.addHook('onRequest', async (request) => {
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       listIndices: () => store.listIndices(),
       saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
       options: deps.config.insights,
+      now: deps.config.now,
     });
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
@@ -152,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.get('/vitrine.config.json', async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json').send(body));
   }
   if (deps.config.staticRoot) {
-    await app.register(fastifyStatic, { root: deps.config.staticRoot, wildcard: false, index: ['index.html'] });
+    await registerStorefront(app, deps.config.staticRoot);
   }
   for (const extend of deps.config.extend ?? []) await extend(app);
   return app;
@@ -185,10 +187,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
 async function notFound(request: FastifyRequest, reply: FastifyReply, routes: RouteTable, staticRoot: string | undefined): Promise<FastifyReply> {
   const path = request.url.split('?')[0];
   const api = path.startsWith('/1/') || path.startsWith('/2/');
-  if (!api && staticRoot && (request.method === 'GET' || request.method === 'HEAD') && existsSync(join(staticRoot, 'index.html'))) {
-    // Client-side routes (`/product/…`, `/search?…`) get the app shell; the app routes itself.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
-  }
+  // Client-side routes (`/product/…`, `/search?…`) get the app shell; the app routes itself.
+  if (staticRoot && wantsAppShell(request, staticRoot)) return reply.sendFile('index.html');
   if (api && routes.otherMethods(request.method, path)) {
     return sendError(createError('METHOD_NOT_ALLOWED', request.method, path), request, reply);
   }

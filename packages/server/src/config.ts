@@ -91,7 +91,11 @@ export interface ServerConfig {
   host?: string;
   /** Default 0 (an ephemeral port: read `RunningServer.port`). */
   port?: number;
-  /** When set: this folder (the built storefront) is served at `/`, with `index.html` for unknown GET paths outside `/1/` and `/2/`. */
+  /**
+   * When set: this folder (the built storefront) is served at `/`, with `index.html` for unknown GET paths of
+   * clients that accept HTML outside `/1/`, `/2/` and `/assets/` (a missing file is a 404); `/assets/` files are
+   * cached as immutable (content-hashed names), everything else revalidated (`http/static.ts`).
+   */
   staticRoot?: string;
   /** When set: served at `GET /vitrine.config.json`. */
   storefrontConfig?: Record<string, unknown>;
@@ -112,4 +116,9 @@ export interface ServerConfig {
   onSearch?: SearchObserver;
   /** Tuning of insights, analytics, recommendations and query suggestions (`insights/deps.ts`). */
   insights?: Partial<InsightsOptions>;
+  /**
+   * The clock of insights (event age window, analytics days, trending windows), in ms since the epoch. Default
+   * `Date.now`; tests and history replays pass a fixed one.
+   */
+  now?: () => number;
 }

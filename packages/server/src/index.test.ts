@@ -1,20 +1,24 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, startServer, Store } from './index.ts';
 import type { RunningServer } from './index.ts';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, tempDir } from './test-helpers.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, tempDir } from './test-support.ts';
 
 describe('startServer', () => {
   const dataDir = tempDir();
   const staticRoot = tempDir('vitrine-static-');
   let server: RunningServer;
+  /** What a browser sends when navigating. */
+  const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
   beforeAll(async () => {
     writeFileSync(join(staticRoot, 'index.html'), '<!doctype html><title>shop</title>');
     mkdirSync(join(staticRoot, 'assets'));
     writeFileSync(join(staticRoot, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(staticRoot, 'robots.txt'), 'User-agent: *');
     server = await startServer({
       dataDir,
       appId: APP_ID,
@@ -39,11 +43,55 @@ describe('startServer', () => {
 
   it('serves the storefront with an SPA fallback, but not for API paths', async () => {
     expect(await (await fetch(`${server.url}/`)).text()).toContain('<title>shop</title>');
-    expect(await (await fetch(`${server.url}/product/42-lamp?x=1`)).text()).toContain('<title>shop</title>');
+    expect(await (await fetch(`${server.url}/product/42-lamp?x=1`, { headers: html })).text()).toContain('<title>shop</title>');
     expect(await (await fetch(`${server.url}/assets/app.js`)).text()).toBe('console.log(1)');
-    const api = await fetch(`${server.url}/1/nothing`);
+    const api = await fetch(`${server.url}/1/nothing`, { headers: html });
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ message: 'Path not found: GET /1/nothing', status: 404 });
+  });
+
+  it('answers a missing file with a 404, never with the app shell', async () => {
+    // A page of an older build asking for its bundle: HTML as JavaScript would be a blank page.
+    const script = { accept: '*/*' };
+    const image = { accept: 'image/avif,image/webp,*/*;q=0.8' };
+    for (const [path, headers] of [['/assets/index-0ld.js', script], ['/assets/nested/style.css', { accept: 'text/css,*/*;q=0.1' }], ['/assets', html], ['/assets/x', html], ['/favicon.ico', image], ['/old-bundle.js', script]] as const) {
+      const response = await fetch(`${server.url}${path}`, { headers });
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).not.toContain('<title>shop</title>');
+    }
+    // A browser navigating to a product whose objectID holds a dot still gets the app.
+    expect(await (await fetch(`${server.url}/p/lamp-sku.1234`, { headers: html })).text()).toContain('<title>shop</title>');
+    expect((await fetch(`${server.url}/p/lamp-sku.1234`, { headers: script })).status).toBe(404);
+    // Only GET/HEAD requests of clients that take HTML get the shell.
+    expect((await fetch(`${server.url}/product/42`, { headers: { accept: 'application/json' } })).status).toBe(404);
+    expect((await fetch(`${server.url}/product/42`, { method: 'POST', headers: html, body: '{}' })).status).toBe(404);
+    expect((await fetch(`${server.url}/product/42`, { method: 'HEAD', headers: html })).status).toBe(200);
+  });
+
+  it('caches hashed assets for a year as immutable and revalidates index.html', async () => {
+    const asset = await fetch(`${server.url}/assets/app.js`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/', '/index.html', '/product/42-lamp']) {
+      const page = await fetch(`${server.url}${path}`, { headers: html });
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('cache-control'), path).toBe('no-cache');
+    }
+    expect((await fetch(`${server.url}/robots.txt`)).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("answers requests the HTTP parser refuses with Algolia's error body", async () => {
+    const long = await fetch(`${server.url}/1/indexes/products?query=${'x'.repeat(20_000)}`, { headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY } });
+    expect(long.status).toBe(431);
+    expect(await long.json()).toEqual({ message: expect.any(String), status: 431 });
+    const raw = await new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT AN HTTP REQUEST\r\n\r\n'));
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ message: expect.any(String), status: 400 });
   });
 
   it('serves the storefront configuration and extension routes', async () => {
@@ -76,6 +124,12 @@ describe('request logging', () => {
     await app.inject({ method: 'GET', url: `/1/indexes?x-algolia-api-key=${ADMIN_KEY}&x-algolia-application-id=${APP_ID}` });
     await app.inject({ method: 'GET', url: '/1/indexes', headers: { 'x-algolia-api-key': SEARCH_KEY, 'x-algolia-application-id': APP_ID } });
     await app.inject({ method: 'GET', url: '/1/indexes', headers: { 'x-algolia-api-key': 'wrong-key-attempt', 'x-algolia-application-id': APP_ID } });
+    // Errors whose messages could quote the URL: a malformed path, an unknown route, a bad parameter, a 405.
+    await app.inject({ method: 'GET', url: `/1/indexes/%E0%A4%A?x-algolia-api-key=${ADMIN_KEY}&x-algolia-application-id=${APP_ID}` });
+    await app.inject({ method: 'GET', url: `/1/nowhere?x-algolia-api-key=${ADMIN_KEY}&x-algolia-application-id=${APP_ID}` });
+    await app.inject({ method: 'GET', url: `/1/indexes/x?hitsPerPage=abc&x-algolia-api-key=${SEARCH_KEY}&x-algolia-application-id=${APP_ID}` });
+    await app.inject({ method: 'GET', url: `/2/searches?index=x&limit=0&x-algolia-api-key=${ADMIN_KEY}&x-algolia-application-id=${APP_ID}` });
+    await app.inject({ method: 'PATCH', url: `/1/indexes/x/settings?x-algolia-api-key=${ADMIN_KEY}&x-algolia-application-id=${APP_ID}` });
     await app.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });

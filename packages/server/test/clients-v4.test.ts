@@ -5,17 +5,18 @@
 import algoliasearchV4 from 'algoliasearch-v4';
 import type { SearchClient, SearchIndex } from 'algoliasearch-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, APP_ID, PRODUCTS, SEARCH_KEY, SETTINGS, startFixture } from './server-fixture.ts';
-import type { Fixture } from './server-fixture.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../src/test-support.ts';
+import type { TestServer } from '../src/test-support.ts';
+import { PRODUCTS, SETTINGS } from './catalogue.ts';
 
 describe('algoliasearch v4 against the server', () => {
-  let fixture: Fixture;
+  let fixture: TestServer;
   let client: SearchClient;
   let index: SearchIndex;
   const connect = (key: string) => algoliasearchV4(APP_ID, key, { hosts: [{ url: fixture.host, protocol: 'http' }] });
 
   beforeAll(async () => {
-    fixture = await startFixture();
+    fixture = await startTestServer();
     client = connect(ADMIN_KEY);
     index = client.initIndex('products');
     await index.setSettings(SETTINGS).wait();

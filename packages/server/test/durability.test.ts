@@ -4,43 +4,14 @@
  * batch must be all-or-nothing. Snapshots are taken often so that kills also land during snapshot writes.
  * Rounds: VITRINE_DURABILITY_ROUNDS (default 20 in CI, 3 locally).
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../src/test-helpers.ts';
+import { ADMIN_KEY, APP_ID, removeDir, spawnServer, tempDir } from '../src/test-support.ts';
 
 const ROUNDS = Number(process.env.VITRINE_DURABILITY_ROUNDS ?? (process.env.CI ? 20 : 3));
 const BATCH = 50;
 const WRITERS = 3;
-const here = dirname(fileURLToPath(import.meta.url));
-const headers = { 'x-algolia-application-id': 'durability', 'x-algolia-api-key': 'admin', 'content-type': 'text/plain' };
-
-function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures', 'serve.ts')], {
-    env: { ...process.env, VITRINE_DATA_DIR: dataDir, VITRINE_SNAPSHOT_EVERY_OPS: '25' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /LISTENING (\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY, 'content-type': 'text/plain' };
+const startChild = (dataDir: string) => spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SNAPSHOT_EVERY_OPS: '25' });
 
 async function browseAll(url: string): Promise<Map<string, Record<string, unknown>>> {
   const records = new Map<string, Record<string, unknown>>();
@@ -57,14 +28,14 @@ async function browseAll(url: string): Promise<Map<string, Record<string, unknow
 
 describe('durability under kill -9', () => {
   const dataDir = tempDir('vitrine-crash-');
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => removeDir(dataDir));
 
   it(`keeps every acknowledged write across ${ROUNDS} hard kills`, { timeout: 60_000 + ROUNDS * 10_000 }, async () => {
     const acked = new Set<string>();
     const batches: string[][] = [];
     let nextBatch = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const { child, url } = await startChild(dataDir);
+      const { kill, url } = await startChild(dataDir);
       // Everything acknowledged before the previous kill is there, intact; every batch is all or nothing.
       const present = await browseAll(url);
       // One assertion per check (not per record): thousands of expect() calls would dominate the run time.
@@ -93,17 +64,17 @@ describe('durability under kill -9', () => {
       const writers = Array.from({ length: WRITERS }, writer);
       // The kill moment is random, so kills land anywhere in the write path (commit, apply, snapshot).
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
-      await killHard(child);
+      await kill();
       stop = true;
       await Promise.all(writers);
     }
-    const { child, url } = await startChild(dataDir);
+    const { kill, url } = await startChild(dataDir);
     try {
       const present = await browseAll(url);
       expect([...acked].filter((id) => !present.has(id)), 'acknowledged records missing at the end').toEqual([]);
       expect(acked.size).toBeGreaterThan(0);
     } finally {
-      await killHard(child);
+      await kill();
     }
   });
 });

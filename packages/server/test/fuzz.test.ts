@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SEARCH_KEY } from '../src/test-helpers.ts';
-import type { TestApp } from '../src/test-helpers.ts';
+import { createTestApp, SEARCH_KEY } from '../src/test-support.ts';
+import type { TestApp } from '../src/test-support.ts';
 
 const ROUTES: Array<[string, string]> = [
   ['POST', '/1/indexes/fuzz/query'],
@@ -25,6 +25,7 @@ const ROUTES: Array<[string, string]> = [
   ['POST', '/1/indexes/fuzz/synonyms/search'],
   ['POST', '/1/keys'],
   ['POST', '/1/events'],
+  ['POST', '/1/indexes/*/recommendations'],
 ];
 
 /** Bodies shaped like real requests, with random values where the server must be defensive. */
@@ -32,6 +33,13 @@ const requestLike = fc.oneof(
   fc.jsonValue(),
   fc.record({ requests: fc.array(fc.record({ indexName: fc.constantFrom('fuzz', '', 'other'), action: fc.string(), body: fc.jsonValue(), params: fc.string(), type: fc.constantFrom('default', 'facet', 'x'), facet: fc.string() }, { requiredKeys: [] }), { maxLength: 4 }) }),
   fc.record({ query: fc.jsonValue(), filters: fc.jsonValue(), facetFilters: fc.jsonValue(), hitsPerPage: fc.jsonValue(), page: fc.jsonValue(), facets: fc.jsonValue(), params: fc.string() }, { requiredKeys: [] }),
+  fc.record({
+    requests: fc.array(fc.record({
+      indexName: fc.constantFrom('fuzz', 'other'), model: fc.constantFrom('related-products', 'bought-together', 'trending-items', 'trending-facets', 'looking-similar', 'x'),
+      objectID: fc.oneof(fc.constant('p1'), fc.jsonValue()), facetName: fc.jsonValue(), facetValue: fc.jsonValue(), threshold: fc.jsonValue(),
+      maxRecommendations: fc.jsonValue(), queryParameters: fc.jsonValue(), fallbackParameters: fc.jsonValue(),
+    }, { requiredKeys: [] }), { maxLength: 3 }),
+  }),
   fc.record({ events: fc.array(fc.dictionary(fc.constantFrom('eventType', 'eventName', 'index', 'userToken', 'objectIDs', 'positions', 'queryID'), fc.jsonValue()), { maxLength: 3 }) }),
 );
 
@@ -80,6 +88,25 @@ describe('fuzzing request parsing', () => {
         assertAlgoliaAnswer(response.statusCode, response.body);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('answers random analytics and user-token requests without a 5xx', async () => {
+    const analytics = ['searches', 'searches/count', 'searches/noResults', 'clicks/clickThroughRate', 'conversions/revenue', 'hits', 'filters', 'filters/brand', 'users/count', 'status'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...analytics), fc.webQueryParameters(), fc.dictionary(fc.constantFrom('index', 'startDate', 'endDate', 'limit', 'offset', 'tags', 'orderBy', 'direction', 'search', 'clickAnalytics'), fc.string()), async (route, raw, named) => {
+        const query = new URLSearchParams(named).toString();
+        const response = await t.call('GET', `/2/${route}?${query}&${raw}`);
+        assertAlgoliaAnswer(response.statusCode, response.body);
+      }),
+      { numRuns: 300 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string(), async (token) => {
+        const response = await t.call('DELETE', `/1/usertokens/${encodeURIComponent(token)}`);
+        assertAlgoliaAnswer(response.statusCode, response.body);
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -38,6 +38,7 @@ export interface AuthContext {
 const FILTER_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'] as const;
 const SEARCH_ACL: ReadonlySet<Acl> = new Set<Acl>(['search']);
 const SECURED_CACHE_SIZE = 10_000;
+const MAX_CACHED_KEY_LENGTH = 2048;
 const HOUR_MS = 3600 * 1000;
 
 function digest(value: string): Buffer {
@@ -148,8 +149,12 @@ export class Authenticator {
         maxHitsPerQuery: 0,
       };
       cached = { context, validUntil: restrictions.validUntil, restrictSources: restrictions.restrictSources, referers: restrictions.referers };
-      if (this.securedCache.size >= SECURED_CACHE_SIZE) this.securedCache.delete(this.securedCache.keys().next().value!);
-      this.securedCache.set(apiKey, cached);
+      // The search key is public, so anyone can mint secured keys up to the header size (16 KB): only usual-sized
+      // ones are cached, which bounds the cache's memory; larger ones are verified on every request.
+      if (apiKey.length <= MAX_CACHED_KEY_LENGTH) {
+        if (this.securedCache.size >= SECURED_CACHE_SIZE) this.securedCache.delete(this.securedCache.keys().next().value!);
+        this.securedCache.set(apiKey, cached);
+      }
     }
     if (cached.validUntil !== undefined && Date.now() / 1000 > cached.validUntil) throw createError('KEY_EXPIRED');
     if (!sourceAllowed(cached.restrictSources, ip)) throw createError('SOURCE_NOT_ALLOWED');

@@ -58,6 +58,16 @@ describe('validateSearchParams', () => {
     expect(validateSearchParams({ query: 'é'.repeat(256), hitsPerPage: 1000 }, defaultLimits).hitsPerPage).toBe(1000);
   });
 
+  it('bounds what the search log stores: analytics tags and the user token', () => {
+    // Each tag set and user token becomes part of analytics rows' keys: a public search key must not grow them at will.
+    expect(() => validateSearchParams({ analyticsTags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, defaultLimits)).toThrow(/analyticsTags/);
+    expect(() => validateSearchParams({ analyticsTags: ['x'.repeat(130)] }, defaultLimits)).toThrow(/analyticsTags/);
+    expect(() => validateSearchParams({ analyticsTags: 'mobile' } as never, defaultLimits)).toThrow(ApiError);
+    expect(() => validateSearchParams({ userToken: 'u'.repeat(130) }, defaultLimits)).toThrow(/userToken/);
+    expect(validateSearchParams({ analyticsTags: ['mobile', 'x'.repeat(129)], userToken: 'u'.repeat(129) }, defaultLimits).userToken).toHaveLength(129);
+    expect(validateSearchParams(parseParamsString('analyticsTags=mobile,fr'), defaultLimits).analyticsTags).toEqual(['mobile', 'fr']);
+  });
+
   it('throws only ApiErrors (4xx) on arbitrary params strings', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), fc.constantFrom('hitsPerPage', 'facetFilters', 'query', 'page', 'distinct', 'attributesToRetrieve', 'getRankingInfo'), (value, name) => {

@@ -124,6 +124,10 @@ export function mergeParams(body: Record<string, unknown> | undefined, maxDepth 
   return out as SearchParams;
 }
 
+const MAX_ANALYTICS_TAGS = 100;
+/** The Insights API's user token length, also used for analytics tags. */
+const MAX_TOKEN_LENGTH = 129;
+
 function assertInteger(params: SearchParams, name: string, min: number, max: number): void {
   const value = params[name];
   if (value === undefined || value === null) return;
@@ -147,6 +151,18 @@ export function validateSearchParams(params: SearchParams, limits: ServerLimits)
   assertInteger(params, 'offset', 0, Number.MAX_SAFE_INTEGER);
   assertInteger(params, 'maxValuesPerFacet', 0, limits.maxValuesPerFacet);
   assertInteger(params, 'maxFacetHits', 0, 100);
+  // Both end up in the search log's rows (keys of the analytics rollups): bounded like the Insights API's.
+  const tags = params.analyticsTags;
+  if (tags !== undefined && tags !== null) {
+    if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string')) throw createError('INVALID_PARAMETER', 'analyticsTags', 'expected an array of strings');
+    if (tags.length > MAX_ANALYTICS_TAGS) throw createError('INVALID_PARAMETER', 'analyticsTags', `at most ${MAX_ANALYTICS_TAGS} tags`);
+    if (tags.some((tag) => tag.length > MAX_TOKEN_LENGTH)) throw createError('INVALID_PARAMETER', 'analyticsTags', `tags are at most ${MAX_TOKEN_LENGTH} characters`);
+  }
+  if (params.userToken !== undefined && params.userToken !== null) {
+    if (typeof params.userToken !== 'string' || params.userToken.length > MAX_TOKEN_LENGTH) {
+      throw createError('INVALID_PARAMETER', 'userToken', `expected a string of at most ${MAX_TOKEN_LENGTH} characters`);
+    }
+  }
   for (const name of ['highlightPreTag', 'highlightPostTag', 'snippetEllipsisText', 'facetQuery']) {
     if (params[name] !== undefined && params[name] !== null && typeof params[name] !== 'string') {
       throw createError('INVALID_PARAMETER', name, 'expected a string');

@@ -6,15 +6,17 @@
 import { algoliasearch } from 'algoliasearch';
 import type { AnalyticsClient } from 'algoliasearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, ANALYTICS_KEY, APP_ID, SEARCH_KEY, startInsightsApp } from './test-app.ts';
-import type { InsightsTestApp } from './test-app.ts';
+import { demoIndexName, demoSettings, generateProducts } from '@vitrine/demo';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../test-support.ts';
+import type { TestServer } from '../test-support.ts';
 
 const DAY = 86_400_000;
 const TODAY = Date.UTC(2025, 2, 10, 15);
 const YESTERDAY = TODAY - DAY;
 
 describe('Analytics API', () => {
-  let t: InsightsTestApp;
+  let t: TestServer;
+  let ANALYTICS_KEY: string;
   let analytics: AnalyticsClient;
   let clock = YESTERDAY;
   const range = { index: 'products', startDate: '2025-03-09', endDate: '2025-03-10' };
@@ -24,7 +26,11 @@ describe('Analytics API', () => {
     ({ eventType: 'click', eventName: 'Clicked', index: 'products', userToken, queryID, objectIDs: [objectID], positions: [position] });
 
   beforeAll(async () => {
-    t = await startInsightsApp({ now: () => clock, productCount: 400 });
+    t = await startTestServer({
+      config: { now: () => clock, insights: { modelRebuildIntervalMs: 0, suggestionsRebuildIntervalMs: 0 } },
+      index: { name: demoIndexName, settings: demoSettings, records: [...generateProducts(400)] },
+    });
+    ANALYTICS_KEY = await t.createKey({ acl: ['analytics'] });
     const hosts = [{ url: t.host, protocol: 'http' as const, accept: 'readWrite' as const }];
     analytics = algoliasearch(APP_ID, ANALYTICS_KEY, { hosts }).initAnalytics({ options: { hosts } });
 
@@ -99,6 +105,10 @@ describe('Analytics API', () => {
     expect(await analytics.getConversionRate(range)).toMatchObject({ rate: 0.25, conversionCount: 1, trackedSearchCount: 4 });
     expect(await analytics.getPurchaseRate(range)).toMatchObject({ rate: 0.25, purchaseCount: 1 });
     expect(await analytics.getAddToCartRate(range)).toMatchObject({ rate: 0, addToCartCount: 0 });
+    // Every rate endpoint's daily series carries its rate and exactly its own counts.
+    expect((await analytics.getConversionRate(range)).dates[0]).toEqual({ date: '2025-03-09', rate: 0.3333, trackedSearchCount: 3, conversionCount: 1 });
+    expect((await analytics.getPurchaseRate(range)).dates[0]).toEqual({ date: '2025-03-09', rate: 0.3333, trackedSearchCount: 3, purchaseCount: 1 });
+    expect((await analytics.getAddToCartRate(range)).dates[1]).toEqual({ date: '2025-03-10', rate: 0, trackedSearchCount: 1, addToCartCount: 0 });
     const revenue = await analytics.getRevenue(range);
     expect(revenue.currencies).toEqual({ USD: { currency: 'USD', revenue: 60 } });
     expect(revenue.dates).toEqual([{ date: '2025-03-09', currencies: { USD: { currency: 'USD', revenue: 60 } } }, { date: '2025-03-10', currencies: {} }]);
@@ -131,6 +141,12 @@ describe('Analytics API', () => {
     expect((await t.call('GET', '/2/searches?index=products&limit=1001', undefined, ADMIN_KEY)).status).toBe(400);
     expect((await t.call('GET', '/2/searches?index=products&orderBy=price', undefined, ADMIN_KEY)).status).toBe(400);
     expect((await t.call('GET', '/2/searches?index=products&tags=(mobile', undefined, ADMIN_KEY)).status).toBe(400);
+    // Long or deep tag expressions are a 400 with Algolia's body, not a failed SQL query (SQLite caps expression depth).
+    for (const tags of [Array(1100).fill('t').join(' OR '), `${'('.repeat(40)}mobile${')'.repeat(40)}`]) {
+      const refused = await t.call('GET', `/2/searches/count?index=products&tags=${encodeURIComponent(tags)}`, undefined, ADMIN_KEY);
+      expect(refused).toEqual({ status: 400, body: { status: 400, message: expect.stringContaining('tags') } });
+    }
+    expect((await analytics.getSearchesCount({ ...range, tags: Array.from({ length: 100 }, (_, i) => (i === 0 ? 'mobile' : `t${i}`)).join(' OR ') })).count).toBe(3);
     expect((await t.call('GET', '/2/searches?index=products', undefined, SEARCH_KEY)).status).toBe(403);
     expect((await t.call('GET', '/2/searches?index=products', undefined, ADMIN_KEY)).status).toBe(200);
   });

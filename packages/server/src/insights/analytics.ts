@@ -74,6 +74,20 @@ export class Analytics {
     return Object.fromEntries(columns.map((c) => [c, days.reduce((sum, d) => sum + d.sums[c], 0)]));
   }
 
+  /**
+   * The shape of the rate endpoints: `rate` = numerator / denominator (columns of query_daily), plus the named
+   * counts (response field → column), over the whole range and per day.
+   */
+  private rateSeries<T>(q: AnalyticsQuery, numerator: string, denominator: string, counts: Record<string, string>): T {
+    const columns = [...new Set([numerator, denominator, ...Object.values(counts)])];
+    const days = this.daily(q, columns);
+    const shape = (sums: Record<string, number>) => ({
+      rate: rate(sums[numerator], sums[denominator]),
+      ...Object.fromEntries(Object.entries(counts).map(([field, column]) => [field, sums[column]])),
+    });
+    return { ...shape(this.totals(days, columns)), dates: days.map((d) => ({ date: d.date, ...shape(d.sums) })) } as T;
+  }
+
   searchesCount(q: AnalyticsQuery): CountWithDates {
     const days = this.daily(q, ['searches']);
     return { count: this.totals(days, ['searches']).searches, dates: days.map((d) => ({ date: d.date, count: d.sums.searches })) };
@@ -184,14 +198,7 @@ export class Analytics {
   }
 
   noResultRate(q: AnalyticsQuery): NoResultRateResponse {
-    const days = this.daily(q, ['searches', 'no_results']);
-    const t = this.totals(days, ['searches', 'no_results']);
-    return {
-      rate: rate(t.no_results, t.searches),
-      count: t.searches,
-      noResultCount: t.no_results,
-      dates: days.map((d) => ({ date: d.date, rate: rate(d.sums.no_results, d.sums.searches), count: d.sums.searches, noResultCount: d.sums.no_results })),
-    };
+    return this.rateSeries(q, 'no_results', 'searches', { count: 'searches', noResultCount: 'no_results' });
   }
 
   noClickRate(q: AnalyticsQuery): NoClickRateResponse {
@@ -207,15 +214,7 @@ export class Analytics {
   }
 
   clickThroughRate(q: AnalyticsQuery): ClickThroughRateResponse {
-    const columns = ['tracked', 'clicked', 'clicks'];
-    const days = this.daily(q, columns);
-    const t = this.totals(days, columns);
-    return {
-      rate: rate(t.clicked, t.tracked),
-      clickCount: t.clicks,
-      trackedSearchCount: t.tracked,
-      dates: days.map((d) => ({ date: d.date, rate: rate(d.sums.clicked, d.sums.tracked), clickCount: d.sums.clicks, trackedSearchCount: d.sums.tracked })),
-    };
+    return this.rateSeries(q, 'clicked', 'tracked', { clickCount: 'clicks', trackedSearchCount: 'tracked' });
   }
 
   averageClickPosition(q: AnalyticsQuery): AverageClickPositionResponse {
@@ -241,36 +240,15 @@ export class Analytics {
   }
 
   conversionRate(q: AnalyticsQuery): ConversionRateResponse {
-    const days = this.daily(q, ['tracked', 'converted', 'conversions']);
-    const t = this.totals(days, ['tracked', 'converted', 'conversions']);
-    return {
-      rate: rate(t.converted, t.tracked),
-      trackedSearchCount: t.tracked,
-      conversionCount: t.conversions,
-      dates: days.map((d) => ({ date: d.date, rate: rate(d.sums.converted, d.sums.tracked), trackedSearchCount: d.sums.tracked, conversionCount: d.sums.conversions })),
-    };
+    return this.rateSeries(q, 'converted', 'tracked', { trackedSearchCount: 'tracked', conversionCount: 'conversions' });
   }
 
   addToCartRate(q: AnalyticsQuery): AddToCartRateResponse {
-    const days = this.daily(q, ['tracked', 'carted', 'carts']);
-    const t = this.totals(days, ['tracked', 'carted', 'carts']);
-    return {
-      rate: rate(t.carted, t.tracked),
-      trackedSearchCount: t.tracked,
-      addToCartCount: t.carts,
-      dates: days.map((d) => ({ date: d.date, rate: rate(d.sums.carted, d.sums.tracked), trackedSearchCount: d.sums.tracked, addToCartCount: d.sums.carts })),
-    };
+    return this.rateSeries(q, 'carted', 'tracked', { trackedSearchCount: 'tracked', addToCartCount: 'carts' });
   }
 
   purchaseRate(q: AnalyticsQuery): PurchaseRateResponse {
-    const days = this.daily(q, ['tracked', 'purchased', 'purchases']);
-    const t = this.totals(days, ['tracked', 'purchased', 'purchases']);
-    return {
-      rate: rate(t.purchased, t.tracked),
-      trackedSearchCount: t.tracked,
-      purchaseCount: t.purchases,
-      dates: days.map((d) => ({ date: d.date, rate: rate(d.sums.purchased, d.sums.tracked), trackedSearchCount: d.sums.tracked, purchaseCount: d.sums.purchases })),
-    };
+    return this.rateSeries(q, 'purchased', 'tracked', { trackedSearchCount: 'tracked', purchaseCount: 'purchases' });
   }
 
   revenue(q: AnalyticsQuery): RevenueResponse {

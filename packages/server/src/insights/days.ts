@@ -36,6 +36,9 @@ export function tagsKey(tags: readonly string[] | undefined): string {
   return unique.length === 0 ? '' : `|${unique.join('|')}|`;
 }
 
+const MAX_TAG_TERMS = 100;
+const MAX_TAG_DEPTH = 32;
+
 /**
  * A `tags` expression as SQL over the `tags` column: terms joined by AND / OR (AND binds tighter), with
  * parentheses. Returns the clause and its parameters.
@@ -43,8 +46,13 @@ export function tagsKey(tags: readonly string[] | undefined): string {
 export function tagsClause(expression: string | undefined): { sql: string; params: string[] } {
   if (expression === undefined || expression.trim() === '') return { sql: '1', params: [] };
   const tokens = expression.match(/\(|\)|[^\s()]+/g) ?? [];
+  // Caps: SQLite refuses expressions deeper than 1000 (a long chain of terms is that deep), and the parser
+  // below recurses per parenthesis. Past them the caller gets a 400, never a failed query.
+  const terms = tokens.filter((token) => token !== '(' && token !== ')' && token !== 'AND' && token !== 'OR').length;
+  if (terms > MAX_TAG_TERMS) throw invalidParameter('tags', `at most ${MAX_TAG_TERMS} tags per expression`);
   const params: string[] = [];
   let position = 0;
+  let depth = 0;
   const bad = (): never => {
     throw invalidParameter('tags', 'expected tags joined by AND / OR, with balanced parentheses');
   };
@@ -52,8 +60,10 @@ export function tagsClause(expression: string | undefined): { sql: string; param
     const token = tokens[position++];
     if (token === undefined || token === ')' || token === 'AND' || token === 'OR') return bad();
     if (token === '(') {
+      if (++depth > MAX_TAG_DEPTH) throw invalidParameter('tags', `at most ${MAX_TAG_DEPTH} levels of parentheses`);
       const inner = or();
       if (tokens[position++] !== ')') bad();
+      depth--;
       return `(${inner})`;
     }
     params.push(`|${token}|`);

@@ -1,56 +1,26 @@
 /**
- * Crash durability of events: a child process serves the insights plugin; concurrent writers send batches of
- * events, and the test `kill -9`s the process mid-stream. After each kill, every batch that was acknowledged
+ * Crash durability of events: a child process runs the real server (insights included); concurrent writers
+ * send batches of events, and the test `kill -9`s the process mid-stream. After each kill, every batch that was acknowledged
  * (`200 OK`) must be in the database, whole; a batch never answered may be there or not, but never in part.
  */
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { APP_ID, SEARCH_KEY } from './test-app.ts';
+import { APP_ID, SEARCH_KEY, removeDir, spawnServer, tempDir } from '../test-support.ts';
 
 const ROUNDS = Number(process.env.VITRINE_DURABILITY_ROUNDS ?? (process.env.CI ? 10 : 2));
 const WRITERS = 3;
 const BATCH = 50;
-const here = dirname(fileURLToPath(import.meta.url));
-
-function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures', 'serve.ts')], {
-    env: { ...process.env, VITRINE_INSIGHTS_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /LISTENING (\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`insights server exited early with ${code}`)));
-  });
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 describe('events survive kill -9', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vitrine-insights-crash-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = tempDir('vitrine-insights-crash-');
+  afterAll(() => removeDir(dataDir));
 
   it(`keeps every acknowledged batch, whole, over ${ROUNDS} crashes`, async () => {
     const acknowledged = new Set<string>();
     const sent = new Set<string>();
     for (let round = 0; round < ROUNDS; round++) {
-      const { child, url } = await startChild(dataDir);
+      const { kill, url } = await spawnServer({ VITRINE_DATA_DIR: dataDir });
       let stop = false;
       const writer = async (w: number) => {
         for (let n = 0; !stop; n++) {
@@ -76,7 +46,7 @@ describe('events survive kill -9', () => {
       while (![...acknowledged].some((name) => name.startsWith(`r${round}-`))) await new Promise((resolve) => setImmediate(resolve));
       // A random extra moment, so the kill lands anywhere in a commit cycle (not a wait for a condition).
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.floor(Math.random() * 80)));
-      await killHard(child);
+      await kill();
       stop = true;
       await Promise.all(writers);
 

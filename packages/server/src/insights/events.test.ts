@@ -8,17 +8,23 @@ import { join } from 'node:path';
 import { algoliasearch } from 'algoliasearch';
 import { createInsightsClient } from 'search-insights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, ANALYTICS_KEY, APP_ID, SEARCH_KEY, startInsightsApp } from './test-app.ts';
-import type { InsightsTestApp } from './test-app.ts';
+import { demoIndexName, demoSettings, generateProducts } from '@vitrine/demo';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../test-support.ts';
+import type { TestServer } from '../test-support.ts';
 
 describe('Insights API', () => {
-  let t: InsightsTestApp;
+  let t: TestServer;
+  let ANALYTICS_KEY: string;
   let db: Database.Database;
   const countEvents = (where = '1') => (db.prepare(`SELECT COUNT(*) AS n FROM events WHERE ${where}`).get() as { n: number }).n;
   const click = (extra: Record<string, unknown> = {}) => ({ eventType: 'click', eventName: 'Product Clicked', index: 'products', userToken: 'user-1', objectIDs: ['1'], ...extra });
 
   beforeAll(async () => {
-    t = await startInsightsApp({ productCount: 300 });
+    t = await startTestServer({
+      config: { insights: { modelRebuildIntervalMs: 0, suggestionsRebuildIntervalMs: 0 } },
+      index: { name: demoIndexName, settings: demoSettings, records: [...generateProducts(300)] },
+    });
+    ANALYTICS_KEY = await t.createKey({ acl: ['analytics'] });
     db = new Database(join(t.dataDir, 'insights.sqlite'), { readonly: true });
   });
   afterAll(async () => {
@@ -151,6 +157,14 @@ describe('Insights API', () => {
   it('needs the search ACL', async () => {
     expect((await t.call('POST', '/1/events', { events: [click()] }, ANALYTICS_KEY)).status).toBe(403);
     expect((await t.call('POST', '/1/events', { events: [click()] }, 'wrong-key')).status).toBe(403);
+  });
+
+  it('imports a history all or nothing', () => {
+    const before = countEvents();
+    // The invalid event comes after a first chunk of 1,000 valid ones.
+    const events = [...Array.from({ length: 1500 }, () => click({ userToken: 'history-user' })), click({ eventType: 'like' })];
+    expect(() => t.server.insights.importHistory({ searches: [], events } as never)).toThrow(/eventType/);
+    expect(countEvents()).toBe(before);
   });
 
   it('deletes the events of a user token (deleteObject ACL)', async () => {

@@ -17,13 +17,14 @@ import { DAILY_TABLES, openInsightsDb } from './db.ts';
 import type { InsightsDeps, InsightsOptions } from './deps.ts';
 import { DAY_MS, resolveInsightsOptions } from './deps.ts';
 import { dayOf } from './days.ts';
+import { createError } from '../errors.ts';
 import { invalidEvents } from './errors.ts';
 import { EventLog } from './event-log.ts';
 import type { RecordedEvent } from './event-log.ts';
 import type { Models } from './models.ts';
 import { buildModels, emptyModels } from './models.ts';
 import { Recommender } from './recommend.ts';
-import { SearchLog } from './search-log.ts';
+import { SearchLog, TOP_HITS_COUNTED } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
 import { buildQuerySuggestions } from './suggestions.ts';
 import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_REQUEST, validateEvents } from './validate.ts';
@@ -76,7 +77,8 @@ export function searchLogEntry(indexName: string, params: SearchParams, response
     filters: typeof params.filters === 'string' ? params.filters : undefined,
     facetFilters: params.facetFilters,
     numericFilters: params.numericFilters,
-    objectIDs: response.hits.map((hit) => hit.objectID),
+    // Only the first hits count in analytics; a 1,000-hit page need not be copied.
+    objectIDs: response.hits.slice(0, TOP_HITS_COUNTED).map((hit) => hit.objectID),
     analytics: params.analytics !== false && (params.analytics as unknown) !== 'false',
     analyticsTags: Array.isArray(params.analyticsTags) ? params.analyticsTags : undefined,
     timestamp: extra.timestamp,
@@ -123,12 +125,16 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   };
 
   const importHistory = (history: InsightsHistory) => {
+    // Every event is validated before anything is stored: an invalid history imports nothing.
+    const window = { now: now(), maxAgeMs: Number.MAX_SAFE_INTEGER, maxFutureMs: 0 };
+    const chunks = [];
+    for (let i = 0; i < history.events.length; i += MAX_EVENTS_PER_REQUEST) {
+      chunks.push(validateEvents({ events: history.events.slice(i, i + MAX_EVENTS_PER_REQUEST) }, window));
+    }
     for (const search of history.searches) searchLog.record(search);
     searchLog.flush();
-    const window = { now: now(), maxAgeMs: Number.MAX_SAFE_INTEGER, maxFutureMs: 0 };
     let stored = 0;
-    for (let i = 0; i < history.events.length; i += MAX_EVENTS_PER_REQUEST) {
-      const events = validateEvents({ events: history.events.slice(i, i + MAX_EVENTS_PER_REQUEST) }, window);
+    for (const events of chunks) {
       eventLog.appendNow(events, window.now);
       stored += events.length;
     }
@@ -181,8 +187,9 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     return reply.code(204).send();
   });
 
-  app.post<{ Params: { indexName: string } }>('/1/indexes/:indexName/recommendations', { config: { acl: 'search' } }, async (request, reply) => {
-    if (request.params.indexName !== '*') return reply.callNotFound();
+  app.post<{ Params: { indexName: string } }>('/1/indexes/:indexName/recommendations', { config: { acl: 'search' } }, async (request) => {
+    // Like the multi-query route: only `*` (the indices are in the requests); a named index is no route.
+    if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
     return recommender.recommend(request.body, request.auth ?? null, now);
   });
 

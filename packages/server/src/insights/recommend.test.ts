@@ -7,18 +7,21 @@ import { algoliasearch } from 'algoliasearch';
 import type { RecommendClient } from 'algoliasearch';
 import { liteClient } from 'algoliasearch/lite';
 import algoliasearchHelper from 'algoliasearch-helper';
-import { generateHistory } from '@vitrine/demo';
+import { demoIndexName, demoSettings, generateHistory, generateProducts } from '@vitrine/demo';
 import type { InsightsHistory, Product } from '@vitrine/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ID, CHEAP_ONLY_KEY, SEARCH_KEY, startInsightsApp } from './test-app.ts';
-import type { InsightsTestApp } from './test-app.ts';
+import { APP_ID, SEARCH_KEY, securedApiKey, startTestServer } from '../test-support.ts';
+import type { TestServer } from '../test-support.ts';
 
 const NOW = Date.UTC(2025, 5, 15, 12);
 
 type Hit = Product & { _score?: number };
 
 describe('Recommend API and query suggestions', () => {
-  let t: InsightsTestApp;
+  let t: TestServer;
+  const products = [...generateProducts(2000)];
+  /** A secured key forcing `price < 50` onto every search. */
+  let CHEAP_ONLY_KEY: string;
   let recommend: RecommendClient;
   let history: InsightsHistory;
   const hosts = () => [{ url: t.host, protocol: 'http' as const, accept: 'readWrite' as const }];
@@ -26,13 +29,17 @@ describe('Recommend API and query suggestions', () => {
     const { results } = await recommend.getRecommendations({ requests: [{ indexName: 'products', threshold: 0, ...request } as never] });
     return results[0].hits as Hit[];
   };
-  const product = (id: string) => t.products[Number(id) - 1];
+  const product = (id: string) => products[Number(id) - 1];
 
   beforeAll(async () => {
-    t = await startInsightsApp({ now: () => NOW, productCount: 2000 });
-    history = generateHistory(t.products, { now: NOW, sessionsPerDay: 150 });
-    expect(t.insights.seedIfEmpty(history)).toBe(true);
-    expect(t.insights.seedIfEmpty(history)).toBe(false);
+    t = await startTestServer({
+      config: { now: () => NOW, insights: { modelRebuildIntervalMs: 0, suggestionsRebuildIntervalMs: 0 } },
+      index: { name: demoIndexName, settings: demoSettings, records: products },
+    });
+    CHEAP_ONLY_KEY = securedApiKey(SEARCH_KEY, { filters: 'price < 50' });
+    history = generateHistory(products, { now: NOW, sessionsPerDay: 150 });
+    expect(t.server.insights.seedIfEmpty(history)).toBe(true);
+    expect(t.server.insights.seedIfEmpty(history)).toBe(false);
     recommend = algoliasearch(APP_ID, SEARCH_KEY, { hosts: hosts() }).initRecommend({ options: { hosts: hosts() } });
   });
   afterAll(() => t.close());
@@ -52,7 +59,7 @@ describe('Recommend API and query suggestions', () => {
   });
 
   it('recommends related products of the same category first, and looking-similar items by attributes', async () => {
-    const source = t.products[0];
+    const source = products[0];
     const related = await hitsOf({ model: 'related-products', objectID: source.objectID, maxRecommendations: 5 });
     expect(related).toHaveLength(5);
     expect(related.map((h) => h.objectID)).not.toContain(source.objectID);
@@ -87,7 +94,7 @@ describe('Recommend API and query suggestions', () => {
   });
 
   it('applies queryParameters filters, threshold and maxRecommendations, and fills with fallbackParameters', async () => {
-    const source = t.products[0];
+    const source = products[0];
     const all = await hitsOf({ model: 'looking-similar', objectID: source.objectID });
     expect(all.length).toBe(30);
     const colour = all[all.length - 1].color;
@@ -107,7 +114,7 @@ describe('Recommend API and query suggestions', () => {
 
   it("applies the caller key's forced filters to what it recommends", async () => {
     const response = await t.call('POST', '/1/indexes/*/recommendations', {
-      requests: [{ indexName: 'products', model: 'looking-similar', objectID: t.products[0].objectID, threshold: 0, maxRecommendations: 10 }],
+      requests: [{ indexName: 'products', model: 'looking-similar', objectID: products[0].objectID, threshold: 0, maxRecommendations: 10 }],
     }, CHEAP_ONLY_KEY);
     expect(response.status).toBe(200);
     const hits = response.body.results[0].hits as Hit[];
@@ -118,8 +125,8 @@ describe('Recommend API and query suggestions', () => {
   it('answers the helper InstantSearch drives (lite client getRecommendations)', async () => {
     const client = liteClient(APP_ID, SEARCH_KEY, { hosts: hosts() });
     const helper = algoliasearchHelper(client as never, 'products');
-    helper.addRelatedProducts({ $$id: 1, objectID: t.products[1].objectID, maxRecommendations: 4 } as never);
-    helper.addFrequentlyBoughtTogether({ $$id: 2, objectID: t.products[2].objectID } as never);
+    helper.addRelatedProducts({ $$id: 1, objectID: products[1].objectID, maxRecommendations: 4 } as never);
+    helper.addFrequentlyBoughtTogether({ $$id: 2, objectID: products[2].objectID } as never);
     const results = await new Promise<Record<number, { hits: Hit[] }>>((resolve, reject) => {
       helper.on('error', (event: { error: unknown }) => reject(event.error));
       (helper as unknown as { on(name: string, cb: (event: { recommend: { results: Record<number, { hits: Hit[] }> } }) => void): void })
@@ -135,6 +142,8 @@ describe('Recommend API and query suggestions', () => {
     expect((await call([{ indexName: 'products', model: 'related-products', threshold: 0 }])).status).toBe(400);
     expect((await call([{ indexName: 'products', model: 'telepathy', threshold: 0 }])).status).toBe(400);
     expect((await call([{ indexName: 'products', model: 'trending-items', threshold: 101 }])).status).toBe(400);
+    const tooMany = await call(Array.from({ length: 101 }, () => ({ indexName: 'products', model: 'trending-items', threshold: 0 })));
+    expect(tooMany).toEqual({ status: 400, body: { status: 400, message: expect.stringContaining('at most 100 requests') } });
     expect((await call([{ indexName: 'products', model: 'trending-items', threshold: 0, maxRecommendations: 31 }])).status).toBe(400);
     expect((await call([{ indexName: 'products', model: 'trending-facets', threshold: 0 }])).status).toBe(400);
     expect((await call([{ indexName: 'nowhere', model: 'trending-items', threshold: 0 }])).status).toBe(404);
@@ -146,9 +155,8 @@ describe('Recommend API and query suggestions', () => {
     const built = await t.call('POST', '/1/vitrine/query-suggestions/build');
     expect(built.status).toBe(200);
     expect(built.body.indices).toEqual([{ indexName: 'products_query_suggestions', sources: ['products'], records: expect.any(Number) }]);
-    const suggestions = t.indices.get('products_query_suggestions')!;
     type Suggestion = { query: string; popularity: number; products: { exact_nb_hits: number; facets: { exact_matches: Record<string, unknown[]> } } };
-    const top = suggestions.search({ query: '', hitsPerPage: 1000 }).hits as unknown as Suggestion[];
+    const top = t.server.store.search('products_query_suggestions', { query: '', hitsPerPage: 1000 }).hits as unknown as Suggestion[];
     expect(top.length).toBe(built.body.indices[0].records);
     for (let i = 1; i < top.length; i++) expect(top[i - 1].popularity).toBeGreaterThanOrEqual(top[i].popularity);
     const first = top[0];

@@ -17,6 +17,7 @@ import { contentCandidates, similarCandidates } from './similarity.ts';
 
 const MODELS = new Set(['related-products', 'bought-together', 'trending-items', 'trending-facets', 'looking-similar']);
 const MAX_RECOMMENDATIONS = 30;
+const MAX_REQUESTS = 100;
 /** Candidates fetched per request: enough for filters to remove many and still fill 30. */
 const MAX_CANDIDATES = 200;
 /** Weight of the behavioural signal (co-interest) against content similarity in related-products. */
@@ -104,8 +105,10 @@ export class Recommender {
 
   async recommend(body: unknown, auth: AuthContext | null, now: () => number): Promise<{ results: RecommendationsResult[] }> {
     if (typeof body !== 'object' || body === null || !Array.isArray((body as { requests?: unknown }).requests)) throw missingParameter('requests');
-    const requests = ((body as { requests: unknown[] }).requests).map(parseRecommendRequest);
-    if (requests.length > 100) throw invalidParameter('requests', 'at most 100 requests per call');
+    const raw = (body as { requests: unknown[] }).requests;
+    // Counted before parsing: a refused call costs nothing.
+    if (raw.length > MAX_REQUESTS) throw invalidParameter('requests', `at most ${MAX_REQUESTS} requests per call`);
+    const requests = raw.map(parseRecommendRequest);
     const indices = new Set(await this.deps.listIndices());
     for (const request of requests) {
       if (auth) requireIndex(auth, request.indexName);

@@ -1,11 +1,12 @@
 /**
- * The search log: the search routes call `record(entry)` after each search; entries wait in memory and are
- * written in batches (every `searchFlushIntervalMs` or `searchFlushBatch` entries), one transaction each. A
- * search is not an acknowledged write, so a crash may lose the last second of analytics, never an event.
- *
- * A batch is first summed in memory by rollup key (a popular query searched 300 times in the batch is one
- * upsert), then upserted into the daily rollups. Searches made with `clickAnalytics` also get a `tracked` row,
- * keyed by their queryID, so that later events find them.
+ * The search log: the search routes call `record(entry)` after each search; it is summed at once into the
+ * rollups waiting in memory (by rollup key: a popular query searched 300 times before the next write is one
+ * upsert, and so is each of its top hits), and those are written in batches (every `searchFlushIntervalMs` or
+ * `searchFlushBatch` searches), one transaction each: one upsert per distinct key, not per search. Summing at
+ * record time keeps memory bounded by the distinct keys and leaves only the SQLite writes to the flush, which
+ * runs on the event loop. A search is not an acknowledged write, so a crash may lose the last second of
+ * analytics, never an event. Searches made with `clickAnalytics` also get a `tracked` row, keyed by their
+ * queryID, so that later events find them.
  */
 import type { SearchLogEntry } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
@@ -13,23 +14,94 @@ import { setMeta } from './db.ts';
 import { appliedFilters, dayOf, normalizeQuery, tagsKey } from './days.ts';
 
 /** How many of a search's first hits count in the top-hits analytics. */
-const TOP_HITS_COUNTED = 10;
+export const TOP_HITS_COUNTED = 10;
 const QUERY_ID = /^[0-9a-f]{32}$/;
+const MAX_CONDITIONS_COUNTED = 50;
+const MAX_USER_TOKEN_LENGTH = 129;
 
-type Counters = Record<string, number>;
+/** One rollup row waiting to be written: its primary key values and the counts to add. */
+interface Pending<C> {
+  key: Array<string | number>;
+  counts: C;
+}
 
-function bump(map: Map<string, { key: unknown[]; counters: Counters }>, key: unknown[], increments: Counters): void {
-  const id = key.join('\u0000');
-  let entry = map.get(id);
-  if (!entry) {
-    entry = { key, counters: {} };
-    map.set(id, entry);
+/**
+ * Sums per rollup key. `id` is the key's parts joined by NUL (a string is cheaper to build and hash than the
+ * key's array, which is only built for a new row); parts containing NUL could alias another key, which at worst
+ * merges the counts of such odd queries or objectIDs. `counts` must be a fresh object: a new row keeps it.
+ */
+class Sums<C extends Record<string, number>> {
+  readonly rows = new Map<string, Pending<C>>();
+
+  add(id: string, key: () => Array<string | number>, counts: C): void {
+    const row = this.rows.get(id);
+    if (row) for (const name in counts) (row.counts as Record<string, number>)[name] += counts[name];
+    else this.rows.set(id, { key: key(), counts });
   }
-  for (const [name, value] of Object.entries(increments)) entry.counters[name] = (entry.counters[name] ?? 0) + value;
+}
+
+type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
+
+/** The rollups of the searches recorded since the last write. */
+class Batch {
+  searches = 0;
+  readonly queries = new Sums<QueryCounts>();
+  /** Latest nbHits of each query row (the `query_daily.nb_hits` shown by top searches), with its time. */
+  readonly latest = new Map<string, { nbHits: number; ts: number }>();
+  readonly hits = new Sums<{ count: number; tracked: number }>();
+  readonly hitQueries = new Sums<{ count: number; tracked: number }>();
+  readonly filters = new Sums<{ count: number }>();
+  readonly combos = new Sums<{ count: number }>();
+  readonly users = new Map<string, Array<string | number>>();
+  readonly tracked: Array<[string, string, number, string, string]> = [];
+  readonly updated = new Map<string, number>();
+
+  add(entry: SearchLogEntry, ts: number): void {
+    this.searches++;
+    const day = dayOf(ts);
+    const tags = tagsKey(entry.analyticsTags);
+    const query = normalizeQuery(entry.query);
+    const index = entry.index;
+    const base = `${index}\u0000${day}\u0000${tags}`;
+    const noResults = entry.nbHits === 0 ? 1 : 0;
+    // A search's filters can hold thousands of conditions; the first ones tell what shoppers filter on.
+    const conditions = appliedFilters(entry).slice(0, MAX_CONDITIONS_COUNTED);
+    const tracked = typeof entry.queryID === 'string' && QUERY_ID.test(entry.queryID) ? 1 : 0;
+    const queryId = `${base}\u0000${query}`;
+    this.queries.add(queryId, () => [index, day, tags, query], {
+      searches: 1,
+      noResults,
+      noResultsFiltered: noResults && conditions.length > 0 ? 1 : 0,
+      tracked,
+      trackedWithResults: tracked && !noResults ? 1 : 0,
+    });
+    const latest = this.latest.get(queryId);
+    if (!latest || ts >= latest.ts) this.latest.set(queryId, { nbHits: entry.nbHits, ts });
+    const objectIDs = entry.objectIDs ?? [];
+    for (let i = 0; i < objectIDs.length && i < TOP_HITS_COUNTED; i++) {
+      const objectID = objectIDs[i];
+      if (typeof objectID !== 'string') continue;
+      this.hits.add(`${base}\u0000${objectID}`, () => [index, day, tags, objectID], { count: 1, tracked });
+      this.hitQueries.add(`${queryId}\u0000${objectID}`, () => [index, day, tags, query, objectID], { count: 1, tracked });
+    }
+    for (const c of conditions) {
+      this.filters.add(`${queryId}\u0000${c.attribute}\u0000${c.operator}\u0000${c.value}`, () => [index, day, tags, query, c.attribute, c.operator, c.value], { count: 1 });
+    }
+    if (noResults && conditions.length > 0) {
+      const combo = JSON.stringify(conditions.map((c) => [c.attribute, c.operator, c.value]).sort());
+      this.combos.add(`${queryId}\u0000${combo}`, () => [index, day, tags, query, combo], { count: 1 });
+    }
+    // The header's token is not validated by the search route: an oversized one counts as the IP.
+    const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
+    const user = token ?? entry.ip;
+    if (user) this.users.set(`${base}\u0000${user}`, [index, day, tags, user]);
+    if (tracked) this.tracked.push([entry.queryID!, index, day, tags, query]);
+    this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
+  }
 }
 
 export class SearchLog {
-  private pending: SearchLogEntry[] = [];
+  private pending = new Batch();
   private timer: NodeJS.Timeout | undefined;
   private readonly upsertQuery;
   private readonly upsertHit;
@@ -73,15 +145,15 @@ export class SearchLog {
   }
 
   get pendingCount(): number {
-    return this.pending.length;
+    return this.pending.searches;
   }
 
   /** Queues one search. Malformed entries (a caller bug, not a user's) are dropped rather than thrown at a search. */
   record(entry: SearchLogEntry): void {
     if (entry.analytics === false) return;
     if (typeof entry.index !== 'string' || entry.index === '' || typeof entry.query !== 'string' || !Number.isFinite(entry.nbHits)) return;
-    this.pending.push(entry.timestamp === undefined ? { ...entry, timestamp: this.now() } : entry);
-    if (this.pending.length >= this.flushBatch) this.flush();
+    this.pending.add(entry, entry.timestamp ?? this.now());
+    if (this.pending.searches >= this.flushBatch) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
       this.timer.unref();
@@ -94,7 +166,7 @@ export class SearchLog {
    * checkpoint). An fsync per batch would block the event loop for the disk's latency on every flush.
    */
   flush(): void {
-    if (this.pending.length === 0) return;
+    if (this.pending.searches === 0) return;
     this.db.pragma('synchronous = NORMAL');
     try {
       this.db.transaction(() => this.writePending())();
@@ -109,9 +181,9 @@ export class SearchLog {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.pending.length === 0) return;
+    if (this.pending.searches === 0) return;
     const batch = this.pending;
-    this.pending = [];
+    this.pending = new Batch();
     this.write(batch);
   }
 
@@ -121,60 +193,18 @@ export class SearchLog {
     this.timer = undefined;
   }
 
-  private write(batch: SearchLogEntry[]): void {
-    const queries = new Map<string, { key: unknown[]; counters: Counters }>();
-    const hits = new Map<string, { key: unknown[]; counters: Counters }>();
-    const hitQueries = new Map<string, { key: unknown[]; counters: Counters }>();
-    const filters = new Map<string, { key: unknown[]; counters: Counters }>();
-    const combos = new Map<string, { key: unknown[]; counters: Counters }>();
-    const latestHits = new Map<string, { nbHits: number; ts: number }>();
-    const updatedIndices = new Map<string, number>();
-
-    for (const entry of batch) {
-      const ts = entry.timestamp!;
-      const day = dayOf(ts);
-      const tags = tagsKey(entry.analyticsTags);
-      const query = normalizeQuery(entry.query);
-      const base = [entry.index, day, tags];
-      const noResults = entry.nbHits === 0 ? 1 : 0;
-      const conditions = appliedFilters(entry);
-      const tracked = typeof entry.queryID === 'string' && QUERY_ID.test(entry.queryID) ? 1 : 0;
-      const queryKey = [...base, query];
-      bump(queries, queryKey, {
-        searches: 1,
-        noResults,
-        noResultsFiltered: noResults && conditions.length > 0 ? 1 : 0,
-        tracked,
-        trackedWithResults: tracked && !noResults ? 1 : 0,
-      });
-      const queryId = queryKey.join('\u0000');
-      const latest = latestHits.get(queryId);
-      if (!latest || ts >= latest.ts) latestHits.set(queryId, { nbHits: entry.nbHits, ts });
-      for (const objectID of (entry.objectIDs ?? []).slice(0, TOP_HITS_COUNTED)) {
-        if (typeof objectID !== 'string') continue;
-        bump(hits, [...base, objectID], { count: 1, tracked });
-        bump(hitQueries, [...base, query, objectID], { count: 1, tracked });
-      }
-      for (const c of conditions) bump(filters, [...base, query, c.attribute, c.operator, c.value], { count: 1 });
-      if (noResults && conditions.length > 0) {
-        const combo = JSON.stringify(conditions.map((c) => [c.attribute, c.operator, c.value]).sort());
-        bump(combos, [...base, query, combo], { count: 1 });
-      }
-      const user = entry.userToken ?? entry.ip;
-      if (user) this.insertUser.run(entry.index, day, tags, user);
-      if (tracked) this.insertTracked.run(entry.queryID, entry.index, day, tags, query);
-      updatedIndices.set(entry.index, Math.max(updatedIndices.get(entry.index) ?? 0, ts));
-    }
-
-    for (const { key, counters: c } of queries.values()) {
-      const latest = latestHits.get(key.join('\u0000'))!;
+  private write(batch: Batch): void {
+    for (const [id, { key, counts: c }] of batch.queries.rows) {
+      const latest = batch.latest.get(id)!;
       this.upsertQuery.run(...key, c.searches, c.noResults, c.noResultsFiltered, latest.nbHits, latest.ts, c.tracked, c.trackedWithResults);
     }
-    for (const { key, counters: c } of hits.values()) this.upsertHit.run(...key, c.count, c.tracked);
-    for (const { key, counters: c } of hitQueries.values()) this.upsertHitQuery.run(...key, c.count, c.tracked);
-    for (const { key, counters: c } of filters.values()) this.upsertFilter.run(...key, c.count);
-    for (const { key, counters: c } of combos.values()) this.upsertNoResultCombo.run(...key, c.count);
+    for (const { key, counts: c } of batch.hits.rows.values()) this.upsertHit.run(...key, c.count, c.tracked);
+    for (const { key, counts: c } of batch.hitQueries.rows.values()) this.upsertHitQuery.run(...key, c.count, c.tracked);
+    for (const { key, counts: c } of batch.filters.rows.values()) this.upsertFilter.run(...key, c.count);
+    for (const { key, counts: c } of batch.combos.rows.values()) this.upsertNoResultCombo.run(...key, c.count);
+    for (const key of batch.users.values()) this.insertUser.run(...key);
+    for (const row of batch.tracked) this.insertTracked.run(...row);
     const writtenAt = new Date(this.now()).toISOString();
-    for (const index of updatedIndices.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
+    for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
   }
 }

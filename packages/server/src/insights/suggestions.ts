@@ -68,7 +68,10 @@ export async function buildQuerySuggestions(db: InsightsDb, deps: InsightsDeps, 
         }
         const record = records.get(query) ?? { objectID: query, query, popularity: 0, nb_words: query.split(' ').length };
         record.popularity += count;
-        record[source.indexName] = { exact_nb_hits: response.nbHits, facets: { exact_matches: exactMatches, analytics: {} } };
+        // Defined, not assigned: an index named `__proto__` would otherwise set the record's prototype.
+        Object.defineProperty(record, source.indexName, {
+          value: { exact_nb_hits: response.nbHits, facets: { exact_matches: exactMatches, analytics: {} } }, enumerable: true, writable: true, configurable: true,
+        });
         records.set(query, record);
       }
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SEARCH_KEY } from '../test-helpers.ts';
-import type { TestApp } from '../test-helpers.ts';
+import { createTestApp, SEARCH_KEY } from '../test-support.ts';
+import type { TestApp } from '../test-support.ts';
 
 describe('keys API and stored-key restrictions', () => {
   let t: TestApp;

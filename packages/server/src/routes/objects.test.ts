@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SEARCH_KEY } from '../test-helpers.ts';
+import { createTestApp, SEARCH_KEY } from '../test-support.ts';
 import { retrieve } from './objects.ts';
-import type { TestApp } from '../test-helpers.ts';
+import type { TestApp } from '../test-support.ts';
 
 describe('record routes', () => {
   let t: TestApp;
@@ -20,6 +20,19 @@ describe('record routes', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toMatch(/^Record at the position 1 objectID=huge is too big size=\d+\/200 bytes/);
     expect(t.store.hasIndex('big')).toBe(false);
+  });
+
+  it('answers a task for every index of a multi-index batch, whatever its name', async () => {
+    const response = await t.call('POST', '/1/indexes/*/batch', {
+      requests: [
+        { action: 'addObject', indexName: '__proto__', body: { objectID: 'a' } },
+        { action: 'addObject', indexName: 'constructor', body: { objectID: 'b' } },
+      ],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json().taskID).sort()).toEqual(['__proto__', 'constructor']);
+    await t.settle(response);
+    expect((await t.call('GET', '/1/indexes/__proto__/a')).json()).toEqual({ objectID: 'a' });
   });
 
   it('rejects the whole batch when one request is invalid (never a partial batch)', async () => {

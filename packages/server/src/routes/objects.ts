@@ -94,7 +94,8 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
       if (requests.some((r) => r.action === 'deleteObject')) requireAcl(auth, 'deleteObject');
       if (requests.some((r) => r.action === 'clear' || r.action === 'delete')) requireAcl(auth, 'deleteIndex');
       const seq = await store.submit({ kind: 'batch', at: now(), requests });
-      const taskID: Record<string, number> = {};
+      // Keyed by index name, and `__proto__` is a valid one: a plain object would drop it (a prototype setter).
+      const taskID: Record<string, number> = Object.create(null);
       for (const r of requests) taskID[r.indexName] = seq;
       return { taskID, objectIDs: objectIDs(requests) };
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../test-helpers.ts';
-import type { TestApp } from '../test-helpers.ts';
+import { createTestApp } from '../test-support.ts';
+import type { TestApp } from '../test-support.ts';
 
 describe('settings and replicas', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../test-helpers.ts';
+import { tempDir } from '../test-support.ts';
 import { Store } from './store.ts';
 
 describe('Store', () => {
