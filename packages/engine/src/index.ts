@@ -1,15 +1,16 @@
 /**
- * @vitrine/engine: Vitrine's in-memory search engine (pure, synchronous, no I/O).
+ * @vitrine/engine: Vitrine's in-memory search engine (pure, synchronous, no I/O). Design: ../DESIGN.md.
  *
- * Status: `SearchIndex` implements `EngineIndex`: records (saveObjects upsert with validate-first atomicity,
- * deleteObjects, clear, getObject, records(), size), settings, synonyms (regular, one-way), and search with
- * Algolia's semantics: prefixLast/prefixAll/prefixNone, typo tolerance (OSA distance, min/strict, per-word and
- * per-attribute exceptions), plurals, advanced syntax (phrases, exclusions), optionalWords and
- * removeWordsIfNoResults, filters (through `filter/`, plus a forced `extraFilter`), optionalFilters, the
- * tie-breaking ranking criteria with customRanking, sort-first (standard replica) and relevant-sort (virtual
- * replica) rankings through `settingsOverride`, exhaustive facets with facets_stats, distinct, pagination,
- * attributesToRetrieve, highlight and snippet (through `highlight/`), getRankingInfo, searchForFacetValues and
- * browse with a cursor. `saveSnapshot`/`loadSnapshot` are still being written (they throw INVALID_SNAPSHOT).
+ * Status: `SearchIndex` implements `EngineIndex` in full: records (saveObjects upsert with validate-first
+ * atomicity, deleteObjects, clear, getObject, records(), size), settings, synonyms (regular, one-way,
+ * multi-word in the query), and search with Algolia's semantics: prefixLast/prefixAll/prefixNone, typo
+ * tolerance (adjacent swaps count one; min/strict; per-word, numeric and per-attribute exceptions), English
+ * plurals, advanced syntax (phrases, exclusions), optionalWords and removeWordsIfNoResults, filters (through
+ * `filter/`, plus a forced `extraFilter` from secured keys), optionalFilters, the ranking criteria (typo, geo,
+ * words, filters, proximity, attribute, exact, custom) with sort-first rankings (standard replicas) and relevant
+ * sort (virtual replicas) through `settingsOverride`, exhaustive facets with facets_stats, distinct,
+ * pagination, attributesToRetrieve, highlight and snippet (through `highlight/`), getRankingInfo,
+ * searchForFacetValues, browse with a cursor, and binary snapshots (`saveSnapshot` / `loadSnapshot`).
  */
 export { SearchIndex } from './search-index.ts';
 export { loadSnapshot } from './snapshot/index.ts';

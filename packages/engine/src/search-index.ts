@@ -21,6 +21,7 @@ import { compileSynonyms, validateSynonym, type SynonymTable } from './query/syn
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
 import { Stamps } from './structures/stamps.ts';
+import { queryBitsets } from './structures/bitset-pool.ts';
 import { runSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
 
 /** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
@@ -103,15 +104,27 @@ export class SearchIndex implements EngineIndex {
   }
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
-    return runSearch(this.environment(), params, settingsOverride, options);
+    try {
+      return runSearch(this.environment(), params, settingsOverride, options);
+    } finally {
+      queryBitsets.releaseAll();
+    }
   }
 
   searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams = {}, options?: SearchOptions): SearchForFacetValuesResponse {
-    return runFacetSearch(this.environment(), facetName, facetQuery, params, options);
+    try {
+      return runFacetSearch(this.environment(), facetName, facetQuery, params, options);
+    } finally {
+      queryBitsets.releaseAll();
+    }
   }
 
   browse(params: SearchParams & { cursor?: string }, options?: SearchOptions): BrowseResponse {
-    return runBrowse(this.environment(), params, options);
+    try {
+      return runBrowse(this.environment(), params, options);
+    } finally {
+      queryBitsets.releaseAll();
+    }
   }
 
   saveSnapshot(): Uint8Array {

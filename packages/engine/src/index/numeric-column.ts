@@ -6,6 +6,7 @@
  * Also keeps one value per document (`first`, NaN when absent) for sorting hits by an attribute.
  */
 import { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { NumericOperator } from '../filter/types.ts';
 import { numericValues } from './attributes.ts';
 import type { RecordList } from './record-list.ts';
@@ -104,13 +105,13 @@ export class NumericColumn {
     if (this.singleValued && (to - from) * 2 > docs.length) {
       // A wide range: start from every document with a value and clear the few outside it (exact only when
       // each document has at most one value).
-      const set = this.withValue(capacity).clone();
+      const set = queryBitsets.copy(this.withValue(capacity));
       const words = set.words;
       for (let i = 0; i < from; i++) words[docs[i] >>> 5] &= ~(1 << (docs[i] & 31));
       for (let i = to; i < docs.length; i++) words[docs[i] >>> 5] &= ~(1 << (docs[i] & 31));
       return set;
     }
-    const set = new Bitset(capacity);
+    const set = queryBitsets.acquire(capacity);
     const words = set.words;
     for (let i = from; i < to; i++) words[docs[i] >>> 5] |= 1 << (docs[i] & 31);
     return set;

@@ -137,6 +137,8 @@ export class TextIndex {
   /** Groups every term now (after a bulk load, so that the first queries do not pay for it). */
   settle(): void {
     for (let t = 0; t < this.tail.length; t++) if (this.tail[t].length > 0) this.groups(t);
+    // After a bulk load the forward index may hold up to half its capacity in slack: give it back.
+    for (const array of [this.fwdTerms, this.fwdInfo, this.docStart]) array.trim(1.25);
   }
 
   /** Writes the index into a snapshot (tails merged first, so only grouped postings are stored). */

@@ -5,7 +5,8 @@
  * plural forms (`ignorePlurals`) and synonyms. The documents of a word are the union of the postings of its
  * terms.
  */
-import { Bitset } from '../structures/bitset.ts';
+import type { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { TextIndex } from '../index/text-index.ts';
 import type { SynonymTable } from './synonyms.ts';
 import { englishForms } from './plurals.ts';
@@ -34,10 +35,12 @@ export interface ExpandedWord {
   docs: Bitset;
   /** levels[t]: documents matching with at most t typos; the last level is `docs` (shared objects when equal). */
   levels: Bitset[];
-  /** Documents containing an alternative that counts as exact (whole word, no typo). */
-  exact: Bitset;
-  /** Documents where such an alternative is a whole attribute value on its own. */
-  sole: Bitset;
+  /** Hands this entry's bitsets back to the pool (it is being dropped from the cache). */
+  retire(): void;
+  /** Documents containing an alternative that counts as exact (whole word, no typo); built on first use. */
+  exact(): Bitset;
+  /** Documents where such an alternative is a whole attribute value on its own; built on first use. */
+  sole(): Bitset;
 }
 
 /** Typos allowed for a word of this length under the typo settings (before per-word exceptions). */
@@ -80,22 +83,46 @@ export function expandWord(text: TextIndex, word: QueryWord, options: WordOption
   const alternatives = [...best.values()];
   const capacity = text.documentCount;
   const levels: Bitset[] = [];
-  let current = new Bitset(capacity);
+  let current = queryBitsets.take(capacity);
   const topLevel = alternatives.reduce((max, a) => Math.max(max, a.typos), 0);
   for (let t = 0; t <= topLevel; t++) {
     const added = alternatives.filter((a) => a.typos === t);
-    if (t > 0 && added.length > 0) current = current.clone();
+    if (t > 0 && added.length > 0) {
+      const next = queryBitsets.take(capacity);
+      next.words.set(current.words);
+      current = next;
+    }
     for (const alternative of added) text.orInto(alternative.termId, current);
     levels.push(current);
   }
-  const exact = new Bitset(capacity);
-  const sole = new Bitset(capacity);
-  for (const alternative of alternatives) {
-    if (!alternative.exact) continue;
-    text.orInto(alternative.termId, exact);
-    text.orSoleInto(alternative.termId, sole);
-  }
-  return { word, maxTypos: options.maxTypos, alternatives, alternativeTerms, docs: current, levels, exact, sole };
+  const exactTerms = alternatives.filter((a) => a.exact).map((a) => a.termId);
+  let exact: Bitset | null = null;
+  let sole: Bitset | null = null;
+  return {
+    word,
+    retire() {
+      for (const set of new Set([...levels, exact, sole])) if (set !== null) queryBitsets.retire(set);
+    },
+    maxTypos: options.maxTypos,
+    alternatives,
+    alternativeTerms,
+    docs: current,
+    levels,
+    exact() {
+      if (exact === null) {
+        exact = queryBitsets.take(capacity);
+        for (const termId of exactTerms) text.orInto(termId, exact);
+      }
+      return exact;
+    },
+    sole() {
+      if (sole === null) {
+        sole = queryBitsets.take(capacity);
+        for (const termId of exactTerms) text.orSoleInto(termId, sole);
+      }
+      return sole;
+    },
+  };
 }
 
 /**

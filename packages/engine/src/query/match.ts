@@ -3,7 +3,8 @@
  * InstantSearch batch share their postings unions), then combines the words' document sets: AND of the
  * required words (OR of all words when every word is optional), minus `-excluded` words, within the filters.
  */
-import { Bitset } from '../structures/bitset.ts';
+import type { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { TextIndex } from '../index/text-index.ts';
 import { expandWord, sequenceSynonyms, typosForLength, type ExpandedWord } from './expand.ts';
 import type { QueryWord } from './parse.ts';
@@ -18,7 +19,7 @@ export class WordCache {
 
   get(version: number, key: string, build: () => ExpandedWord): ExpandedWord {
     if (version !== this.version) {
-      this.entries.clear();
+      this.clear();
       this.version = version;
     }
     let entry = this.entries.get(key);
@@ -30,11 +31,18 @@ export class WordCache {
     }
     entry = build();
     this.entries.set(key, entry);
-    if (this.entries.size > CACHE_SIZE) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > CACHE_SIZE) {
+      // The oldest entry is never one of the current query's words (those were just used), so its bitsets can
+      // be recycled once this search ends.
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.get(oldest)!.retire();
+      this.entries.delete(oldest);
+    }
     return entry;
   }
 
   clear(): void {
+    for (const entry of this.entries.values()) entry.retire();
     this.entries.clear();
   }
 }
@@ -67,25 +75,28 @@ export function expandWords(
   });
 }
 
-export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset): Bitset {
-  const result = base.clone();
+/** The match set and its size (the size comes with the last intersection, not from an extra pass). */
+export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset): { matches: Bitset; count: number } {
+  const result = queryBitsets.copy(base);
+  let count = -1;
   if (words.length > 0) {
     if (required.some(Boolean)) {
       words.forEach((word, i) => {
-        if (required[i]) result.and(word.docs);
+        if (required[i]) count = result.andCount(word.docs);
       });
     } else {
-      const any = new Bitset(base.capacity);
+      const any = queryBitsets.acquire(base.capacity);
       for (const word of words) any.or(word.docs);
-      result.and(any);
+      count = result.andCount(any);
     }
   }
   for (const set of excluded) result.andNot(set);
-  return result;
+  if (count < 0 || excluded.length > 0) count = result.count();
+  return { matches: result, count };
 }
 
 export function postingsBitset(text: TextIndex, term: string): Bitset {
-  const set = new Bitset(text.documentCount);
+  const set = queryBitsets.acquire(text.documentCount);
   const id = text.dict.idOf(term);
   if (id !== undefined) text.orInto(id, set);
   return set;

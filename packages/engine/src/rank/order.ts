@@ -11,6 +11,7 @@
  * The last resort is the internal id (insertion order).
  */
 import { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { RankRule } from './rule.ts';
 
 /** Buckets up to this size are ordered with per-document keys. */
@@ -21,7 +22,7 @@ export function toIdArray(set: Bitset, count: number): Uint32Array {
   let n = 0;
   const words = set.words;
   for (let i = 0; i < words.length && n < count; i++) {
-    let w = words[i];
+    let w = words[i] | 0;
     while (w !== 0) {
       const low = w & -w;
       out[n++] = (i << 5) + (31 - Math.clz32(low));
@@ -64,8 +65,8 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     for (const part of rule.split(set, count)) {
       if (part.count === 0) continue;
       const before = out.length;
-      if (part.resolved) placeSet(part.set, part.count, rules, r + 1, need, out);
-      else placeArray(toIdArray(part.set, part.count), rules, r, need, out);
+      if (part.resolved) placeSet(part.set(), part.count, rules, r + 1, need, out);
+      else placeArray(toIdArray(part.set(), part.count), rules, r, need, out, true);
       need -= out.length - before;
       if (need <= 0) return;
     }
@@ -75,7 +76,7 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     walkGroups(set, rule, rules, r, need, out);
     return;
   }
-  placeArray(toIdArray(set, count), rules, r, need, out);
+  placeArray(toIdArray(set, count), rules, r, need, out, true);
 }
 
 /** Consumes a criterion's walk group by group (a group: one key), ordering each group by the next criteria. */
@@ -90,7 +91,7 @@ function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, n
       const docs = Uint32Array.from(group).sort();
       placeArray(docs, rules, r + 1, remaining, out);
     } else {
-      const bucket = new Bitset(set.capacity);
+      const bucket = queryBitsets.acquire(set.capacity);
       for (const doc of group) bucket.add(doc);
       placeSet(bucket, group.length, rules, r + 1, remaining, out);
     }
@@ -108,7 +109,8 @@ function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, n
   flush();
 }
 
-function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[]): void {
+/** `keyed`: this criterion must use per-document keys (its shortcuts were already considered for this bucket). */
+function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[], keyed = false): void {
   if (docs.length === 0 || need <= 0) return;
   if (r === rules.length || docs.length === 1) {
     // Documents arrive in ascending id order: the final tie-break is insertion order.
@@ -118,6 +120,13 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
   }
   const rule = rules[r];
   const n = docs.length;
+  if (!keyed && n > SMALL && (rule.split || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, need)))) {
+    // A large group reaching a criterion with a bitset shortcut: back to bucket mode.
+    const set = new Bitset(docs[n - 1] + 1);
+    for (let i = 0; i < n; i++) set.add(docs[i]);
+    placeSet(set, n, rules, r, need, out);
+    return;
+  }
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = rule.key(docs[i]);
   const threshold = kthSmallest(keys, Math.min(need, n));

@@ -15,7 +15,8 @@ import type { DocumentScanner } from './scan.ts';
 import type { CustomOrder } from './custom-rank.ts';
 
 export interface BucketPart {
-  set: Bitset;
+  /** The part's documents, materialised only if ordering gets that far. */
+  set: () => Bitset;
   count: number;
   /** Every document of the part has the same key for this criterion (else the criterion still applies). */
   resolved: boolean;

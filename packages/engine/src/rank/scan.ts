@@ -143,6 +143,59 @@ export class DocumentScanner {
     });
   }
 
+  /**
+   * Proximity alone, stopping as soon as every pair of consecutive words is as close as it can count
+   * (`minProximity`): for most documents that is within their first attribute. Only valid when no attribute is
+   * restricted (the full `scan` applies those rules).
+   */
+  proximityOf(doc: number): number {
+    const W = this.wordCount;
+    const { lastSlot, lastPos, pairDistance, bestTypo } = this.perWord;
+    lastSlot.fill(-1);
+    pairDistance.fill(MAX_PAIR_DISTANCE);
+    bestTypo.fill(UNMATCHED);
+    const floor = this.options.minProximity;
+    let pending = W - 1;
+    const terms = this.text.fwdTerms.data;
+    const infos = this.text.fwdInfo.data;
+    const starts = this.text.docStart.data;
+    const termEntry = this.termEntry;
+    for (let k = starts[doc], end = starts[doc + 1]; k < end && pending > 0; k++) {
+      const entry = termEntry[terms[k]];
+      if (entry === 0) continue;
+      const info = infos[k];
+      const slot = info >>> SLOT_SHIFT;
+      const pos = info & POSITION_MASK;
+      for (let j = this.entryStart[entry - 1]; j < this.entryStart[entry]; j++) {
+        const w = this.entryWord[j];
+        bestTypo[w] = 0;
+        if (w > 0 && lastSlot[w - 1] === slot) {
+          const d = Math.max(1, pos - lastPos[w - 1]);
+          if (d < pairDistance[w - 1]) {
+            if (pairDistance[w - 1] > floor && d <= floor) pending--;
+            pairDistance[w - 1] = d;
+          }
+        }
+        if (w < W - 1 && lastSlot[w + 1] === slot) {
+          const d = pos - lastPos[w + 1] + 1;
+          if (d < pairDistance[w]) {
+            if (pairDistance[w] > floor && d <= floor) pending--;
+            pairDistance[w] = d;
+          }
+        }
+        lastSlot[w] = slot;
+        lastPos[w] = pos;
+      }
+    }
+    let proximity = 0;
+    for (let w = 0; w + 1 < W; w++) {
+      // A word not seen before stopping either is absent (optional) or every pair was already at the floor.
+      if (pending > 0 && (bestTypo[w] === UNMATCHED || bestTypo[w + 1] === UNMATCHED)) continue;
+      proximity += Math.max(pairDistance[w], floor);
+    }
+    return proximity;
+  }
+
   /** Scans `doc` unless already scanned for this query. */
   scan(doc: number): void {
     if (this.stamp[doc] === this.query) return;

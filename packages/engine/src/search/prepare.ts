@@ -6,6 +6,7 @@
 import type { IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import type { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { IndexStore } from '../index/store.ts';
 import { andFilterNodes, buildFilterNode, evaluateFilter, optionalFiltersToNodes } from '../filter/index.ts';
 import type { FilterList } from '@vitrine/protocol';
@@ -57,7 +58,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     extra?.extraFilter,
   );
   const live = store.all();
-  const filtered = filterNode === null ? live : evaluateFilter(filterNode, store).clone().and(live);
+  const filtered = filterNode === null ? live : queryBitsets.copy(evaluateFilter(filterNode, store)).and(live);
 
   const parsed = parseQuery(options.query, {
     queryType: options.queryType,
@@ -84,14 +85,13 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
   const verify = parsed.phraseCount > 0 || ignoredSlots.size > 0 || (scanOptions.typoFreeSlots.size > 0 && words.some((w) => w.maxTypos > 0));
 
   const attempt = (required: boolean[]): { matches: Bitset; count: number } => {
-    const matches = combineWords(words, required, excluded, filtered);
-    if (verify && words.length > 0) {
-      scanner.begin(words, required, scanOptions);
-      matches.forEach((doc) => {
-        scanner.scan(doc);
-        if (scanner.valid[doc] === 0) matches.delete(doc);
-      });
-    }
+    const { matches, count } = combineWords(words, required, excluded, filtered);
+    if (!verify || words.length === 0) return { matches, count };
+    scanner.begin(words, required, scanOptions);
+    matches.forEach((doc) => {
+      scanner.scan(doc);
+      if (scanner.valid[doc] === 0) matches.delete(doc);
+    });
     return { matches, count: matches.count() };
   };
 

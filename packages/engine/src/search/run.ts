@@ -16,11 +16,11 @@ import type {
 } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
-import { countFacets, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
+import { buildFacetRows, countFacets, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
 import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightQuery } from '../highlight/index.ts';
 import { parseAttributesForFaceting } from '../settings.ts';
 import { terms } from '../tokenize/index.ts';
-import { encodeParams, parseRetrieve, retrieve } from '../response/retrieve.ts';
+import { encodeParams, parseRetrieve, retrieve, type RetrieveSpec } from '../response/retrieve.ts';
 import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './prepare.ts';
 import { distinctCount, distinctGroups, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
 import { geoDistance } from '../rank/geo-distance.ts';
@@ -53,7 +53,9 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch): Pick<S
   const facets: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   const columns = names.map((name) => env.store.facets.get(name)!);
-  const allCounts = countFacets(columns, matches, matchCount);
+  const allCounts = countFacets(columns, matches, matchCount, (walked) =>
+    env.store.cached(`rows:${walked.map((c) => c.attribute).join('\u0000')}`, () => buildFacetRows(walked, env.store.capacity)),
+  );
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     const column = columns[i];
@@ -65,14 +67,33 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch): Pick<S
   return Object.keys(stats).length > 0 ? { facets, facets_stats: stats } : { facets };
 }
 
-function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number, query: HighlightQuery, highlightAttributes: string[]): Hit {
+interface HitSpec {
+  query: HighlightQuery;
+  highlightAttributes: string[];
+  retrieve: RetrieveSpec;
+  /** Everything but unretrievable attributes, for highlighting; null when nothing is unretrievable. */
+  visible: RetrieveSpec | null;
+}
+
+function hitSpec(env: SearchEnvironment, prepared: PreparedSearch): HitSpec {
+  const { options } = prepared;
+  return {
+    query: highlightQuery(prepared),
+    highlightAttributes: defaultHighlightAttributes(env, prepared),
+    retrieve: parseRetrieve(options.attributesToRetrieve, options.unretrievableAttributes),
+    visible: options.unretrievableAttributes.length === 0 ? null : parseRetrieve(['*'], options.unretrievableAttributes),
+  };
+}
+
+function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number, spec: HitSpec): Hit {
   const { options, context } = prepared;
+  const { query, highlightAttributes } = spec;
   const record = env.store.records.get(doc) as IndexRecord;
-  const hit = retrieve(record, parseRetrieve(options.attributesToRetrieve, options.unretrievableAttributes)) as Hit;
+  const hit = retrieve(record, spec.retrieve) as Hit;
   const separatorsToIndex = options.separatorsToIndex;
   const tags = { preTag: options.highlightPreTag, postTag: options.highlightPostTag, separatorsToIndex };
   // Unretrievable attributes must not leak through highlighting either.
-  const visible = options.unretrievableAttributes.length === 0 ? record : retrieve(record, parseRetrieve(['*'], options.unretrievableAttributes));
+  const visible = spec.visible === null ? record : retrieve(record, spec.visible);
   if (highlightAttributes.length > 0) hit._highlightResult = highlightRecord(visible, highlightAttributes, query, tags);
   if (options.attributesToSnippet.length > 0) {
     hit._snippetResult = snippetRecord(visible, options.attributesToSnippet, query, { ...tags, ellipsis: options.snippetEllipsisText });
@@ -131,9 +152,8 @@ export function runSearch(env: SearchEnvironment, params: SearchParams, override
     page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, need).slice(start);
   }
   const facets = computeFacets(env, prepared);
-  const query = highlightQuery(prepared);
-  const highlightAttributes = defaultHighlightAttributes(env, prepared);
-  const hits = page.map((doc) => buildHit(env, prepared, doc, query, highlightAttributes));
+  const spec = hitSpec(env, prepared);
+  const hits = page.map((doc) => buildHit(env, prepared, doc, spec));
   const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);
   const response: SearchResponse = {
     hits,
@@ -220,8 +240,8 @@ export function runBrowse(env: SearchEnvironment, params: SearchParams & { curso
     docs.push(doc);
     return true;
   });
-  const query = highlightQuery(prepared);
-  const hits = docs.map((doc) => buildHit(env, prepared, doc, query, defaultHighlightAttributes(env, prepared)));
+  const spec = hitSpec(env, prepared);
+  const hits = docs.map((doc) => buildHit(env, prepared, doc, spec));
   const nbHits = prepared.matchCount;
   const response: BrowseResponse = {
     hits,

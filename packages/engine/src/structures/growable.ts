@@ -39,6 +39,18 @@ export class GrowableUint32 {
     this.data = grown;
   }
 
+  /**
+   * Shrinks the capacity to the length when it exceeds it by more than `factor` — only after substantial growth
+   * since the last trim, so that a trickle of small writes does not copy the whole array back and forth.
+   */
+  trim(factor: number): void {
+    if (this.length < this.trimmedAt * 1.5) return;
+    this.trimmedAt = this.length;
+    if (this.data.length > Math.max(16, this.length * factor)) this.data = this.data.slice(0, Math.max(4, this.length));
+  }
+
+  private trimmedAt = 0;
+
   /** A view of the filled part (shares memory: valid until the next push). */
   view(): Uint32Array {
     return this.data.subarray(0, this.length);

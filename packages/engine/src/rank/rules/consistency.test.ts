@@ -2,7 +2,7 @@
  * Properties checked (every criterion, on a catalogue large enough for the shortcuts): a criterion's `split`
  * parts and `walk` order agree with its per-document `key` — resolved parts hold one key, parts come best
  * first, walks visit each document once in ascending key order — and the final ranking equals a full sort by
- * the keys.
+ * the keys; the early-exit proximity equals the full scan's.
  */
 import { describe, expect, it } from 'vitest';
 import { generateProducts, demoSettings } from '@vitrine/demo';
@@ -17,17 +17,17 @@ const env = (index as unknown as { environment(): SearchEnvironment }).environme
 const queries = ['', 'ch', 'wireless', 'wireles charger', 'cotton t', 'oak table', 'red', 'lamp', 'steel bottle 750', 'sofa'];
 
 describe('criteria shortcuts agree with keys', () => {
-  for (const query of queries) {
-    it(`query "${query}"`, () => {
-      const prepared = prepareSearch(env, { query, optionalWords: query.split(' ').slice(0, 1) }, undefined, undefined);
+  for (const [query, optional] of queries.flatMap((q) => [[q, true], [q, false]] as const)) {
+    it(`query "${query}"${optional ? ' (first word optional)' : ''}`, () => {
+      const prepared = prepareSearch(env, { query, ...(optional ? { optionalWords: query.split(' ').slice(0, 1) } : {}) }, undefined, undefined);
       const { rules, matches, matchCount } = prepared;
       const docs = Array.from(toIdArray(matches, matchCount));
       for (const rule of rules) {
         if (rule.split) {
           let previousMax = -Infinity;
           for (const part of rule.split(matches, matchCount)) {
-            const keys = part.set.toArray().map((doc) => rule.key(doc));
-            expect(part.set.count()).toBe(part.count);
+            const keys = part.set().toArray().map((doc) => rule.key(doc));
+            expect(part.set().count()).toBe(part.count);
             if (keys.length === 0) continue;
             if (part.resolved) expect(new Set(keys).size).toBe(1);
             expect(Math.min(...keys)).toBeGreaterThanOrEqual(previousMax);
@@ -45,6 +45,15 @@ describe('criteria shortcuts agree with keys', () => {
             return true;
           });
           expect(seen.slice().sort((a, b) => a - b)).toEqual(docs);
+        }
+      }
+      // The early-exit proximity equals the full forward scan's.
+      const proximity = rules.find((rule) => rule.name === 'proximity');
+      if (proximity) {
+        const { scanner } = prepared.context;
+        for (const doc of docs.slice(0, 300)) {
+          scanner.scan(doc);
+          expect(proximity.key(doc)).toBe(scanner.proximity[doc]);
         }
       }
       const expected = docs

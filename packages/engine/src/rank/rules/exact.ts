@@ -4,6 +4,7 @@
  * means an attribute value is that word alone; with `none` the criterion is off for one-word queries.
  */
 import type { RuleFactory } from '../rule.ts';
+import { queryBitsets } from '../../structures/bitset-pool.ts';
 
 export const exactRule: RuleFactory = (context) => {
   const { words, scanner } = context;
@@ -19,7 +20,7 @@ export const exactRule: RuleFactory = (context) => {
       },
     };
   }
-  const sets = words.map((w) => (single && context.exactOnSingleWord === 'attribute' ? w.sole : w.exact));
+  const sets = words.map((w) => (single && context.exactOnSingleWord === 'attribute' ? w.sole() : w.exact()));
   return {
     name: 'exact',
     key(doc) {
@@ -28,13 +29,13 @@ export const exactRule: RuleFactory = (context) => {
       return -exact;
     },
     split(set, count) {
-      const all = set.clone();
-      for (const exact of sets) all.and(exact);
-      const allCount = all.count();
+      const all = queryBitsets.copy(set);
+      let allCount = count;
+      for (const exact of sets) allCount = all.andCount(exact);
       return [
-        { set: all, count: allCount, resolved: true },
+        { set: () => all, count: allCount, resolved: true },
         // With one word the rest all score 0: resolved too.
-        { set: set.clone().andNot(all), count: count - allCount, resolved: single },
+        { set: () => queryBitsets.copy(set).andNot(all), count: count - allCount, resolved: single },
       ];
     },
   };

@@ -7,6 +7,7 @@ import type { RuleFactory } from '../rule.ts';
 export const proximityRule: RuleFactory = (context) => {
   if (context.words.length < 2) return null;
   const { scanner } = context;
+  if (!context.verify) return { name: 'proximity', key: (doc) => scanner.proximityOf(doc) };
   return {
     name: 'proximity',
     key(doc) {

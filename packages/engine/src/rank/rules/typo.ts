@@ -4,6 +4,7 @@
  * with no typo at all are those outside every word's "matched only with typos" set.
  */
 import type { RuleFactory } from '../rule.ts';
+import { queryBitsets } from '../../structures/bitset-pool.ts';
 
 export const typoRule: RuleFactory = (context) => {
   const { words, scanner } = context;
@@ -33,13 +34,14 @@ export const typoRule: RuleFactory = (context) => {
       return typos;
     },
     split(set, count) {
-      const typoOnly = withTypos[0].docs.clone().andNot(withTypos[0].levels[0]);
-      for (let i = 1; i < withTypos.length; i++) typoOnly.or(withTypos[i].docs.clone().andNot(withTypos[i].levels[0]));
-      const clean = set.clone().andNot(typoOnly);
-      const cleanCount = clean.count();
+      // Documents that contain a word only through typo variants; everything else in the bucket has no typo.
+      const typoOnly = queryBitsets.copy(withTypos[0].docs).andNot(withTypos[0].levels[0]);
+      for (let i = 1; i < withTypos.length; i++) typoOnly.or(queryBitsets.copy(withTypos[i].docs).andNot(withTypos[i].levels[0]));
+      const clean = queryBitsets.copy(set);
+      const cleanCount = clean.andNotCount(typoOnly);
       return [
-        { set: clean, count: cleanCount, resolved: true },
-        { set: set.clone().and(typoOnly), count: count - cleanCount, resolved: false },
+        { set: () => clean, count: cleanCount, resolved: true },
+        { set: () => queryBitsets.copy(set).and(typoOnly), count: count - cleanCount, resolved: false },
       ];
     },
   };

@@ -3,6 +3,7 @@
  * splits with bitsets: the documents containing every word first.
  */
 import type { RuleFactory } from '../rule.ts';
+import { queryBitsets } from '../../structures/bitset-pool.ts';
 
 export const wordsRule: RuleFactory = (context) => {
   const { words, scanner } = context;
@@ -24,12 +25,12 @@ export const wordsRule: RuleFactory = (context) => {
       return -matched;
     },
     split(set, count) {
-      const all = set.clone();
-      for (const word of words) all.and(word.docs);
-      const allCount = all.count();
+      const all = queryBitsets.copy(set);
+      let allCount = count;
+      for (const word of words) allCount = all.andCount(word.docs);
       return [
-        { set: all, count: allCount, resolved: true },
-        { set: set.clone().andNot(all), count: count - allCount, resolved: false },
+        { set: () => all, count: allCount, resolved: true },
+        { set: () => queryBitsets.copy(set).andNot(all), count: count - allCount, resolved: false },
       ];
     },
   };
