@@ -16,7 +16,7 @@ import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
-import { computeCustomOrder, customOrderKey } from './rank/custom-rank.ts';
+import { customOrderFor, customOrderKey, restoreKeyColumns } from './rank/custom-rank.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
@@ -135,9 +135,11 @@ export class SearchIndex implements EngineIndex {
     // The customRanking order costs a sort of every record: store it rather than redo it after loading.
     const custom = parseCustomRanking(this.settings.customRanking);
     if (custom.length > 0) {
-      const order = this.store.cached(customOrderKey(custom), () => computeCustomOrder(this.store.records, custom));
+      const order = customOrderFor(this.store, custom);
       w.u32('custom.rank', order.rank);
       w.u32('custom.order', order.order);
+      // And the sort keys, so writes after a restore extend the order exactly as they would have before it.
+      if (order.columns !== undefined) w.json('custom.keys', order.columns.map((column) => column.keys.map((key) => key ?? null)));
     }
     return w.finish();
   }
@@ -154,7 +156,8 @@ export class SearchIndex implements EngineIndex {
       const rank = r.u32('custom.rank');
       const order = r.u32('custom.order');
       if (rank.length !== index.store.capacity || order.length !== rank.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking order');
-      index.store.seed(customOrderKey(custom), { rank, order });
+      const keys = r.has('custom.keys') ? r.json<unknown[][]>('custom.keys') : null;
+      index.store.seed(customOrderKey(custom), { rank, order, columns: keys === null ? undefined : restoreKeyColumns(custom, keys, rank.length) });
     }
     return index;
   }

@@ -9,6 +9,7 @@
 import type { FacetStats } from '@vitrine/protocol';
 import type { Bitset } from '../structures/bitset.ts';
 import { NONE, type FacetColumn } from '../index/facet-column.ts';
+import { roomyUint32 } from '../structures/growable.ts';
 
 /**
  * Measured costs, in nanoseconds: walking the matches costs a bit scan and a cache miss per document for the
@@ -23,6 +24,10 @@ const POPCOUNT_PER_WORD = 2;
 export interface FacetRows {
   rows: Uint32Array;
   width: number;
+  /** Per column, the id standing for "no value" (the column's value count when the rows were written). */
+  none: number[];
+  /** The array `rows` views, with room to grow (see `extendFacetRows`). */
+  buffer?: Uint32Array;
 }
 
 /** Interleaves the value ids of single-valued columns, so one document's values share a cache line. */
@@ -33,7 +38,30 @@ export function buildFacetRows(columns: FacetColumn[], documents: number): Facet
     const single = column.singleValued() as Uint32Array;
     for (let d = 0; d < documents; d++) rows[d * width + c] = single[d] === NONE ? column.valueCount : single[d];
   });
-  return { rows, width };
+  return { rows, width, none: columns.map((column) => column.valueCount) };
+}
+
+/**
+ * The rows after documents `from`.. were appended: older rows are kept as they are (a document's values never
+ * change; a replaced record gets a new id), only the new documents' values are read.
+ */
+export function extendFacetRows(previous: FacetRows, columns: FacetColumn[], from: number, documents: number): FacetRows {
+  if (from === documents) return previous;
+  const width = columns.length;
+  // A column that stopped being single-valued is not walked any more, so it never asks for these rows.
+  const singles = columns.map((column) => column.singleValued());
+  if (previous.width !== width || singles.some((single) => single === null)) return buildFacetRows(columns, documents);
+  // In place, with room to spare: the previous rows are dropped once these replace them.
+  const buffer = roomyUint32(previous.buffer ?? previous.rows, documents * width, from * width);
+  const rows = buffer.subarray(0, documents * width);
+  singles.forEach((single, c) => {
+    const none = columns[c].valueCount;
+    // New values took ids from the old "no value" id on: move the old rows' "no value" to the new one.
+    if (previous.none[c] !== none) for (let d = 0; d < from; d++) if (rows[d * width + c] === previous.none[c]) rows[d * width + c] = none;
+    const values = single as Uint32Array;
+    for (let d = from; d < documents; d++) rows[d * width + c] = values[d] === NONE ? none : values[d];
+  });
+  return { rows, width, none: columns.map((column) => column.valueCount), buffer };
 }
 
 /**

@@ -5,12 +5,15 @@
  * top values are picked.
  */
 import type { DocId } from '../structures/ids.ts';
-import { GrowableUint32 } from '../structures/growable.ts';
+import { GrowableUint32, roomyUint32 } from '../structures/growable.ts';
 import { Bitset } from '../structures/bitset.ts';
 import { normalizeText } from '../tokenize/index.ts';
 import { facetValues } from './attributes.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
+
+/** Above this many documents added since a value's bitset was built, rebuilding it from the inverted column is cheaper. */
+const CATCH_UP_LIMIT = 4096;
 
 /** "No value" in a single-valued column. */
 export const NONE = 0xffffffff;
@@ -26,7 +29,8 @@ export class FacetColumn {
   /** Values of document d: values[offsets[d] .. offsets[d + 1]). */
   readonly offsets = new GrowableUint32(1024);
   readonly values = new GrowableUint32(1024);
-  private bitsets = new Map<number, Bitset>();
+  /** Value id → its documents as a bitset, and how many documents the column had when it was last updated. */
+  private bitsets = new Map<number, { set: Bitset; docs: number }>();
 
   constructor(
     readonly attribute: string,
@@ -45,23 +49,32 @@ export class FacetColumn {
    */
   singleValued(): Uint32Array | null {
     if (this.single !== undefined && this.singleFor === this.offsets.length) return this.single;
+    // A multi-valued document stays (ids are never reused), so null is final; after appends, only the new
+    // documents are read.
+    if (this.single === null) return null;
     const docs = this.offsets.length - 1;
     const offsets = this.offsets.data;
-    let single: Uint32Array | null = new Uint32Array(docs).fill(NONE);
-    for (let d = 0; d < docs; d++) {
+    const from = this.single === undefined ? 0 : this.singleFor - 1;
+    // Grown in place (earlier views stay valid for the documents they cover).
+    const buffer = this.single === undefined ? new Uint32Array(docs) : roomyUint32(this.singleBuffer, docs, from);
+    buffer.fill(NONE, from, docs);
+    let single: Uint32Array | null = buffer.subarray(0, docs);
+    for (let d = from; d < docs; d++) {
       const n = offsets[d + 1] - offsets[d];
       if (n > 1) {
         single = null;
         break;
       }
-      if (n === 1) single[d] = this.values.data[offsets[d]];
+      if (n === 1) buffer[d] = this.values.data[offsets[d]];
     }
     this.single = single;
+    this.singleBuffer = buffer;
     this.singleFor = this.offsets.length;
     return single;
   }
 
   private single: Uint32Array | null | undefined;
+  private singleBuffer: Uint32Array = new Uint32Array(0);
   private singleFor = -1;
 
   add(doc: DocId, record: Record<string, unknown> | undefined): void {
@@ -78,7 +91,7 @@ export class FacetColumn {
       }
     }
     this.offsets.push(this.values.length);
-    this.bitsets.clear();
+    // Cached value bitsets stay: `docsWith` brings them up to date from the documents added since.
     this.inverted = null;
   }
 
@@ -92,15 +105,30 @@ export class FacetColumn {
     return inverted.docs.subarray(inverted.starts[id], inverted.starts[id + 1]);
   }
 
-  /** Documents having value `id` as a bitset (cached until the column changes). Includes deleted documents. */
+  /**
+   * Documents having value `id` as a bitset (cached; shared, never mutated once returned). Includes deleted
+   * documents. After a few appended documents, a cached set is copied and the new documents' values read,
+   * rather than re-inverting the whole column.
+   */
   docsWith(id: number, capacity: number): Bitset {
-    let set = this.bitsets.get(id);
-    if (set === undefined || set.capacity !== capacity) {
+    const docs = this.offsets.length - 1;
+    const entry = this.bitsets.get(id);
+    if (entry !== undefined && entry.set.capacity === capacity && entry.docs === docs) return entry.set;
+    let set: Bitset;
+    if (entry !== undefined && entry.docs <= docs && docs - entry.docs <= CATCH_UP_LIMIT && entry.set.capacity <= capacity) {
       set = new Bitset(capacity);
-      const docs = this.docsOf(id);
-      for (let k = 0; k < docs.length; k++) set.add(docs[k]);
-      this.bitsets.set(id, set);
+      set.words.set(entry.set.words);
+      const offsets = this.offsets.data;
+      const values = this.values.data;
+      for (let d = entry.docs; d < docs; d++) {
+        for (let k = offsets[d]; k < offsets[d + 1]; k++) if (values[k] === id) set.add(d);
+      }
+    } else {
+      set = new Bitset(capacity);
+      const held = this.docsOf(id);
+      for (let k = 0; k < held.length; k++) set.add(held[k]);
     }
+    this.bitsets.set(id, { set, docs });
     return set;
   }
 

@@ -11,28 +11,23 @@ import type { NumericOperator } from '../filter/types.ts';
 import { numericValues } from './attributes.ts';
 import type { RecordList } from './record-list.ts';
 import type { FacetColumn } from './facet-column.ts';
+import { roomyFloat64, roomyUint32 } from '../structures/growable.ts';
 
 export class NumericColumn {
-  readonly values: Float64Array;
-  readonly docs: Uint32Array;
+  values: Float64Array;
+  docs: Uint32Array;
   /** Per document: its first numeric value, NaN if it has none. */
-  readonly first: Float64Array;
+  first: Float64Array;
   /** No document has more than one value. */
-  readonly singleValued: boolean;
+  singleValued: boolean;
+  /** Built from a facet column (else from the records): `extended` reads new documents the same way. */
+  readonly fromFacet: boolean;
 
   /** From the records themselves (any numeric attribute). */
   static fromRecords(records: RecordList, path: string[]): NumericColumn {
-    const pairValues: number[] = [];
-    const pairDocs: number[] = [];
-    for (let d = 0; d < records.length; d++) {
-      const record = records.get(d);
-      if (record === undefined) continue;
-      for (const v of numericValues(record, path)) {
-        pairValues.push(v);
-        pairDocs.push(d);
-      }
-    }
-    return new NumericColumn(pairValues, pairDocs, records.length);
+    const column = new NumericColumn(false);
+    column.append(pairsFromRecords(records, path, 0, records.length), records.length);
+    return column;
   }
 
   /**
@@ -41,36 +36,73 @@ export class NumericColumn {
    */
   static fromFacet(column: FacetColumn, documents: number): NumericColumn | null {
     if (column.labels.some((label, v) => Number.isNaN(column.numbers[v]) && (label === 'true' || label === 'false'))) return null;
-    const pairValues: number[] = [];
-    const pairDocs: number[] = [];
-    const offsets = column.offsets.data;
-    const values = column.values.data;
-    for (let d = 0; d < documents; d++) {
-      for (let k = offsets[d]; k < offsets[d + 1]; k++) {
-        const number = column.numbers[values[k]];
-        if (Number.isNaN(number)) continue;
-        pairValues.push(number);
-        pairDocs.push(d);
-      }
-    }
-    return new NumericColumn(pairValues, pairDocs, documents);
+    const result = new NumericColumn(true);
+    result.append(pairsFromFacet(column, 0, documents), documents);
+    return result;
   }
 
-  private constructor(pairValues: number[], pairDocs: number[], documents: number) {
-    this.first = new Float64Array(documents).fill(NaN);
-    for (let i = pairDocs.length - 1; i >= 0; i--) this.first[pairDocs[i]] = pairValues[i];
+  private constructor(fromFacet: boolean) {
+    this.fromFacet = fromFacet;
+    this.values = new Float64Array(0);
+    this.docs = new Uint32Array(0);
+    this.first = new Float64Array(0);
+    this.singleValued = true;
+  }
+
+  /**
+   * Brings the column up to documents appended since (`from` to `documents`): their pairs are sorted alone and
+   * merged into the sorted arrays from the back, in place (O(existing + new log new), no sort of everything and,
+   * thanks to spare room, rarely an allocation). The column is updated and returned.
+   */
+  extended(facet: FacetColumn | null, records: RecordList, path: string[], from: number, documents: number): NumericColumn {
+    this.append(facet !== null ? pairsFromFacet(facet, from, documents) : pairsFromRecords(records, path, from, documents), documents);
+    return this;
+  }
+
+  private valueBuffer: Float64Array = new Float64Array(0);
+  private docBuffer: Uint32Array = new Uint32Array(0);
+  private firstBuffer: Float64Array = new Float64Array(0);
+
+  /** Merges pairs of documents all above the ones already held (collected document by document). */
+  private append(pairs: { values: number[]; docs: number[] }, documents: number): void {
+    const { values: pairValues, docs: pairDocs } = pairs;
+    const held = this.first.length;
+    const first = roomyFloat64(this.firstBuffer, documents, held);
+    first.fill(NaN, held, documents);
+    for (let i = pairDocs.length - 1; i >= 0; i--) first[pairDocs[i]] = pairValues[i];
+    this.firstBuffer = first;
+    this.first = first.subarray(0, documents);
+    // Pairs were collected document by document: a repeated document is always next to itself.
+    for (let i = 1; i < pairDocs.length && this.singleValued; i++) if (pairDocs[i] === pairDocs[i - 1]) this.singleValued = false;
     const order = new Uint32Array(pairValues.length);
     for (let i = 0; i < order.length; i++) order[i] = i;
     order.sort((a, b) => pairValues[a] - pairValues[b] || a - b);
-    // Pairs were collected document by document: a repeated document is always next to itself.
-    let single = true;
-    for (let i = 1; i < pairDocs.length && single; i++) if (pairDocs[i] === pairDocs[i - 1]) single = false;
-    this.singleValued = single;
-    this.values = new Float64Array(order.length);
-    this.docs = new Uint32Array(order.length);
-    for (let i = 0; i < order.length; i++) {
-      this.values[i] = pairValues[order[i]];
-      this.docs[i] = pairDocs[order[i]];
+    // Merge from the back: on equal values the held pairs stay first (their documents are lower), as a full
+    // sort would place them.
+    let i = this.values.length - 1;
+    let j = order.length - 1;
+    const total = this.values.length + order.length;
+    const values = roomyFloat64(this.valueBuffer, total, this.values.length);
+    const docs = roomyUint32(this.docBuffer, total, this.values.length);
+    for (let k = total - 1; j >= 0; k--) {
+      if (i >= 0 && values[i] > pairValues[order[j]]) {
+        values[k] = values[i];
+        docs[k] = docs[i--];
+      } else {
+        values[k] = pairValues[order[j]];
+        docs[k] = pairDocs[order[j--]];
+      }
+    }
+    this.valueBuffer = values;
+    this.docBuffer = docs;
+    this.values = values.subarray(0, total);
+    this.docs = docs.subarray(0, total);
+    if (this.withValueSet !== null) {
+      // Grow the set of documents with a value by the new ones rather than rebuilding it from every pair.
+      const set = new Bitset(documents);
+      set.words.set(this.withValueSet.words.subarray(0, set.words.length));
+      for (let k = 0; k < pairDocs.length; k++) set.add(pairDocs[k]);
+      this.withValueSet = set;
     }
   }
 
@@ -151,4 +183,34 @@ export class NumericColumn {
     }
     return lo;
   }
+}
+
+function pairsFromRecords(records: RecordList, path: string[], from: number, to: number): { values: number[]; docs: number[] } {
+  const values: number[] = [];
+  const docs: number[] = [];
+  for (let d = from; d < to; d++) {
+    const record = records.get(d);
+    if (record === undefined) continue;
+    for (const v of numericValues(record, path)) {
+      values.push(v);
+      docs.push(d);
+    }
+  }
+  return { values, docs };
+}
+
+function pairsFromFacet(column: FacetColumn, from: number, to: number): { values: number[]; docs: number[] } {
+  const values: number[] = [];
+  const docs: number[] = [];
+  const offsets = column.offsets.data;
+  const ids = column.values.data;
+  for (let d = from; d < to; d++) {
+    for (let k = offsets[d]; k < offsets[d + 1]; k++) {
+      const number = column.numbers[ids[k]];
+      if (Number.isNaN(number)) continue;
+      values.push(number);
+      docs.push(d);
+    }
+  }
+  return { values, docs };
 }

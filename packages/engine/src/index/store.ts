@@ -3,9 +3,9 @@
  *
  * Writes append: a new or replaced record gets the next id, the old id is tombstoned (cleared from `live`).
  * Postings, forward index and facet columns are append-only, so a write costs only the new records' tokens.
- * Structures that need a global order (numeric columns, custom ranking ranks, facet bitsets) are rebuilt lazily
- * on the first query after a write and cached by `version`. When tombstones outnumber live records, the owner
- * rebuilds the store (compaction).
+ * Structures that need a global order (numeric columns, custom ranking ranks, facet rows) are built lazily and
+ * cached by `version`; after a write, those that can are extended by the appended documents (see `cached`)
+ * rather than rebuilt. When tombstones outnumber live records, the owner rebuilds the store (compaction).
  *
  * Implements the filter module's `FilterSource`.
  */
@@ -33,7 +33,7 @@ export class IndexStore implements FilterSource {
   version = 0;
   readonly text: TextIndex;
   readonly facets = new Map<string, FacetColumn>();
-  private readonly lazy = new Map<string, { version: number; value: unknown }>();
+  private readonly lazy = new Map<string, { version: number; capacity: number; value: unknown }>();
 
   constructor(
     searchable: SearchableSlot[] | null,
@@ -83,12 +83,18 @@ export class IndexStore implements FilterSource {
     return true;
   }
 
-  /** Derived data built once per version (and per key). */
-  cached<T>(key: string, build: () => T): T {
+  /**
+   * Derived data built once per version (and per key). With `extend`, a structure built at an older version is
+   * brought up to date from the documents appended since (ids `from` to `capacity`) instead of being rebuilt:
+   * writes only append ids, and a structure that still holds tombstoned ids is fine as long as its readers
+   * mask with live documents (every query does). Without it, any write means a rebuild.
+   */
+  cached<T>(key: string, build: () => T, extend?: (previous: T, from: number) => T): T {
     const entry = this.lazy.get(key);
     if (entry !== undefined && entry.version === this.version) return entry.value as T;
-    const value = build();
-    this.lazy.set(key, { version: this.version, value });
+    const capacity = this.capacity;
+    const value = entry !== undefined && extend !== undefined && entry.capacity <= capacity ? extend(entry.value as T, entry.capacity) : build();
+    this.lazy.set(key, { version: this.version, capacity, value });
     return value;
   }
 
@@ -124,7 +130,7 @@ export class IndexStore implements FilterSource {
 
   /** Seeds a derived structure (restored from a snapshot) as if built at the current version. */
   seed(key: string, value: unknown): void {
-    this.lazy.set(key, { version: this.version, value });
+    this.lazy.set(key, { version: this.version, capacity: this.capacity, value });
   }
 
   // FilterSource ---------------------------------------------------------------------------------------------
@@ -175,10 +181,15 @@ export class IndexStore implements FilterSource {
   }
 
   numericColumn(attribute: string): NumericColumn {
-    return this.cached(`numeric:${attribute}`, () => {
-      const column = this.facets.get(attribute);
-      // Deleted documents keep their facet values: harmless, as every query masks with live documents.
-      return (column && NumericColumn.fromFacet(column, this.capacity)) ?? NumericColumn.fromRecords(this.records, parsePath(attribute));
+    const column = this.facets.get(attribute);
+    const path = parsePath(attribute);
+    // Deleted documents keep their values: harmless, as every query masks with live documents.
+    const fresh = (): NumericColumn => (column && NumericColumn.fromFacet(column, this.capacity)) ?? NumericColumn.fromRecords(this.records, path);
+    return this.cached(`numeric:${attribute}`, fresh, (previous, from) => {
+      if (from === this.capacity) return previous;
+      // A facet column that gained booleans no longer yields a numeric column: rebuild, whichever way it goes.
+      if (column !== undefined && previous.fromFacet !== (NumericColumn.fromFacet(column, 0) !== null)) return fresh();
+      return previous.extended(column !== undefined && previous.fromFacet ? column : null, this.records, path, from, this.capacity);
     });
   }
 }

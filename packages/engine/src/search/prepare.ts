@@ -17,7 +17,7 @@ import type { ExpandedWord } from '../query/expand.ts';
 import type { SynonymTable } from '../query/synonyms.ts';
 import type { DocumentScanner } from '../rank/scan.ts';
 import type { RankContext, RankRule, OptionalFilter } from '../rank/rule.ts';
-import { computeCustomOrder, computeSortOrder, customOrderKey, type CustomOrder } from '../rank/custom-rank.ts';
+import { computeSortOrder, customOrderFor, extendSortOrder, type CustomOrder } from '../rank/custom-rank.ts';
 import { buildRules } from '../rank/rules/index.ts';
 import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
 
@@ -150,7 +150,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
           set: evaluateFilter(f.node, store),
           score: f.score,
         }));
-  const customOrder = options.customRanking.length === 0 ? null : store.cached(customOrderKey(options.customRanking), () => computeCustomOrder(store.records, options.customRanking));
+  const customOrder = options.customRanking.length === 0 ? null : customOrderFor(store, options.customRanking);
   const context: RankContext = {
     text: store.text,
     words,
@@ -160,7 +160,12 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     exactOnSingleWord: options.exactOnSingleWordQuery,
     optionalFilters,
     custom: customOrder,
-    sortOrder: (attribute, ascending) => store.cached(`sort:${attribute}:${ascending}`, () => computeSortOrder(store.numericColumn(attribute).first, ascending)),
+    sortOrder: (attribute, ascending) =>
+      store.cached(
+        `sort:${attribute}:${ascending}`,
+        () => computeSortOrder(store.numericColumn(attribute).first, ascending),
+        (previous) => extendSortOrder(previous, store.numericColumn(attribute).first, ascending),
+      ),
     geoKey: geoKeyFor(store, options),
     stamps: env.stamps,
   };

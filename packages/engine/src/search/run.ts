@@ -16,7 +16,7 @@ import type {
 } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
-import { buildFacetRows, countFacets, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
+import { buildFacetRows, countFacets, extendFacetRows, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
 import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightQuery } from '../highlight/index.ts';
 import { parseAttributesForFaceting } from '../settings.ts';
 import { terms } from '../tokenize/index.ts';
@@ -54,7 +54,11 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch): Pick<S
   const stats: Record<string, FacetStats> = {};
   const columns = names.map((name) => env.store.facets.get(name)!);
   const allCounts = countFacets(columns, matches, matchCount, (walked) =>
-    env.store.cached(`rows:${walked.map((c) => c.attribute).join('\u0000')}`, () => buildFacetRows(walked, env.store.capacity)),
+    env.store.cached(
+      `rows:${walked.map((c) => c.attribute).join('\u0000')}`,
+      () => buildFacetRows(walked, env.store.capacity),
+      (previous, from) => extendFacetRows(previous, walked, from, env.store.capacity),
+    ),
   );
   for (let i = 0; i < names.length; i++) {
     const name = names[i];

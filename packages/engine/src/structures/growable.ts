@@ -61,3 +61,27 @@ export class GrowableUint32 {
     return this.data.slice(0, this.length);
   }
 }
+
+/** Room to spare when a derived array has to grow: a run of small writes then reallocates rarely. */
+function roomFor(length: number): number {
+  return Math.max(1024, length + (length >>> 3));
+}
+
+/**
+ * `buffer` if it holds `length` elements, else a larger copy of its first `keep` elements. Derived structures
+ * extended after each write grow in place this way: at a million documents, allocating fresh arrays of that
+ * size on every write costs far more in garbage collection than the copy itself.
+ */
+export function roomyUint32(buffer: Uint32Array, length: number, keep: number): Uint32Array {
+  if (buffer.length >= length) return buffer;
+  const grown = new Uint32Array(roomFor(length));
+  grown.set(buffer.subarray(0, keep));
+  return grown;
+}
+
+export function roomyFloat64(buffer: Float64Array, length: number, keep: number): Float64Array {
+  if (buffer.length >= length) return buffer;
+  const grown = new Float64Array(roomFor(length));
+  grown.set(buffer.subarray(0, keep));
+  return grown;
+}

@@ -1,0 +1,65 @@
+/**
+ * The cost of the first search after a small write, as a shop updating stock while shoppers search sees it.
+ *
+ *   node --import tsx packages/engine/bench/write-then-search.ts [--size 100000] [--rounds 200] [--batch 10]
+ *
+ * Builds an index of the demo catalogue with the demo settings, then runs rounds of {save a batch of modified
+ * products, run one InstantSearch-like query (text prefix, facets on four attributes, a price filter)} and
+ * prints p50/p99 of the search alone, next to the same queries without writes in between.
+ */
+import type { Product } from '@vitrine/protocol';
+import { demoSettings, generateProducts } from '@vitrine/demo';
+import { SearchIndex } from '../src/index.ts';
+import { buildWorkload, FACETS } from './workload.ts';
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] !== undefined ? Number(process.argv[at + 1]) : fallback;
+}
+
+const size = option('size', 100_000);
+const rounds = option('rounds', 200);
+const batch = option('batch', 10);
+
+const products = [...generateProducts(size, 1)];
+const index = new SearchIndex(demoSettings);
+for (let i = 0; i < products.length; i += 1000) index.saveObjects(products.slice(i, i + 1000));
+const workload = buildWorkload(products, rounds, 11);
+
+const query = (i: number): number => {
+  const q = workload.b[i];
+  return index.search({ query: q.query, hitsPerPage: 20, filters: `price:${q.priceMin} TO ${q.priceMax}`, facets: FACETS }).nbHits;
+};
+const percentile = (times: number[], p: number): string => times.sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))].toFixed(2);
+
+// Warm up (and settle the structures the initial import left to build).
+for (let i = 0; i < Math.min(rounds, 50); i++) query(i);
+
+const quiet: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  const t = performance.now();
+  query(i);
+  quiet.push(performance.now() - t);
+}
+
+const afterWrite: number[] = [];
+let writeMs = 0;
+for (let i = 0; i < rounds; i++) {
+  // Stock and popularity change: the customRanking order, numeric columns and facet rows all see new values.
+  const changed: Product[] = [];
+  for (let k = 0; k < batch; k++) {
+    const p = products[(i * 7919 + k * 104_729) % products.length];
+    changed.push({ ...p, popularity: (p.popularity * 31 + i) % 1000, price: Math.round(p.price * 0.9 * 100) / 100 });
+  }
+  let t = performance.now();
+  index.saveObjects(changed);
+  writeMs += performance.now() - t;
+  t = performance.now();
+  query(i);
+  afterWrite.push(performance.now() - t);
+}
+
+console.log(`size ${size}, ${rounds} rounds, batches of ${batch}`);
+console.log(`search without writes:     p50 ${percentile(quiet, 0.5)} ms  p99 ${percentile(quiet, 0.99)} ms`);
+console.log(`search right after a write: p50 ${percentile(afterWrite, 0.5)} ms  p99 ${percentile(afterWrite, 0.99)} ms`);
+console.log(`write (saveObjects) mean:   ${(writeMs / rounds).toFixed(2)} ms`);
