@@ -27,15 +27,15 @@ export interface ScanOptions {
 }
 
 export class DocumentScanner {
-  private stamp: Uint32Array;
+  private stamp!: Uint32Array;
   private query = 0;
-  typos: Int32Array;
-  matchedWords: Int32Array;
-  proximity: Int32Array;
-  attribute: Int32Array;
-  exact: Int32Array;
+  typos!: Int32Array;
+  matchedWords!: Int32Array;
+  proximity!: Int32Array;
+  attribute!: Int32Array;
+  exact!: Int32Array;
   /** 1 when every required word matched and every phrase was found. */
-  valid: Uint8Array;
+  valid!: Uint8Array;
 
   // Per-query tables: term id → a run of (word, typos, exact) entries, in descending word order.
   private termEntry = new Int32Array(0);
@@ -65,14 +65,18 @@ export class DocumentScanner {
   private options: ScanOptions = { typoFreeSlots: new Set(), ignoredSlots: new Set(), minProximity: 1, exactOnSingleWord: 'attribute' };
 
   constructor(private readonly text: TextIndex) {
-    const capacity = text.documentCount;
-    this.stamp = new Uint32Array(capacity);
-    this.typos = new Int32Array(capacity);
-    this.matchedWords = new Int32Array(capacity);
-    this.proximity = new Int32Array(capacity);
-    this.attribute = new Int32Array(capacity);
-    this.exact = new Int32Array(capacity);
-    this.valid = new Uint8Array(capacity);
+    this.allocateDocumentArrays(text.documentCount);
+  }
+
+  /** Fresh per-document arrays (zeroed stamps: no document is scanned for the current query). */
+  private allocateDocumentArrays(size: number): void {
+    this.stamp = new Uint32Array(size);
+    this.typos = new Int32Array(size);
+    this.matchedWords = new Int32Array(size);
+    this.proximity = new Int32Array(size);
+    this.attribute = new Int32Array(size);
+    this.exact = new Int32Array(size);
+    this.valid = new Uint8Array(size);
   }
 
   /** Prepares for a new query. `required[i]` false marks optional words. */
@@ -279,14 +283,7 @@ export class DocumentScanner {
     const capacity = this.text.documentCount;
     if (this.stamp.length >= capacity && this.termEntry.length >= this.text.dict.size) return;
     if (this.stamp.length < capacity) {
-      const size = Math.max(capacity, this.stamp.length * 2);
-      this.stamp = new Uint32Array(size);
-      this.typos = new Int32Array(size);
-      this.matchedWords = new Int32Array(size);
-      this.proximity = new Int32Array(size);
-      this.attribute = new Int32Array(size);
-      this.exact = new Int32Array(size);
-      this.valid = new Uint8Array(size);
+      this.allocateDocumentArrays(Math.max(capacity, this.stamp.length * 2));
     }
     if (this.termEntry.length < this.text.dict.size) {
       const grown = new Int32Array(Math.max(this.text.dict.size, this.termEntry.length * 2));
