@@ -6,6 +6,7 @@
  *
  *   node --import tsx packages/server/bench/http.ts [--size 100000] [--duration 10] [--connections 50] [--writes 0.1]
  *     [--apply-interval 0]   (the server's applyIntervalMs)
+ *     [--cpu-prof <dir>]     (write a V8 CPU profile of the server process into <dir>)
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     writes: { type: 'string', default: '0.1' },
     'apply-interval': { type: 'string', default: '0' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const SIZE = Number(values.size);
@@ -56,7 +58,8 @@ function summarize(name: string, result: Result): Record<string, string | number
 }
 
 const dataDir = tempDir('vitrine-bench-');
-const server = await spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_APPLY_INTERVAL_MS: String(values['apply-interval']) });
+const profileArgs = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`];
+const server = await spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_APPLY_INTERVAL_MS: String(values['apply-interval']) }, undefined, profileArgs);
 try {
   console.log(`seeding ${SIZE} products…`);
   const started = performance.now();
@@ -121,7 +124,10 @@ try {
       ],
     });
   const vitrine = await load(server.url);
+  // A graceful stop, waited for, so that a CPU profile is written and the bare server gets the cores to itself.
+  const stopped = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
+  await stopped;
   const bare = await spawnServer({ BODY_BYTES: String(responseBytes) }, join(import.meta.dirname, 'bare-server.ts'));
   const baseline = await load(bare.url);
   bare.child.kill('SIGTERM');

@@ -9,7 +9,7 @@
 import type { FacetStats } from '@vitrine/protocol';
 import type { Bitset } from '../structures/bitset.ts';
 import { NONE, type FacetColumn } from '../index/facet-column.ts';
-import { roomyUint32 } from '../structures/growable.ts';
+import { roomy } from '../structures/growable.ts';
 
 /**
  * Measured costs, in nanoseconds: walking the matches costs a bit scan and a cache miss per document for the
@@ -20,20 +20,40 @@ const WALK_PER_DOC = 20;
 const WALK_PER_DOC_PER_FACET = 5;
 const POPCOUNT_PER_WORD = 2;
 
+/** Row storage: the narrowest element that holds every walked column's value ids and its "no value" id. */
+type RowArray = Uint8Array | Uint16Array | Uint32Array;
+
 /** Values of several single-valued facets side by side, one row per document (see `countFacets`). */
 export interface FacetRows {
-  rows: Uint32Array;
+  rows: RowArray;
   width: number;
   /** Per column, the id standing for "no value" (the column's value count when the rows were written). */
   none: number[];
   /** The array `rows` views, with room to grow (see `extendFacetRows`). */
-  buffer?: Uint32Array;
+  buffer?: RowArray;
+}
+
+/**
+ * The narrowest row element for columns with up to `maxValues` values (plus "no value"). Rows are read at
+ * random positions (the matching documents are spread over the whole id range), so their size decides how
+ * many of those reads hit the cache: measured at 1M documents and 4 facets, one-byte rows count a 20k-document
+ * match set 3–4× faster than four-byte rows.
+ */
+function rowArrayFor(maxValues: number, length: number): RowArray {
+  if (maxValues <= 0xff) return new Uint8Array(length);
+  if (maxValues <= 0xffff) return new Uint16Array(length);
+  return new Uint32Array(length);
+}
+
+/** The largest id a row element of this array can hold. */
+function rowCapacity(rows: RowArray): number {
+  return rows instanceof Uint8Array ? 0xff : rows instanceof Uint16Array ? 0xffff : 0xffffffff;
 }
 
 /** Interleaves the value ids of single-valued columns, so one document's values share a cache line. */
 export function buildFacetRows(columns: FacetColumn[], documents: number): FacetRows {
   const width = columns.length;
-  const rows = new Uint32Array(documents * width);
+  const rows = rowArrayFor(Math.max(0, ...columns.map((column) => column.valueCount)), documents * width);
   columns.forEach((column, c) => {
     const single = column.singleValued() as Uint32Array;
     for (let d = 0; d < documents; d++) rows[d * width + c] = single[d] === NONE ? column.valueCount : single[d];
@@ -50,9 +70,10 @@ export function extendFacetRows(previous: FacetRows, columns: FacetColumn[], fro
   const width = columns.length;
   // A column that stopped being single-valued is not walked any more, so it never asks for these rows.
   const singles = columns.map((column) => column.singleValued());
-  if (previous.width !== width || singles.some((single) => single === null)) return buildFacetRows(columns, documents);
+  const outgrown = columns.some((column) => column.valueCount > rowCapacity(previous.rows));
+  if (previous.width !== width || outgrown || singles.some((single) => single === null)) return buildFacetRows(columns, documents);
   // In place, with room to spare: the previous rows are dropped once these replace them.
-  const buffer = roomyUint32(previous.buffer ?? previous.rows, documents * width, from * width);
+  const buffer = roomy(previous.buffer ?? previous.rows, documents * width, from * width);
   const rows = buffer.subarray(0, documents * width);
   singles.forEach((single, c) => {
     const none = columns[c].valueCount;

@@ -41,6 +41,14 @@ export interface ExpandedWord {
   exact(): Bitset;
   /** Documents where such an alternative is a whole attribute value on its own; built on first use. */
   sole(): Bitset;
+  /**
+   * This entry brought up to the documents appended to `text` since it was built (this entry is retired), or
+   * null when a fresh expansion is cheaper or needed.
+   */
+  extend(text: TextIndex): ExpandedWord | null;
+  /** The index and its document count when this entry was built or last extended. */
+  text: TextIndex;
+  documents: number;
 }
 
 /** Typos allowed for a word of this length under the typo settings (before per-word exceptions). */
@@ -50,7 +58,16 @@ export function typosForLength(length: number, minFor1: number, minFor2: number)
   return 0;
 }
 
-export function expandWord(text: TextIndex, word: QueryWord, options: WordOptions, extraTerms: string[] = []): ExpandedWord {
+/** Largest number of documents appended since an entry was built that `extend` still reads one by one. */
+const EXTEND_LIMIT = 2048;
+
+interface Expansion {
+  alternatives: Alternative[];
+  alternativeTerms: string[];
+}
+
+/** The dictionary terms that count as `word`, each with its typos and exactness. */
+function collectAlternatives(text: TextIndex, word: QueryWord, options: WordOptions, extraTerms: string[]): Expansion {
   const dict = text.dict;
   const best = new Map<number, Alternative>();
   const offer = (termId: number, typos: number, exact: boolean): void => {
@@ -80,12 +97,20 @@ export function expandWord(text: TextIndex, word: QueryWord, options: WordOption
     }
   }
   for (const term of extraTerms) addAlternative(term);
-  const alternatives = [...best.values()];
+  return { alternatives: [...best.values()], alternativeTerms };
+}
+
+function topLevelOf(alternatives: Alternative[]): number {
+  return alternatives.reduce((max, a) => Math.max(max, a.typos), 0);
+}
+
+export function expandWord(text: TextIndex, word: QueryWord, options: WordOptions, extraTerms: string[] = []): ExpandedWord {
+  const expansion = collectAlternatives(text, word, options, extraTerms);
+  const { alternatives } = expansion;
   const capacity = text.documentCount;
   const levels: Bitset[] = [];
   let current = queryBitsets.take(capacity);
-  const topLevel = alternatives.reduce((max, a) => Math.max(max, a.typos), 0);
-  for (let t = 0; t <= topLevel; t++) {
+  for (let t = 0; t <= topLevelOf(alternatives); t++) {
     const added = alternatives.filter((a) => a.typos === t);
     if (t > 0 && added.length > 0) {
       const next = queryBitsets.take(capacity);
@@ -95,18 +120,33 @@ export function expandWord(text: TextIndex, word: QueryWord, options: WordOption
     for (const alternative of added) text.orInto(alternative.termId, current);
     levels.push(current);
   }
+  return assemble(text, word, options, extraTerms, expansion, levels);
+}
+
+/**
+ * The cache entry around computed levels. `extend` brings it up to documents appended since, reading only those
+ * documents' tokens from the forward index: a term new to the dictionary can only occur in them, and an older
+ * document's tokens never change (a replaced record gets a new id; deleted ones are masked by the caller).
+ */
+function assemble(text: TextIndex, word: QueryWord, options: WordOptions, extraTerms: string[], expansion: Expansion, levels: Bitset[]): ExpandedWord {
+  const { alternatives, alternativeTerms } = expansion;
+  const documents = text.documentCount;
+  const capacity = levels[levels.length - 1].capacity;
   const exactTerms = alternatives.filter((a) => a.exact).map((a) => a.termId);
   let exact: Bitset | null = null;
   let sole: Bitset | null = null;
+  const retire = (): void => {
+    for (const set of new Set([...levels, exact, sole])) if (set !== null) queryBitsets.retire(set);
+  };
   return {
     word,
-    retire() {
-      for (const set of new Set([...levels, exact, sole])) if (set !== null) queryBitsets.retire(set);
-    },
+    text,
+    documents,
+    retire,
     maxTypos: options.maxTypos,
     alternatives,
     alternativeTerms,
-    docs: current,
+    docs: levels[levels.length - 1],
     levels,
     exact() {
       if (exact === null) {
@@ -121,6 +161,41 @@ export function expandWord(text: TextIndex, word: QueryWord, options: WordOption
         for (const termId of exactTerms) text.orSoleInto(termId, sole);
       }
       return sole;
+    },
+    extend(current: TextIndex): ExpandedWord | null {
+      const now = current.documentCount;
+      if (current !== text || now < documents || now - documents > EXTEND_LIMIT) return null;
+      const next = collectAlternatives(current, word, options, extraTerms);
+      const byTerm = new Map<number, Alternative>();
+      for (const alternative of next.alternatives) byTerm.set(alternative.termId, alternative);
+      // New terms may join; an existing one never changes its typos (same word, same dictionary entry).
+      for (const old of alternatives) {
+        const fresh = byTerm.get(old.termId);
+        if (fresh === undefined || fresh.typos !== old.typos || fresh.exact !== old.exact) return null;
+      }
+      const top = topLevelOf(next.alternatives);
+      if (top !== levels.length - 1) return null;
+      const grown: Bitset[] = [];
+      for (let t = 0; t <= top; t++) {
+        // Same sharing as a fresh build: a level is its own set only when some alternative costs t typos.
+        if (t > 0 && !next.alternatives.some((a) => a.typos === t)) {
+          grown.push(grown[t - 1]);
+          continue;
+        }
+        const set = queryBitsets.take(now);
+        set.words.set(levels[t].words);
+        grown.push(set);
+      }
+      const terms = current.fwdTerms.data;
+      const starts = current.docStart.data;
+      for (let doc = documents; doc < now; doc++) {
+        for (let k = starts[doc]; k < starts[doc + 1]; k++) {
+          const alternative = byTerm.get(terms[k]);
+          if (alternative !== undefined) for (let t = alternative.typos; t <= top; t++) grown[t].add(doc);
+        }
+      }
+      retire();
+      return assemble(current, word, options, extraTerms, next, grown);
     },
   };
 }

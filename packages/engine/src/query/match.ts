@@ -1,6 +1,6 @@
 /**
- * From parsed words to the match set: expands each word (cached per index version, so the N+1 queries of an
- * InstantSearch batch share their postings unions), then combines the words' document sets: AND of the
+ * From parsed words to the match set: expands each word (cached, so the N+1 queries of an InstantSearch batch
+ * share their postings unions, and kept up to date across writes), then combines the words' document sets: AND of the
  * required words (OR of all words when every word is optional), minus `-excluded` words, within the filters.
  */
 import type { Bitset } from '../structures/bitset.ts';
@@ -13,19 +13,24 @@ import type { QueryOptions } from './options.ts';
 
 const CACHE_SIZE = 128;
 
+/**
+ * Expanded words by query word and options. Writes do not empty it: an entry built before documents were
+ * appended is extended by those documents when next used (`ExpandedWord.extend`), which at a million documents
+ * costs a copy of its bitsets instead of OR-ing every posting of every alternative again.
+ */
 export class WordCache {
   private readonly entries = new Map<string, ExpandedWord>();
-  private version = -1;
 
-  get(version: number, key: string, build: () => ExpandedWord): ExpandedWord {
-    if (version !== this.version) {
-      this.clear();
-      this.version = version;
-    }
+  get(text: TextIndex, key: string, build: () => ExpandedWord): ExpandedWord {
     let entry = this.entries.get(key);
     if (entry !== undefined) {
       // Refresh recency: Map iteration order is insertion order, so re-inserting makes this the newest.
       this.entries.delete(key);
+      if (entry.documents !== text.documentCount || entry.text !== text) {
+        const extended = entry.extend(text);
+        if (extended === null) entry.retire();
+        entry = extended ?? build();
+      }
       this.entries.set(key, entry);
       return entry;
     }
@@ -60,7 +65,6 @@ export function expandWords(
   options: QueryOptions,
   synonyms: SynonymTable | null,
   cache: WordCache,
-  version: number,
 ): ExpandedWord[] {
   const table = options.synonyms ? synonyms : null;
   const extra = sequenceSynonyms(words, table);
@@ -69,7 +73,7 @@ export function expandWords(
     const plurals = options.plurals && word.phrase < 0;
     const useSynonyms = word.phrase < 0 ? table : null;
     const key = `${word.term}\u0000${word.prefix ? 1 : 0}${maxTypos}${plurals ? 1 : 0}${useSynonyms ? 1 : 0}\u0000${extra[i].join(' ')}`;
-    const expanded = cache.get(version, key, () => expandWord(text, { ...word, original: word.term }, { maxTypos, plurals, synonyms: useSynonyms }, extra[i]));
+    const expanded = cache.get(text, key, () => expandWord(text, { ...word, original: word.term }, { maxTypos, plurals, synonyms: useSynonyms }, extra[i]));
     // The cached entry is shared; the shopper's spelling of this occurrence is per query.
     return { ...expanded, word };
   });

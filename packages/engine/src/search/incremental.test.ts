@@ -32,7 +32,14 @@ const record = fc.record({
 
 type Search = { query: string; filter: string | undefined; sorted: boolean };
 const search: fc.Arbitrary<Search> = fc.record({
-  query: fc.oneof(fc.constant(''), fc.constantFrom(...VOCAB).map((w) => w.slice(0, 3))),
+  // Prefixes, whole words (typo alternatives: table/cable, read/red) and two-word queries, repeated across writes
+  // so that cached word expansions are extended by the documents written since (new terms included).
+  query: fc.oneof(
+    fc.constant(''),
+    fc.constantFrom(...VOCAB).map((w) => w.slice(0, 3)),
+    fc.constantFrom(...VOCAB),
+    fc.tuple(fc.constantFrom(...VOCAB), fc.constantFrom(...VOCAB)).map(([a, b]) => `${a} ${b.slice(0, 2)}`),
+  ),
   // popularity is not a facet: its numeric column is read from the records, not from a facet column.
   filter: fc.constantFrom(undefined, 'price < 20', 'price: 5 TO 30', 'color:Red OR color:Teal', 'popularity >= 3'),
   sorted: fc.boolean(),

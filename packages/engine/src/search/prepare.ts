@@ -67,7 +67,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     excludeWords: options.excludeWords,
     separatorsToIndex: options.separatorsToIndex,
   });
-  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words, store.version);
+  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words);
   const excluded = parsed.excluded.map((term) => postingsBitset(store.text, term));
   const slots = store.text.slots;
   const slotsNamed = (names: string[]): Set<number> => {

@@ -10,6 +10,11 @@
 import { Bitset } from './bitset.ts';
 
 const MAX_FREE_PER_CAPACITY = 64;
+/**
+ * Capacities with free lists kept. Every write changes an index's capacity, and sets of an older capacity are
+ * never asked for again: without this bound, each write would strand up to a full free list.
+ */
+const MAX_CAPACITIES = 4;
 
 class BitsetPool {
   private readonly free = new Map<number, Bitset[]>();
@@ -63,10 +68,19 @@ class BitsetPool {
   releaseAll(): void {
     for (const set of this.used) {
       let list = this.free.get(set.capacity);
-      if (list === undefined) this.free.set(set.capacity, (list = []));
+      if (list === undefined) {
+        this.free.set(set.capacity, (list = []));
+        // Map order is insertion order: drop the capacity whose list was created longest ago.
+        if (this.free.size > MAX_CAPACITIES) this.free.delete(this.free.keys().next().value as number);
+      }
       if (list.length < MAX_FREE_PER_CAPACITY) list.push(set);
     }
     this.used = [];
+  }
+
+  /** Capacities with a free list (for tests). */
+  get freeCapacities(): number {
+    return this.free.size;
   }
 }
 

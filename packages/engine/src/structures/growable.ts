@@ -72,16 +72,17 @@ function roomFor(length: number): number {
  * extended after each write grow in place this way: at a million documents, allocating fresh arrays of that
  * size on every write costs far more in garbage collection than the copy itself.
  */
-export function roomyUint32(buffer: Uint32Array, length: number, keep: number): Uint32Array {
+export function roomy<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(buffer: T, length: number, keep: number): T {
   if (buffer.length >= length) return buffer;
-  const grown = new Uint32Array(roomFor(length));
+  const grown = new (buffer.constructor as new (length: number) => T)(roomFor(length));
   grown.set(buffer.subarray(0, keep));
   return grown;
 }
 
+export function roomyUint32(buffer: Uint32Array, length: number, keep: number): Uint32Array {
+  return roomy(buffer, length, keep);
+}
+
 export function roomyFloat64(buffer: Float64Array, length: number, keep: number): Float64Array {
-  if (buffer.length >= length) return buffer;
-  const grown = new Float64Array(roomFor(length));
-  grown.set(buffer.subarray(0, keep));
-  return grown;
+  return roomy(buffer, length, keep);
 }

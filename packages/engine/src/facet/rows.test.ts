@@ -1,0 +1,57 @@
+/**
+ * Facet rows (the interleaved value ids walked by `countFacets`) are stored in the narrowest element that holds
+ * the ids, and extended in place after writes: extending must give the rows a fresh build would, including
+ * when new values outgrow the element (one byte → two bytes) and when "no value" moves to a new id.
+ */
+import { describe, expect, it } from 'vitest';
+import { FacetColumn } from '../index/facet-column.ts';
+import { buildFacetRows, extendFacetRows } from './count.ts';
+
+function columnWith(values: Array<string | undefined>): FacetColumn {
+  const column = new FacetColumn('v', ['v']);
+  values.forEach((value, doc) => column.add(doc, value === undefined ? {} : { v: value }));
+  return column;
+}
+
+function addAll(column: FacetColumn, from: number, values: Array<string | undefined>): void {
+  values.forEach((value, i) => column.add(from + i, value === undefined ? {} : { v: value }));
+}
+
+describe('facet rows', () => {
+  it('uses one byte per value while the ids fit, two bytes past 255 values', () => {
+    const small = columnWith(['a', 'b', undefined]);
+    expect(buildFacetRows([small], 3).rows).toBeInstanceOf(Uint8Array);
+    const large = columnWith(Array.from({ length: 300 }, (_, i) => `v${i}`));
+    const rows = buildFacetRows([large], 300).rows;
+    expect(rows).toBeInstanceOf(Uint16Array);
+    expect(rows[299]).toBe(299);
+  });
+
+  it('extends like a fresh build, across the one-byte limit and with "no value" moving', () => {
+    const initial = [...Array.from({ length: 200 }, (_, i) => `v${i}`), undefined, 'v3'];
+    const other = columnWith(initial.map((v, i) => (i % 3 === 0 ? undefined : 'x')));
+    const column = columnWith(initial);
+    const before = buildFacetRows([column, other], initial.length);
+    expect(before.rows).toBeInstanceOf(Uint8Array);
+    // 100 new values: 300 in all, past what one byte holds; the old "no value" id (200) becomes a real value.
+    const added = [...Array.from({ length: 100 }, (_, i) => `w${i}`), undefined];
+    addAll(column, initial.length, added);
+    addAll(other, initial.length, added.map(() => 'x'));
+    const total = initial.length + added.length;
+    const extended = extendFacetRows(before, [column, other], initial.length, total);
+    const fresh = buildFacetRows([column, other], total);
+    expect(extended.rows).toBeInstanceOf(Uint16Array);
+    expect(Array.from(extended.rows)).toEqual(Array.from(fresh.rows));
+    expect(extended.none).toEqual([300, 1]);
+  });
+
+  it('extends in place while the ids still fit', () => {
+    const column = columnWith(['a', 'b']);
+    const before = buildFacetRows([column], 2);
+    addAll(column, 2, ['c', undefined, 'a']);
+    const extended = extendFacetRows(before, [column], 2, 5);
+    expect(extended.rows).toBeInstanceOf(Uint8Array);
+    expect(Array.from(extended.rows)).toEqual([0, 1, 2, 3, 0]);
+    expect(Array.from(extended.rows)).toEqual(Array.from(buildFacetRows([column], 5).rows));
+  });
+});
