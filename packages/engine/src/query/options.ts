@@ -8,6 +8,7 @@ import { createEngineError } from '../errors.ts';
 import { normalizeText, terms } from '../tokenize/index.ts';
 import { parseCustomRanking, parseRanking, type RankingCriterion, type SortSpec } from '../settings.ts';
 import { pluralsEnabled } from './plurals.ts';
+import { stopWordsEnabled } from './stop-words.ts';
 
 export interface SnippetSpec {
   attribute: string;
@@ -29,6 +30,8 @@ export interface QueryOptions {
   disableTypoToleranceOnAttributes: string[];
   disableTypoToleranceOnWords: Set<string>;
   plurals: boolean;
+  /** `removeStopWords` applies (English). */
+  stopWords: boolean;
   synonyms: boolean;
   removeWordsIfNoResults: RemoveWordsIfNoResults;
   optionalWords: Set<string>;
@@ -171,6 +174,7 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     disableTypoToleranceOnAttributes: readList('disableTypoToleranceOnAttributes', get('disableTypoToleranceOnAttributes')) ?? [],
     disableTypoToleranceOnWords: new Set((readList('disableTypoToleranceOnWords', get('disableTypoToleranceOnWords')) ?? []).map(normalizeText)),
     plurals: pluralsEnabled(get('ignorePlurals'), get('queryLanguages')),
+    stopWords: stopWordsEnabled(get('removeStopWords'), get('queryLanguages')),
     synonyms: readBool('synonyms', p.synonyms, true),
     removeWordsIfNoResults: readEnum('removeWordsIfNoResults', get('removeWordsIfNoResults'), ['none', 'lastWords', 'firstWords', 'allOptional'] as const, 'none'),
     optionalWords: new Set(optionalList.flatMap((entry) => terms(entry, readString('separatorsToIndex', index.separatorsToIndex, '')))),

@@ -76,7 +76,56 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     walkGroups(set, rule, rules, r, need, out);
     return;
   }
+  if (rule.floor !== undefined && rules[r + 1]?.walk !== undefined) {
+    placeFloorFirst(set, count, rules, r, need, out);
+    return;
+  }
   placeArray(toIdArray(set, count), rules, r, need, out, true);
+}
+
+/**
+ * A criterion with a floor (a key no document can beat) followed by a walkable criterion: walk the bucket in
+ * the next criterion's order and collect the documents at the floor, grouped by the next criterion's key. Once
+ * `need` of them are collected when a group ends, no document not yet walked can rank among the first `need`
+ * (it is either above the floor, or at the floor with a worse next key), so most of the bucket is never keyed.
+ * This is what makes a two-word query over tens of thousands of matches cheap when many of them hold the words
+ * side by side. If the walk ends first, the floor documents are placed and the rest is keyed as usual
+ * (criteria memoise their keys, so nothing is computed twice).
+ */
+function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[]): void {
+  const rule = rules[r];
+  const floor = rule.floor!;
+  const groups: number[][] = [];
+  let group: number[] | null = null;
+  let groupKey = NaN;
+  let found = 0;
+  let stoppedEarly = false;
+  rules[r + 1].walk!(set, (doc, key) => {
+    if (key !== groupKey) {
+      if (found >= need) {
+        stoppedEarly = true;
+        return false;
+      }
+      groupKey = key;
+      group = null;
+    }
+    if (rule.key(doc) === floor) {
+      if (group === null) groups.push((group = []));
+      group.push(doc);
+      found++;
+    }
+    return true;
+  });
+  const target = out.length + need;
+  for (const docs of groups) {
+    if (out.length >= target) return;
+    placeArray(Uint32Array.from(docs).sort(), rules, r + 2, target - out.length, out);
+  }
+  if (stoppedEarly || out.length >= target || found === count) return;
+  // Fewer than `need` at the floor: the others follow, ordered by this criterion's keys.
+  const rest = queryBitsets.copy(set);
+  for (const docs of groups) for (const doc of docs) rest.delete(doc);
+  placeArray(toIdArray(rest, count - found), rules, r, target - out.length, out, true);
 }
 
 /** Consumes a criterion's walk group by group (a group: one key), ordering each group by the next criteria. */
@@ -120,7 +169,8 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
   }
   const rule = rules[r];
   const n = docs.length;
-  if (!keyed && n > SMALL && (rule.split || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, need)))) {
+  const floorWalk = rule.floor !== undefined && rules[r + 1]?.walk !== undefined;
+  if (!keyed && n > SMALL && (rule.split || floorWalk || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, need)))) {
     // A large group reaching a criterion with a bitset shortcut: back to bucket mode.
     const set = new Bitset(docs[n - 1] + 1);
     for (let i = 0; i < n; i++) set.add(docs[i]);

@@ -30,6 +30,11 @@ export interface RankRule {
   walk?(bucket: Bitset, visit: (doc: number, key: number) => boolean): void;
   /** Whether walking is cheaper than sorting for a bucket of `count` documents out of `capacity`, `need` wanted. */
   walkPays?(count: number, capacity: number, need: number): boolean;
+  /**
+   * A key no document of this query can beat (proximity when every word is required: each pair of words at
+   * least `minProximity` apart). Lets a large bucket be ordered by walking the next criterion (see `order.ts`).
+   */
+  floor?: number;
 }
 
 export interface OptionalFilter {
@@ -49,6 +54,7 @@ export interface RankContext {
   verify: boolean;
   /** Whether some words are optional (optionalWords, removeWordsIfNoResults), making the words criterion useful. */
   hasOptionalWords: boolean;
+  minProximity: number;
   exactOnSingleWord: 'attribute' | 'word' | 'none';
   optionalFilters: OptionalFilter[];
   /** customRanking order, or null without customRanking. */

@@ -36,6 +36,9 @@ export class DocumentScanner {
   exact!: Int32Array;
   /** 1 when every required word matched and every phrase was found. */
   valid!: Uint8Array;
+  /** `proximityOf` results, valid where `proximityStamp` holds the current query number. */
+  private proximityStamp!: Uint32Array;
+  private proximityMemo!: Int32Array;
 
   // Per-query tables: term id → a run of (word, typos, exact) entries, in descending word order.
   private termEntry = new Int32Array(0);
@@ -77,6 +80,8 @@ export class DocumentScanner {
     this.attribute = new Int32Array(size);
     this.exact = new Int32Array(size);
     this.valid = new Uint8Array(size);
+    this.proximityStamp = new Uint32Array(size);
+    this.proximityMemo = new Int32Array(size);
   }
 
   /** Prepares for a new query. `required[i]` false marks optional words. */
@@ -84,6 +89,7 @@ export class DocumentScanner {
     this.query++;
     if (this.query === 0xffffffff) {
       this.stamp.fill(0);
+      this.proximityStamp.fill(0);
       this.query = 1;
     }
     this.ensureCapacity();
@@ -153,6 +159,8 @@ export class DocumentScanner {
    * restricted (the full `scan` applies those rules).
    */
   proximityOf(doc: number): number {
+    // Memoised: ordering a large bucket may ask twice (a walk for the documents at the best proximity, then keys).
+    if (this.proximityStamp[doc] === this.query) return this.proximityMemo[doc];
     const W = this.wordCount;
     const { lastSlot, lastPos, pairDistance, bestTypo } = this.perWord;
     lastSlot.fill(-1);
@@ -197,6 +205,8 @@ export class DocumentScanner {
       if (pending > 0 && (bestTypo[w] === UNMATCHED || bestTypo[w + 1] === UNMATCHED)) continue;
       proximity += Math.max(pairDistance[w], floor);
     }
+    this.proximityStamp[doc] = this.query;
+    this.proximityMemo[doc] = proximity;
     return proximity;
   }
 

@@ -36,6 +36,38 @@ describe('distinct', () => {
   });
 });
 
+describe('facetingAfterDistinct', () => {
+  function models(): SearchIndex {
+    // Every record of a model shares its brand, as facetingAfterDistinct expects.
+    const index = new SearchIndex({ searchableAttributes: ['name'], attributeForDistinct: 'model', attributesForFaceting: ['brand', 'size'] });
+    index.saveObjects([
+      { objectID: '1', name: 'tee', model: 'A', brand: 'Acme', size: 'S' },
+      { objectID: '2', name: 'tee', model: 'A', brand: 'Acme', size: 'M' },
+      { objectID: '3', name: 'tee', model: 'A', brand: 'Acme', size: 'L' },
+      { objectID: '4', name: 'tee', model: 'B', brand: 'Bolt', size: 'S' },
+      { objectID: '5', name: 'tee', model: 'B', brand: 'Bolt', size: 'M' },
+      { objectID: '6', name: 'tee', brand: 'Acme', size: 'S' },
+    ]);
+    return index;
+  }
+
+  it('counts facets over the deduplicated hits', () => {
+    const r = models().search({ query: 'tee', distinct: true, facetingAfterDistinct: true, facets: ['brand'] });
+    expect(r.nbHits).toBe(3);
+    expect(r.facets).toEqual({ brand: { Acme: 2, Bolt: 1 } });
+  });
+
+  it('counts every record without it, or without distinct', () => {
+    expect(models().search({ query: 'tee', distinct: true, facets: ['brand'] }).facets).toEqual({ brand: { Acme: 4, Bolt: 2 } });
+    expect(models().search({ query: 'tee', facetingAfterDistinct: true, facets: ['brand'] }).facets).toEqual({ brand: { Acme: 4, Bolt: 2 } });
+  });
+
+  it('keeps N records per group with distinct N', () => {
+    const r = models().search({ query: 'tee', distinct: 2, facetingAfterDistinct: true, facets: ['brand'] });
+    expect(r.facets).toEqual({ brand: { Acme: 3, Bolt: 2 } });
+  });
+});
+
 describe('browse', () => {
   it('pages through every match with a cursor', () => {
     const index = variants();

@@ -12,6 +12,7 @@ import { andFilterNodes, buildFilterNode, evaluateFilter, optionalFiltersToNodes
 import type { FilterList } from '@vitrine/protocol';
 import { resolveOptions, type QueryOptions } from '../query/options.ts';
 import { parseQuery, type ParsedQuery } from '../query/parse.ts';
+import { withoutStopWords } from '../query/stop-words.ts';
 import { combineWords, expandWords, postingsBitset, type WordCache } from '../query/match.ts';
 import type { ExpandedWord } from '../query/expand.ts';
 import type { SynonymTable } from '../query/synonyms.ts';
@@ -67,6 +68,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     excludeWords: options.excludeWords,
     separatorsToIndex: options.separatorsToIndex,
   });
+  if (options.stopWords) parsed.words = withoutStopWords(parsed.words);
   const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words);
   const excluded = parsed.excluded.map((term) => postingsBitset(store.text, term));
   const slots = store.text.slots;
@@ -157,6 +159,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     scanner,
     verify,
     hasOptionalWords: required.some((r) => !r),
+    minProximity: options.minProximity,
     exactOnSingleWord: options.exactOnSingleWordQuery,
     optionalFilters,
     custom: customOrder,

@@ -22,7 +22,7 @@ import { parseAttributesForFaceting } from '../settings.ts';
 import { terms } from '../tokenize/index.ts';
 import { encodeParams, parseRetrieve, retrieve, type RetrieveSpec } from '../response/retrieve.ts';
 import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './prepare.ts';
-import { distinctCount, distinctGroups, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
+import { distinctCount, distinctGroups, distinctMatches, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
 import { geoDistance } from '../rank/geo-distance.ts';
 
 export type { SearchEnvironment } from './prepare.ts';
@@ -46,8 +46,10 @@ function facetNames(env: SearchEnvironment, requested: string[]): string[] {
   return [...new Set(names)].filter((name) => env.store.facets.has(name));
 }
 
-function computeFacets(env: SearchEnvironment, prepared: PreparedSearch): Pick<SearchResponse, 'facets' | 'facets_stats'> {
-  const { options, matches, matchCount } = prepared;
+function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups: Int32Array | null): Pick<SearchResponse, 'facets' | 'facets_stats'> {
+  const { options } = prepared;
+  const { set: matches, count: matchCount } =
+    groups !== null && options.facetingAfterDistinct ? distinctMatches(prepared.matches, groups, options.distinct) : { set: prepared.matches, count: prepared.matchCount };
   const names = facetNames(env, options.facets);
   if (options.facets.length === 0) return {};
   const facets: Record<string, Record<string, number>> = {};
@@ -155,7 +157,7 @@ export function runSearch(env: SearchEnvironment, params: SearchParams, override
   } else {
     page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, need).slice(start);
   }
-  const facets = computeFacets(env, prepared);
+  const facets = computeFacets(env, prepared, groups);
   const spec = hitSpec(env, prepared);
   const hits = page.map((doc) => buildHit(env, prepared, doc, spec));
   const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);

@@ -4,6 +4,7 @@
  * (group by attributeForDistinct, keep N per group) and relevant sort for virtual replicas.
  */
 import type { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import { orderSet, orderTop, toIdArray } from '../rank/order.ts';
 import type { RankRule } from '../rank/rule.ts';
 import type { IndexStore } from '../index/store.ts';
@@ -52,6 +53,28 @@ export function distinctCount(matches: Bitset, groups: Int32Array, perGroup: num
     }
   });
   return count;
+}
+
+/**
+ * The match set with at most `perGroup` documents per distinct group (the lowest ids), for
+ * `facetingAfterDistinct`: as in Algolia, the counts are right when the records of a group share their facet
+ * values, whichever of them stands for the group.
+ */
+export function distinctMatches(matches: Bitset, groups: Int32Array, perGroup: number): { set: Bitset; count: number } {
+  const set = queryBitsets.acquire(matches.capacity);
+  const seen = new Map<number, number>();
+  let count = 0;
+  matches.forEach((doc) => {
+    const group = groups[doc];
+    if (group >= 0) {
+      const n = seen.get(group) ?? 0;
+      if (n >= perGroup) return;
+      seen.set(group, n + 1);
+    }
+    set.add(doc);
+    count++;
+  });
+  return { set, count };
 }
 
 /** The first `need` documents in ranking order keeping at most `perGroup` per distinct group. */

@@ -14,7 +14,7 @@ const index = new SearchIndex({ ...demoSettings, ignorePlurals: true });
 index.saveObjects([...generateProducts(4000, 11)]);
 const env = (index as unknown as { environment(): SearchEnvironment }).environment();
 
-const queries = ['', 'ch', 'wireless', 'wireles charger', 'cotton t', 'oak table', 'red', 'lamp', 'steel bottle 750', 'sofa'];
+const queries = ['', 'ch', 'wireless', 'wireles charger', 'cotton t', 'oak table', 'red', 'lamp', 'steel bottle 750', 'sofa', 'set of', 'a s', 'with the'];
 
 describe('criteria shortcuts agree with keys', () => {
   for (const [query, optional] of queries.flatMap((q) => [[q, true], [q, false]] as const)) {
@@ -65,8 +65,9 @@ describe('criteria shortcuts agree with keys', () => {
           }
           return x - y;
         })
-        .slice(0, 50);
-      expect(orderSet(matches, matchCount, rules, 50)).toEqual(expected);
+        .slice(0, 300);
+      // Several page depths: each stops the shortcuts (walks, floor-first proximity) at a different point.
+      for (const need of [1, 20, 50, 300]) expect(orderSet(matches, matchCount, rules, need)).toEqual(expected.slice(0, need));
     });
   }
 });
