@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveKeys, startServer } from '@vitrine/server';
@@ -67,14 +67,21 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     throw startupError(error, env.port);
   });
   try {
-    if (options.demo && !server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
-      ctx.stdout.write(`Creating the demo catalogue (${env.demoSize.toLocaleString('en-US')} products)…\n`);
+    // Present while the demo catalogue is being written: a start interrupted half way resumes it next time
+    // (the products are generated deterministically, so writing them again is idempotent).
+    const seeding = join(env.dataDir, 'demo-seeding');
+    const interrupted = existsSync(seeding);
+    if (options.demo && (!server.store.hasIndex(demoIndexName) || interrupted) && !ctx.signal.aborted) {
+      const verb = interrupted ? 'Resuming' : 'Creating';
+      ctx.stdout.write(`${verb} the demo catalogue (${env.demoSize.toLocaleString('en-US')} products)…\n`);
+      markDurably(seeding);
       const progress = createProgress({ stream: ctx.stdout, label: 'Demo catalogue', total: env.demoSize, unit: 'records' });
       await seedDemoCatalogue(server.store, {
         size: env.demoSize,
         onProgress: (written) => progress.update(written, ''),
       });
       progress.stop(env.demoSize, 'done');
+      unlinkSync(seeding);
     }
     if (options.demo && server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
       // A plausible past of searches and events, so recommendations, trends, suggestions and the dashboard
@@ -128,6 +135,16 @@ ${ENVIRONMENT_HELP}`,
   positionals: { min: 0, max: 0 },
   run: (values, _positionals, ctx) => runServer({ withStorefront: false, demo: values.demo === true }, ctx),
 };
+
+/** Creates an empty file and flushes it, so that it is on disk before the writes it announces. */
+function markDurably(path: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Start-up failures a user can fix, as plain messages instead of stack traces. */
 function startupError(error: unknown, port: number): unknown {

@@ -73,6 +73,31 @@ describe('vitrine start', () => {
     expect(await second.exited).toBe(0);
   });
 
+  it('resumes a demo catalogue whose first start was killed half way', async () => {
+    const env = { VITRINE_DATA_DIR: join(dir, 'data-killed'), VITRINE_DEMO_SIZE: '20000', VITRINE_ADMIN_API_KEY: 'admin-test', VITRINE_SEARCH_API_KEY: 'search-test' };
+    const first = start(env);
+    void first.url.catch(() => undefined);
+    // Killed once some batches are durable, long before the 20 batches are all written.
+    await new Promise<void>((resolve) => {
+      const check = () => (/Demo catalogue +\d+%/.test(first.output()) && !/Demo catalogue 100%/.test(first.output()) ? resolve() : setImmediate(check));
+      first.child.stdout!.on('data', check);
+    });
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = start(env);
+    const url = await second.url;
+    expect(second.output()).toContain('Resuming the demo catalogue');
+    const search = await fetch(`${url}/1/indexes/products/query`, {
+      method: 'POST',
+      headers: { 'x-algolia-application-id': 'vitrine', 'x-algolia-api-key': 'search-test' },
+      body: JSON.stringify({ query: '', hitsPerPage: 0 }),
+    });
+    expect((await search.json()).nbHits).toBe(20000);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 120_000);
+
   it('refuses to start without a built storefront, with the fix in the message', async () => {
     const run = start({ VITRINE_DATA_DIR: join(dir, 'data2'), VITRINE_STOREFRONT_DIR: join(dir, 'no-build') });
     await expect(run.url).rejects.toThrow(/has no index.html/);
