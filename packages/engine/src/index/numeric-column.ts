@@ -1,7 +1,9 @@
 /**
  * Numeric values of one attribute, sorted, for range filters and sort criteria: `values` ascending with the
  * owning document beside each (a document with an array contributes one entry per element). A comparison is
- * two binary searches and a bitset fill over the matching slice.
+ * two binary searches and a bitset fill over the matching slice; on large single-valued columns, wide slices
+ * come from cumulative threshold sets instead (numeric-thresholds.ts: one pass over the words plus two short
+ * edges), built on the first comparison that benefits and extended with the column.
  *
  * Also keeps one value per document (`first`, NaN when absent) for sorting hits by an attribute.
  */
@@ -12,6 +14,7 @@ import { numericValues } from './attributes.ts';
 import type { RecordList } from './record-list.ts';
 import type { FacetColumn } from './facet-column.ts';
 import { roomyFloat64, roomyUint32 } from '../structures/growable.ts';
+import { DEFAULT_THRESHOLDS, ThresholdSets, type ThresholdOptions, WORD_COST, lowerBound, upperBound } from './numeric-thresholds.ts';
 
 export class NumericColumn {
   values: Float64Array;
@@ -24,8 +27,8 @@ export class NumericColumn {
   readonly fromFacet: boolean;
 
   /** From the records themselves (any numeric attribute). */
-  static fromRecords(records: RecordList, path: string[]): NumericColumn {
-    const column = new NumericColumn(false);
+  static fromRecords(records: RecordList, path: string[], options: ThresholdOptions = DEFAULT_THRESHOLDS): NumericColumn {
+    const column = new NumericColumn(false, options);
     column.append(pairsFromRecords(records, path, 0, records.length), records.length);
     return column;
   }
@@ -34,14 +37,18 @@ export class NumericColumn {
    * From a facet column holding the same attribute, without reading records. Null when the facet has booleans
    * (numeric filters read those as 0/1, facets as "true"/"false").
    */
-  static fromFacet(column: FacetColumn, documents: number): NumericColumn | null {
+  static fromFacet(column: FacetColumn, documents: number, options: ThresholdOptions = DEFAULT_THRESHOLDS): NumericColumn | null {
     if (column.labels.some((label, v) => Number.isNaN(column.numbers[v]) && (label === 'true' || label === 'false'))) return null;
-    const result = new NumericColumn(true);
+    const result = new NumericColumn(true, options);
     result.append(pairsFromFacet(column, 0, documents), documents);
     return result;
   }
 
-  private constructor(fromFacet: boolean) {
+  private constructor(
+    fromFacet: boolean,
+    /** When threshold sets pay off (tests shrink it; `minValues: Infinity` keeps the plain fill only). */
+    private readonly options: ThresholdOptions,
+  ) {
     this.fromFacet = fromFacet;
     this.values = new Float64Array(0);
     this.docs = new Uint32Array(0);
@@ -97,6 +104,14 @@ export class NumericColumn {
     this.docBuffer = docs;
     this.values = values.subarray(0, total);
     this.docs = docs.subarray(0, total);
+    if (this.thresholds !== null) {
+      // A document with two values breaks "slice = difference of two prefixes": drop the sets for good.
+      if (!this.singleValued) this.thresholds = null;
+      else {
+        this.thresholds.add(pairValues, pairDocs);
+        this.thresholds.follow(this.values);
+      }
+    }
     if (this.withValueSet !== null) {
       // Grow the set of documents with a value by the new ones rather than rebuilding it from every pair.
       const set = new Bitset(documents);
@@ -120,6 +135,17 @@ export class NumericColumn {
       case '=':
         return this.slice(this.lowerBound(value), this.upperBound(value), capacity);
       case '!=': {
+        const from = this.lowerBound(value);
+        const to = this.upperBound(value);
+        if (this.singleValued && capacity >= this.first.length) {
+          // One value per document: every document with a value except the equal ones — usually few, cleared
+          // one by one; many come from slice() and cost a pass.
+          const set = queryBitsets.copy(this.withValue(capacity));
+          if (to - from > set.words.length) return set.andNot(this.slice(from, to, capacity));
+          const docs = this.docs;
+          for (let i = from; i < to; i++) set.words[docs[i] >>> 5] &= ~(1 << (docs[i] & 31));
+          return set;
+        }
         // Any element different from the value (Algolia's semantics for arrays).
         const set = this.slice(0, this.lowerBound(value), capacity);
         return set.or(this.slice(this.upperBound(value), this.values.length, capacity));
@@ -134,6 +160,8 @@ export class NumericColumn {
 
   private slice(from: number, to: number, capacity: number): Bitset {
     const docs = this.docs;
+    const fromThresholds = this.singleValued ? this.thresholdSlice(from, to, capacity) : null;
+    if (fromThresholds !== null) return fromThresholds;
     if (this.singleValued && (to - from) * 2 > docs.length) {
       // A wide range: start from every document with a value and clear the few outside it (exact only when
       // each document has at most one value).
@@ -149,6 +177,29 @@ export class NumericColumn {
     return set;
   }
 
+  private thresholds: ThresholdSets | null = null;
+
+  /**
+   * The slice from the threshold sets when they beat the plain fill (whose cost is the smaller of the slice and
+   * its complement, in bit writes), building them on the first slice where they would; else null. Only for
+   * single-valued columns, whose slices are differences of prefixes.
+   */
+  private thresholdSlice(from: number, to: number, capacity: number): Bitset | null {
+    const n = this.values.length;
+    // Fewer bits than documents (never from the store) would drop documents the sets hold: the plain fill.
+    if (n < this.options.minValues || capacity < this.first.length || to <= from) return null;
+    const plain = Math.min(to - from, n - (to - from));
+    const words = (capacity + 31) >>> 5;
+    // Narrow slices (and ranges that exclude few documents) stay with the fill: the pass alone costs more.
+    if (plain <= words * WORD_COST) return null;
+    if (this.thresholds === null) {
+      // Expected cost: one pass over the words plus two edges of a quarter gap each, on average.
+      if (plain <= words + n / (2 * this.options.quantiles)) return null;
+      this.thresholds = ThresholdSets.build(this.values, this.docs, this.first.length, this.options.quantiles);
+    }
+    return this.thresholds.select(from, to, this.docs, n, this.withValue(capacity), plain);
+  }
+
   private withValueSet: Bitset | null = null;
 
   private withValue(capacity: number): Bitset {
@@ -162,26 +213,12 @@ export class NumericColumn {
 
   /** First index with values[i] >= value. */
   private lowerBound(value: number): number {
-    let lo = 0;
-    let hi = this.values.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.values[mid] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.values, value);
   }
 
   /** First index with values[i] > value. */
   private upperBound(value: number): number {
-    let lo = 0;
-    let hi = this.values.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.values[mid] <= value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return upperBound(this.values, value);
   }
 }
 
