@@ -5,16 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FacetColumn } from '../index/facet-column.ts';
+import type { DocId } from '../structures/ids.ts';
 import { buildFacetRows, extendFacetRows } from './count.ts';
 
 function columnWith(values: Array<string | undefined>): FacetColumn {
   const column = new FacetColumn('v', ['v']);
-  values.forEach((value, doc) => column.add(doc, value === undefined ? {} : { v: value }));
+  values.forEach((value, doc) => column.add(doc as DocId, value === undefined ? {} : { v: value }));
   return column;
 }
 
 function addAll(column: FacetColumn, from: number, values: Array<string | undefined>): void {
-  values.forEach((value, i) => column.add(from + i, value === undefined ? {} : { v: value }));
+  values.forEach((value, i) => column.add((from + i) as DocId, value === undefined ? {} : { v: value }));
 }
 
 describe('facet rows', () => {

@@ -32,7 +32,8 @@ export class GrowableUint32 {
 
   reserve(capacity: number): void {
     if (capacity <= this.data.length) return;
-    let next = this.data.length * 2;
+    // An array wrapped from an empty snapshot section has length 0: doubling must start from something.
+    let next = Math.max(4, this.data.length * 2);
     while (next < capacity) next *= 2;
     const grown = new Uint32Array(next);
     grown.set(this.data.subarray(0, this.length));
