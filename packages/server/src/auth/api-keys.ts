@@ -3,12 +3,20 @@
  * yield usable keys. The key value is returned once, at creation. Listing cannot return values it does not
  * have, so it returns a reference (`sha256:<hex>`) that every `/1/keys/{key}` route accepts in place of the
  * value (documented in COMPATIBILITY.md). Deleted keys are kept, restorable, for 72 hours.
+ *
+ * Values are derived, not drawn: value = first 32 hex chars of HMAC-SHA256(server secret, "api-key:" + id), with a
+ * random id kept in the key's row. The server can thus recompute the value of any key it created, which a
+ * secured key needs (its HMAC is keyed with the parent's value), while the database alone (hash + id) and the
+ * secret alone (no ids) each reveal no key; both together do (DESIGN.md, "Authentication"). Rows written before
+ * derivation existed have no id: they authenticate as before but cannot be parents of secured keys.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { Db } from '../storage/db.ts';
 import { createError } from '../errors.ts';
 import { isAcl } from './acl.ts';
 import type { Acl } from './acl.ts';
+import { loadKeySecret } from './key-secret.ts';
 
 export interface ApiKeyDefinition {
   acl: Acl[];
@@ -75,23 +83,70 @@ export function parseKeyDefinition(body: unknown, base?: ApiKeyDefinition): ApiK
   };
 }
 
+/** Whether a key can be used now: not deleted, not past its `validity`. */
+function isLive(key: StoredKey, now: number): boolean {
+  return key.deletedAt === null && !(key.validity > 0 && now > key.createdAt + key.validity * 1000);
+}
+
+/** The secret of the database's own folder; an in-memory database (no folder) gets one for its lifetime. */
+function secretBeside(db: Db): Buffer {
+  return db.memory || db.name === '' ? randomBytes(32) : loadKeySecret(dirname(db.name));
+}
+
 export class KeyStore {
   /** Every key row, by hash, cached: authentication never touches SQLite. */
   private readonly byHash = new Map<string, StoredKey>();
+  /**
+   * Derivation ids by key hash, kept out of `StoredKey` (which responses are built from). `parent` is true when the
+   * id derives this very hash under the current secret: only those keys' values can be recomputed, so only they can
+   * sign secured keys (a replaced secret or a row from elsewhere is never trusted on its word).
+   */
+  private readonly ids = new Map<string, { id: string; parent: boolean }>();
 
-  constructor(private readonly db: Db) {
+  /** `secret` defaults to the one in the database's folder (the data folder), created there on first use. */
+  constructor(
+    private readonly db: Db,
+    private readonly secret: Buffer = secretBeside(db),
+  ) {
     const rows = db.prepare('SELECT hash, data, created_at, deleted_at FROM api_keys').all() as Array<{ hash: string; data: string; created_at: number; deleted_at: number | null }>;
     for (const row of rows) {
-      this.byHash.set(row.hash, { ...(JSON.parse(row.data) as ApiKeyDefinition), hash: row.hash, createdAt: row.created_at, deletedAt: row.deleted_at });
+      const { id, ...definition } = JSON.parse(row.data) as ApiKeyDefinition & { id?: unknown };
+      this.byHash.set(row.hash, { ...definition, hash: row.hash, createdAt: row.created_at, deletedAt: row.deleted_at });
+      if (typeof id === 'string') this.ids.set(row.hash, { id, parent: hashKey(this.derive(id)) === row.hash });
     }
+  }
+
+  private derive(id: string): string {
+    return createHmac('sha256', this.secret).update(`api-key:${id}`).digest('hex').slice(0, 32);
   }
 
   /** The live key with this value, or undefined (also for expired and deleted keys). */
   findByValue(value: string, now = Date.now()): StoredKey | undefined {
     const key = this.byHash.get(hashKey(value));
-    if (!key || key.deletedAt !== null) return undefined;
-    if (key.validity > 0 && now > key.createdAt + key.validity * 1000) return undefined;
-    return key;
+    return key && isLive(key, now) ? key : undefined;
+  }
+
+  /**
+   * The live key with this hash, or undefined. Update replaces a key's object (delete and restore do not), so a
+   * holder of an earlier object can tell its copy of the definition is stale by identity.
+   */
+  findLiveByHash(hash: string, now = Date.now()): StoredKey | undefined {
+    const key = this.byHash.get(hash);
+    return key && isLive(key, now) ? key : undefined;
+  }
+
+  /**
+   * The live key with the `search` ACL whose value `signed` accepts, trying every key that can be a parent. Values
+   * are recomputed for the check and never kept, nor handed out beyond `signed`.
+   */
+  findParent(signed: (value: string) => boolean, now = Date.now()): StoredKey | undefined {
+    for (const [hash, { id, parent }] of this.ids) {
+      if (!parent) continue;
+      const key = this.byHash.get(hash);
+      if (!key || !isLive(key, now) || !key.acl.includes('search')) continue;
+      if (signed(this.derive(id))) return key;
+    }
+    return undefined;
   }
 
   /** A key addressed in a `/1/keys/{key}` path: its value, or the `sha256:` reference that listing returns. */
@@ -102,11 +157,19 @@ export class KeyStore {
     return key;
   }
 
+  /** The row's `data` on update: the definition and, for derived keys, their id (so they stay parents). */
+  private rowData(definition: ApiKeyDefinition, hash: string): string {
+    const id = this.ids.get(hash)?.id;
+    return JSON.stringify(id === undefined ? definition : { ...definition, id });
+  }
+
   create(definition: ApiKeyDefinition, now = Date.now()): { value: string; key: StoredKey } {
-    const value = randomBytes(16).toString('hex');
+    const id = randomBytes(16).toString('hex');
+    const value = this.derive(id);
     const key: StoredKey = { ...definition, hash: hashKey(value), createdAt: now, deletedAt: null };
-    this.db.prepare('INSERT INTO api_keys (hash, data, created_at, deleted_at) VALUES (?, ?, ?, NULL)').run(key.hash, JSON.stringify(definition), now);
+    this.db.prepare('INSERT INTO api_keys (hash, data, created_at, deleted_at) VALUES (?, ?, ?, NULL)').run(key.hash, JSON.stringify({ ...definition, id }), now);
     this.byHash.set(key.hash, key);
+    this.ids.set(key.hash, { id, parent: true });
     return { value, key };
   }
 
@@ -121,7 +184,8 @@ export class KeyStore {
   update(reference: string, body: unknown): StoredKey {
     const current = this.resolve(reference);
     const definition = parseKeyDefinition(body, current);
-    this.db.prepare('UPDATE api_keys SET data = ? WHERE hash = ?').run(JSON.stringify(definition), current.hash);
+    this.db.prepare('UPDATE api_keys SET data = ? WHERE hash = ?').run(this.rowData(definition, current.hash), current.hash);
+    // A new object, not a mutation: see findLiveByHash.
     const next: StoredKey = { ...current, ...definition };
     this.byHash.set(current.hash, next);
     return next;
@@ -147,7 +211,12 @@ export class KeyStore {
   private purge(now: number): void {
     const cutoff = now - RESTORE_WINDOW_MS;
     this.db.prepare('DELETE FROM api_keys WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(cutoff);
-    for (const [hash, key] of this.byHash) if (key.deletedAt !== null && key.deletedAt < cutoff) this.byHash.delete(hash);
+    for (const [hash, key] of this.byHash) {
+      if (key.deletedAt !== null && key.deletedAt < cutoff) {
+        this.byHash.delete(hash);
+        this.ids.delete(hash);
+      }
+    }
   }
 }
 

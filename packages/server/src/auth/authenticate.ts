@@ -1,12 +1,13 @@
 /**
- * Who is calling: the admin key, the search-only key, a stored key or a secured key derived from the search key.
+ * Who is calling: the admin key, the search-only key, a stored key or a secured key whose parent is the search-only
+ * key or a stored key (any key with the `search` ACL but the admin key, as Algolia).
  * Credentials come from the `x-algolia-api-key` / `x-algolia-application-id` headers or the same names in the
  * query string (any case). Keys are compared in constant time (SHA-256 digests through `timingSafeEqual`);
  * verified secured keys are cached; failed attempts are counted per client IP and answered with 429 past a budget.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { buildFilterNode } from '@vitrine/engine';
+import { andFilterNodes, buildFilterNode } from '@vitrine/engine';
 import type { FilterNode } from '@vitrine/engine';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
@@ -17,6 +18,7 @@ import type { Acl } from './acl.ts';
 import type { KeyStore, StoredKey } from './api-keys.ts';
 import { WindowCounter } from './rate-limit.ts';
 import { decodeSecuredKey, parseRestrictions, verifySecuredKey } from './secured.ts';
+import type { SecuredRestrictions } from './secured.ts';
 
 export interface AuthContext {
   kind: 'admin' | 'search' | 'key' | 'secured';
@@ -73,11 +75,36 @@ function credential(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/** A secured key's parent: a stored key, or null for the configured search-only key. */
+type Parent = StoredKey | null;
+
+/** What a secured key allows: its own restrictions combined with its parent's, ready for each request. */
+interface SecuredGrant {
+  /** The parent object it was built from: the key store replaces a key's object on update, so a different one means rebuild. */
+  parent: Parent;
+  context: AuthContext;
+  /** Unix time in seconds. */
+  validUntil?: number;
+  userToken?: string;
+  /** Source lists (parent's, secured key's): each must allow the caller. */
+  sources: Array<string | undefined>;
+  /** Referer lists (parent's, secured key's): each must allow the caller. */
+  referers: Array<readonly string[] | undefined>;
+}
+
+interface SecuredEntry {
+  /** Hash of the stored parent, null for the search-only key: found again on each request, so deleting, expiring or updating it applies at once. */
+  parentHash: string | null;
+  /** Kept for keys up to MAX_CACHED_KEY_LENGTH only (see securedContext). */
+  grant?: SecuredGrant;
+}
+
 export class Authenticator {
   private readonly adminDigest: Buffer;
   private readonly searchDigest: Buffer;
   private readonly appIdDigest: Buffer;
-  private readonly securedCache = new Map<string, { context: AuthContext; validUntil?: number; restrictSources?: string; referers?: string[] }>();
+  /** Verified secured keys, by SHA-256 of the key: the map never holds the keys themselves (up to 16 KB each). */
+  private readonly securedCache = new Map<string, SecuredEntry>();
   private readonly failures = new WindowCounter(HOUR_MS);
   private readonly queries = new WindowCounter(HOUR_MS);
 
@@ -107,7 +134,7 @@ export class Authenticator {
     }
     const stored = this.keys.findByValue(apiKey);
     if (stored) return this.storedContext(stored, request, ip);
-    return this.securedContext(apiKey, request, ip) ?? this.fail(ip);
+    return this.securedContext(apiKey, keyHash, request, ip) ?? this.fail(ip);
   }
 
   private fail(ip: string): never {
@@ -131,35 +158,72 @@ export class Authenticator {
     return { kind: 'key', acl: new Set(key.acl), indexes: key.indexes, ...forcedFrom(rest), maxHitsPerQuery: key.maxHitsPerQuery, keyHash: key.hash };
   }
 
-  private securedContext(apiKey: string, request: FastifyRequest, ip: string): AuthContext | undefined {
-    let cached = this.securedCache.get(apiKey);
-    if (!cached) {
+  /**
+   * The HMAC of a secured key does not say which key signed it: the search-only key is tried first, then every live
+   * stored key that can be a parent (api-keys.ts). That is one HMAC per key for a key seen for the first time, which
+   * the failed-authentication budget bounds for guessers; verified keys are cached and cost one map lookup after.
+   */
+  private securedContext(apiKey: string, keyHash: string, request: FastifyRequest, ip: string): AuthContext | undefined {
+    let entry = this.securedCache.get(keyHash);
+    if (!entry) {
       const decoded = decodeSecuredKey(apiKey);
-      if (!decoded || !verifySecuredKey(this.config.searchApiKey, decoded)) return undefined;
-      const restrictions = parseRestrictions(decoded.params);
-      const { forcedParams, forcedFilter } = forcedFrom(restrictions.searchParams);
-      if (restrictions.userToken !== undefined) forcedParams.userToken = restrictions.userToken;
-      const context: AuthContext = {
-        kind: 'secured',
-        acl: SEARCH_ACL,
-        indexes: [],
-        restrictIndices: restrictions.restrictIndices,
-        forcedParams,
-        forcedFilter,
-        maxHitsPerQuery: 0,
-      };
-      cached = { context, validUntil: restrictions.validUntil, restrictSources: restrictions.restrictSources, referers: restrictions.referers };
-      // The search key is public, so anyone can mint secured keys up to the header size (16 KB): only usual-sized
-      // ones are cached, which bounds the cache's memory; larger ones are verified on every request.
-      if (apiKey.length <= MAX_CACHED_KEY_LENGTH) {
-        if (this.securedCache.size >= SECURED_CACHE_SIZE) this.securedCache.delete(this.securedCache.keys().next().value!);
-        this.securedCache.set(apiKey, cached);
-      }
+      if (!decoded) return undefined;
+      const signer = verifySecuredKey(this.config.searchApiKey, decoded) ? null : this.keys.findParent((value) => verifySecuredKey(value, decoded));
+      if (signer === undefined) return undefined;
+      entry = { parentHash: signer?.hash ?? null };
+      if (this.securedCache.size >= SECURED_CACHE_SIZE) this.securedCache.delete(this.securedCache.keys().next().value!);
+      this.securedCache.set(keyHash, entry);
     }
-    if (cached.validUntil !== undefined && Date.now() / 1000 > cached.validUntil) throw createError('KEY_EXPIRED');
-    if (!sourceAllowed(cached.restrictSources, ip)) throw createError('SOURCE_NOT_ALLOWED');
-    if (!refererAllowed(cached.referers, this.referer(request))) throw createError('REFERER_NOT_ALLOWED');
-    return cached.context;
+    // The parent as it is now: a deleted or expired parent, or one that lost the search ACL, takes its secured keys with it.
+    const parent: Parent | undefined = entry.parentHash === null ? null : this.keys.findLiveByHash(entry.parentHash);
+    if (parent === undefined || (parent !== null && !parent.acl.includes('search'))) return undefined;
+    let grant = entry.grant;
+    if (!grant || grant.parent !== parent) {
+      grant = this.securedGrant(parent, parseRestrictions(decodeSecuredKey(apiKey)!.params));
+      // Anyone can mint secured keys from the public search key, up to the header size (16 KB): only usual-sized
+      // ones keep their parsed restrictions, which bounds the cache's memory; larger ones are parsed on each request
+      // (their entry still remembers the parent, so they are not verified against every key again).
+      if (apiKey.length <= MAX_CACHED_KEY_LENGTH) entry.grant = grant;
+    }
+    if (grant.validUntil !== undefined && Date.now() / 1000 > grant.validUntil) throw createError('KEY_EXPIRED');
+    for (const sources of grant.sources) if (!sourceAllowed(sources, ip)) throw createError('SOURCE_NOT_ALLOWED');
+    const referer = this.referer(request);
+    for (const referers of grant.referers) if (!refererAllowed(referers, referer)) throw createError('REFERER_NOT_ALLOWED');
+    if (parent && parent.maxQueriesPerIPPerHour > 0) {
+      // The parent's budget, shared with the parent's own queries; per userToken when the secured key has one, as Algolia.
+      const caller = grant.userToken !== undefined ? `userToken:${grant.userToken}` : ip;
+      if (this.queries.hit(`${parent.hash}|${caller}`) > parent.maxQueriesPerIPPerHour) throw createError('TOO_MANY_QUERIES', parent.maxQueriesPerIPPerHour);
+    }
+    return grant.context;
+  }
+
+  /**
+   * A secured key narrows its parent, never widens it: the parent's indexes, hit cap, referers and sources stay;
+   * forced filters of both are ANDed; where both force the same other parameter, the parent's value wins (else a
+   * secured key could lift, say, the parent's `hitsPerPage`). Secured keys get the `search` ACL only.
+   */
+  private securedGrant(parent: Parent, restrictions: SecuredRestrictions): SecuredGrant {
+    const { restrictSources: parentSources, ...parentParams } = parent?.queryParameters ? parseParamsString(parent.queryParameters) : {};
+    const inherited = forcedFrom(parentParams);
+    const own = forcedFrom(restrictions.searchParams);
+    if (restrictions.userToken !== undefined) own.forcedParams.userToken = restrictions.userToken;
+    const context: AuthContext = {
+      kind: 'secured',
+      acl: SEARCH_ACL,
+      indexes: parent?.indexes ?? [],
+      restrictIndices: restrictions.restrictIndices,
+      forcedParams: { ...own.forcedParams, ...inherited.forcedParams },
+      forcedFilter: andFilterNodes(inherited.forcedFilter, own.forcedFilter),
+      maxHitsPerQuery: parent?.maxHitsPerQuery ?? 0,
+    };
+    return {
+      parent,
+      context,
+      validUntil: restrictions.validUntil,
+      userToken: restrictions.userToken,
+      sources: [typeof parentSources === 'string' ? parentSources : undefined, restrictions.restrictSources],
+      referers: [parent?.referers, restrictions.referers],
+    };
   }
 }
 

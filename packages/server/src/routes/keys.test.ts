@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SEARCH_KEY } from '../test-support.ts';
+import { createTestApp, SEARCH_KEY, securedApiKey } from '../test-support.ts';
 import type { TestApp } from '../test-support.ts';
 
 describe('keys API and stored-key restrictions', () => {
@@ -85,6 +85,24 @@ describe('keys API and stored-key restrictions', () => {
     expect((await t.call('GET', `/1/keys/${key}`, undefined, key)).json()).toMatchObject({ value: key, acl: ['search'], description: 'self' });
     expect((await t.call('GET', `/1/keys/${SEARCH_KEY}`, undefined, SEARCH_KEY)).json()).toMatchObject({ value: SEARCH_KEY, acl: ['search'] });
     expect((await t.call('GET', `/1/keys/${key}`, undefined, SEARCH_KEY)).statusCode).toBe(403);
+  });
+
+  it('counts secured keys that match no parent against the failed-authentication budget', async () => {
+    const t2 = await createTestApp({ limits: { maxFailedAuthPerIPPerHour: 3 } });
+    try {
+      const parent = (await t2.call('POST', '/1/keys', { acl: ['search'] })).json().key as string;
+      const genuine = securedApiKey(parent, { filters: 'brand:Lumio' });
+      await t2.settle(await t2.call('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: '1' } }] }));
+      expect((await t2.call('POST', '/1/indexes/shop/query', {}, genuine)).statusCode).toBe(200);
+      // Guesses: each one is checked against every parent, and each one costs the caller one failure.
+      for (let i = 0; i < 3; i++) {
+        const guess = securedApiKey(String(i).repeat(32), { filters: 'brand:Lumio' });
+        expect((await t2.call('POST', '/1/indexes/shop/query', {}, guess)).json()).toEqual({ message: 'Invalid Application-ID or API key', status: 403 });
+      }
+      expect((await t2.call('POST', '/1/indexes/shop/query', {}, genuine)).statusCode).toBe(429);
+    } finally {
+      await t2.close();
+    }
   });
 
   it('keeps the keys API to the admin key', async () => {
