@@ -7,6 +7,7 @@
  *   node --import tsx packages/server/bench/http.ts [--size 100000] [--duration 10] [--connections 50] [--writes 0.1]
  *     [--apply-interval 0]   (the server's applyIntervalMs)
  *     [--cpu-prof <dir>]     (write a V8 CPU profile of the server process into <dir>)
+ *     [--threads 0]          (the server's searchThreads)
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     writes: { type: 'string', default: '0.1' },
     'apply-interval': { type: 'string', default: '0' },
     'cpu-prof': { type: 'string' },
+    threads: { type: 'string', default: '0' },
   },
 });
 const SIZE = Number(values.size);
@@ -59,7 +61,11 @@ function summarize(name: string, result: Result): Record<string, string | number
 
 const dataDir = tempDir('vitrine-bench-');
 const profileArgs = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`];
-const server = await spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_APPLY_INTERVAL_MS: String(values['apply-interval']) }, undefined, profileArgs);
+const server = await spawnServer(
+  { VITRINE_DATA_DIR: dataDir, VITRINE_APPLY_INTERVAL_MS: String(values['apply-interval']), VITRINE_SEARCH_THREADS: String(values.threads) },
+  undefined,
+  profileArgs,
+);
 try {
   console.log(`seeding ${SIZE} products…`);
   const started = performance.now();
@@ -134,7 +140,7 @@ try {
   console.table([summarize('vitrine', vitrine), summarize('bare node http', baseline)]);
   console.log(`throughput ratio vitrine / bare: ${(vitrine.requests.average / baseline.requests.average).toFixed(3)}`);
   console.log(
-    `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}`,
+    `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}`,
   );
 } finally {
   await server.kill();

@@ -31,6 +31,7 @@ import { synonymRoutes } from './routes/synonyms.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { registerInsights, searchLogEntry } from './insights/index.ts';
+import { SearchThreads } from './search/threads.ts';
 import type { Insights } from './insights/index.ts';
 
 declare module 'fastify' {
@@ -40,6 +41,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Insights, analytics, recommendations and query suggestions of this app (`insights/`). */
     insights: Insights;
+    /** The search threads, when `config.searchThreads` > 0. */
+    searchThreads: SearchThreads | undefined;
   }
   interface FastifyContextConfig {
     /** ACL a key needs for this route; routes without one (and not `public`) are admin-only. */
@@ -65,6 +68,8 @@ export interface RouteDeps {
   limits: ServerLimits;
   keys: KeyStore;
   onSearch?: SearchObserver;
+  /** Search threads, when the server runs searches off the main thread. */
+  threads?: SearchThreads;
 }
 
 const REDACTED_HEADERS = ['req.headers["x-algolia-api-key"]', 'req.headers.authorization'];
@@ -102,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/1/isalive', { config: { public: true } }, async () => ({ message: 'server is alive' }));
 
   let insights: Insights | undefined;
+  let threads: SearchThreads | undefined;
   await app.register(async (api) => {
     registerBodyParser(api, limits);
     registerCors(api);
@@ -136,7 +142,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       insights!.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip }));
       observer?.(search);
     };
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch };
+    // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
+    if ((deps.config.searchThreads ?? 0) > 0) {
+      const started = new SearchThreads(store, deps.config.searchThreads!);
+      api.addHook('onClose', () => started.close());
+      threads = started;
+    }
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, ...(threads ? { threads } : {}) };
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
     indexRoutes(api, routeDeps);
@@ -148,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorate('insights', insights!);
+  app.decorate('searchThreads', threads);
 
   if (deps.config.storefrontConfig) {
     const body = JSON.stringify(deps.config.storefrontConfig);

@@ -4,7 +4,8 @@
  */
 import type { InsightsOptions } from './insights/deps.ts';
 import type { FastifyInstance } from 'fastify';
-import type { SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { SearchParams } from '@vitrine/protocol';
+import type { SearchSummary } from './search/queries.ts';
 
 export interface ServerLimits {
   /** Maximum `query` length in bytes (UTF-8). Default 512, as Algolia. */
@@ -75,7 +76,8 @@ export type ApiExtension = (api: FastifyInstance) => void | Promise<void>;
 export type SearchObserver = (search: {
   indexName: string;
   params: SearchParams;
-  response: SearchResponse;
+  /** What the search found: nbHits, queryID and the first hits' objectIDs (not the whole response). */
+  response: SearchSummary;
   /** The key's userToken or the request's `x-algolia-usertoken` header, when any. */
   userToken?: string;
   ip: string;
@@ -114,6 +116,11 @@ export interface ServerConfig {
   apiExtensions?: ApiExtension[];
   /** Called after every search, besides the search log of analytics. */
   onSearch?: SearchObserver;
+  /**
+   * Worker threads that answer searches, each with a replica of the indexes (memory grows with each one).
+   * Default 0: searches run on the main thread. `vitrine start` uses 2 when the machine has 2 cores or more.
+   */
+  searchThreads?: number;
   /** Tuning of insights, analytics, recommendations and query suggestions (`insights/deps.ts`). */
   insights?: Partial<InsightsOptions>;
   /**

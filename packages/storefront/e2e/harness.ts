@@ -64,6 +64,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     adminApiKey,
     searchApiKey,
     port: 0,
+    // As `vitrine start` runs on this machine: searches answered by a search thread.
+    searchThreads: 1,
     staticRoot: storefrontDistDir,
     storefrontConfig: {
       provider: 'vitrine',

@@ -24,7 +24,9 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_ADMIN_API_KEY    Admin key; generated on first start and kept in the data folder when unset
   VITRINE_SEARCH_API_KEY   Search-only key; same
   VITRINE_DEMO_SIZE        Products in the demo catalogue created on first start (default 10000)
-  VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the repository's packages/storefront/dist)`;
+  VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the repository's packages/storefront/dist)
+  VITRINE_SEARCH_THREADS   Worker threads answering searches, each with a copy of the indexes in memory
+                           (default 1 on a machine with 2 cores or more, else 0: searches on the main thread)`;
 
 interface RunOptions {
   withStorefront: boolean;
@@ -49,6 +51,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     searchApiKey: keys.searchApiKey,
     host: env.host,
     port: env.port,
+    searchThreads: env.searchThreads,
     extend: [productImageRoutes],
     ...(options.withStorefront
       ? {

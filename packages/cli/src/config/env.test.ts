@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors.ts';
-import { readEnvironment } from './env.ts';
+import { defaultSearchThreads, readEnvironment } from './env.ts';
 
 describe('readEnvironment', () => {
   it('has documented defaults', () => {
@@ -14,20 +14,22 @@ describe('readEnvironment', () => {
       demoSize: 10_000,
       url: 'http://localhost:3000',
       storefrontDir: undefined,
+      searchThreads: defaultSearchThreads(),
     });
   });
 
   it('reads every variable, resolving folders against the working folder', () => {
     const env = readEnvironment(
-      { PORT: '0', HOST: '0.0.0.0', VITRINE_DATA_DIR: 'state', VITRINE_APP_ID: 'shop', VITRINE_ADMIN_API_KEY: ' a ', VITRINE_DEMO_SIZE: '5', VITRINE_URL: 'http://h:1' },
+      { PORT: '0', HOST: '0.0.0.0', VITRINE_DATA_DIR: 'state', VITRINE_APP_ID: 'shop', VITRINE_ADMIN_API_KEY: ' a ', VITRINE_DEMO_SIZE: '5', VITRINE_URL: 'http://h:1', VITRINE_SEARCH_THREADS: '3' },
       '/srv',
     );
-    expect(env).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/srv/state', appId: 'shop', adminApiKey: 'a', demoSize: 5, url: 'http://h:1' });
+    expect(env).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/srv/state', appId: 'shop', adminApiKey: 'a', demoSize: 5, url: 'http://h:1', searchThreads: 3 });
   });
 
   it('rejects malformed numbers with the variable name', () => {
     expect(() => readEnvironment({ PORT: '30o0' }, '/')).toThrow(UsageError);
     expect(() => readEnvironment({ PORT: '70000' }, '/')).toThrow(/PORT/);
     expect(() => readEnvironment({ VITRINE_DEMO_SIZE: '-1' }, '/')).toThrow(/VITRINE_DEMO_SIZE/);
+    expect(() => readEnvironment({ VITRINE_SEARCH_THREADS: 'two' }, '/')).toThrow(/VITRINE_SEARCH_THREADS/);
   });
 });

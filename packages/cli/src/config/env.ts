@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 
@@ -23,10 +24,18 @@ export interface Environment {
   url: string;
   /** `VITRINE_STOREFRONT_DIR`: a built storefront to serve instead of the repository's own build. */
   storefrontDir: string | undefined;
+  /** `VITRINE_SEARCH_THREADS`: worker threads answering searches (default: 1 with 2 cores or more, else 0). */
+  searchThreads: number;
 }
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_DEMO_SIZE = 10_000;
+/**
+ * One search thread beside the main thread when there is a second core: measured on 2 cores with
+ * `npm run bench:http`, one thread serves more than none (the main thread keeps HTTP, writes and the search
+ * log) and more than two (which compete with the main thread and apply every write once more).
+ */
+export const defaultSearchThreads = (): number => (availableParallelism() >= 2 ? 1 : 0);
 
 function integer(env: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
   const raw = env[name]?.trim();
@@ -55,5 +64,6 @@ export function readEnvironment(env: Record<string, string | undefined>, cwd: st
     demoSize: integer(env, 'VITRINE_DEMO_SIZE', DEFAULT_DEMO_SIZE, 10_000_000),
     url: text(env, 'VITRINE_URL') ?? `http://localhost:${DEFAULT_PORT}`,
     storefrontDir: ((dir) => (dir ? resolve(cwd, dir) : undefined))(text(env, 'VITRINE_STOREFRONT_DIR')),
+    searchThreads: integer(env, 'VITRINE_SEARCH_THREADS', defaultSearchThreads(), 64),
   };
 }

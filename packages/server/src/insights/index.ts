@@ -8,6 +8,7 @@
  * Extension routes (admin key): `POST /1/vitrine/recommend/build` rebuilds the models now,
  * `POST /1/vitrine/query-suggestions/build` rebuilds the suggestions indices now.
  */
+import type { SearchSummary } from '../search/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { InsightsHistory, SearchLogEntry, SearchParams, SearchResponse } from '@vitrine/protocol';
 import { Analytics } from './analytics.ts';
@@ -66,7 +67,7 @@ export interface Insights {
 }
 
 /** The search-log entry of a search, from its parameters and response (a convenience for the search routes). */
-export function searchLogEntry(indexName: string, params: SearchParams, response: SearchResponse, extra: { userToken?: string; ip?: string; timestamp?: number } = {}): SearchLogEntry {
+export function searchLogEntry(indexName: string, params: SearchParams, response: Pick<SearchResponse, 'nbHits' | 'queryID' | 'hits'> | SearchSummary, extra: { userToken?: string; ip?: string; timestamp?: number } = {}): SearchLogEntry {
   return {
     index: indexName,
     query: typeof params.query === 'string' ? params.query : '',

@@ -1,14 +1,20 @@
 /**
  * Search routes: multi-query (`/1/indexes/*\/queries`, including `type: "facet"` requests and the
  * `stopIfEnoughMatches` strategy), single-index query (POST and GET), search for facet values, browse.
+ * Queries run on a search thread when the server has them (`search/threads.ts`); results come back as JSON
+ * text and are sent as they are.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SearchParams } from '@vitrine/protocol';
 import type { RouteDeps } from '../app.ts';
 import { requireIndex } from '../auth/authenticate.ts';
 import { createError } from '../errors.ts';
 import { parseParamsString, validateSearchParams } from '../http/params.ts';
-import { requestParams, runBrowse, runFacetSearch, runSearch, withForcedParams } from '../search/run.ts';
+import { runQueries, type QueryOutcome, type QuerySpec, type SearchCall } from '../search/queries.ts';
+import { requestParams, runBrowse, runFacetSearch, withForcedParams } from '../search/run.ts';
+import { ThreadGone } from '../search/threads.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 type IndexParams = { indexName: string };
 
@@ -20,31 +26,49 @@ export function queryStringParams(request: FastifyRequest, maxDepth: number): Re
   return params;
 }
 
-function emptyResult(indexName: string, query: string, hitsPerPage: number): SearchResponse {
-  return {
-    hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage, exhaustiveNbHits: true,
-    processingTimeMS: 0, query, params: '', index: indexName,
-  };
-}
-
-export function searchRoutes(app: FastifyInstance, { store, limits, onSearch }: RouteDeps): void {
+export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads }: RouteDeps): void {
   const registry = store.registry;
-  /** Runs one search and tells the observer (search analytics); an observer failure never fails the search. */
-  const search = (request: FastifyRequest, indexName: string, params: SearchParams): SearchResponse => {
-    const response = runSearch(registry, indexName, params, request.auth);
-    if (onSearch) {
-      const header = request.headers['x-algolia-usertoken'];
-      const userToken = typeof params.userToken === 'string' ? params.userToken : typeof header === 'string' ? header : undefined;
+
+  /**
+   * Runs a search call on a search thread when one is ready (on the main thread otherwise, or when the thread
+   * died meanwhile), then tells the observer (search analytics) about each search that ran; an observer
+   * failure never fails the search.
+   */
+  const execute = async (request: FastifyRequest, call: SearchCall): Promise<QueryOutcome[]> => {
+    let outcomes: QueryOutcome[] | undefined;
+    const threaded = threads?.run(call);
+    if (threaded) {
       try {
-        onSearch({ indexName, params, response, userToken, ip: request.ip });
+        outcomes = await threaded;
       } catch (error) {
-        request.log.warn({ err: error }, 'search observer failed');
+        if (!(error instanceof ThreadGone)) throw error;
       }
     }
-    return response;
+    outcomes ??= runQueries(registry, call);
+    if (onSearch) {
+      const header = request.headers['x-algolia-usertoken'];
+      call.queries.forEach((query, i) => {
+        const summary = outcomes[i].summary;
+        if (summary === undefined) return;
+        const params = query.params;
+        const userToken = typeof params.userToken === 'string' ? params.userToken : typeof header === 'string' ? header : undefined;
+        try {
+          onSearch({ indexName: query.indexName, params, response: summary, userToken, ip: request.ip });
+        } catch (error) {
+          request.log.warn({ err: error }, 'search observer failed');
+        }
+      });
+    }
+    return outcomes;
+  };
+  const forcedFilter = (request: FastifyRequest) => request.auth?.forcedFilter ?? null;
+  /** One search as a single-query route answers it: the response alone, serialised once. */
+  const single = async (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) => {
+    const [outcome] = await execute(request, { queries: [{ indexName, type: 'default', params }], strategy: 'none', forcedFilter: forcedFilter(request), withIndex: false });
+    return reply.type(JSON_TYPE).send(outcome.json);
   };
 
-  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/queries', { config: { acl: 'search' } }, async (request) => {
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/queries', { config: { acl: 'search' } }, async (request, reply) => {
     if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
     const body = request.body as { requests?: unknown; strategy?: unknown } | undefined;
     if (!body || !Array.isArray(body.requests)) throw createError('MISSING_PARAMETER', 'requests');
@@ -54,7 +78,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch }: 
     const strategy = body.strategy ?? 'none';
     if (strategy !== 'none' && strategy !== 'stopIfEnoughMatches') throw createError('INVALID_PARAMETER', 'strategy', 'expected none or stopIfEnoughMatches');
     // Validate every request before running any: a bad one fails the call without wasted work.
-    const prepared = body.requests.map((raw: unknown, i: number) => {
+    const queries: QuerySpec[] = body.requests.map((raw: unknown, i: number) => {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw createError('INVALID_BODY', `requests[${i}] must be an object`);
       const item = raw as Record<string, unknown>;
       if (typeof item.indexName !== 'string' || item.indexName === '') throw createError('MISSING_PARAMETER', `requests[${i}].indexName`);
@@ -62,37 +86,19 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch }: 
       const type = item.type ?? 'default';
       if (type !== 'default' && type !== 'facet') throw createError('INVALID_PARAMETER', 'type', 'expected default or facet');
       if (type === 'facet' && (typeof item.facet !== 'string' || item.facet === '')) throw createError('MISSING_PARAMETER', `requests[${i}].facet`);
-      return { indexName: item.indexName, type, facet: item.facet as string | undefined, params: requestParams(item, request.auth, limits) };
+      return { indexName: item.indexName, type, ...(type === 'facet' ? { facet: item.facet as string } : {}), params: requestParams(item, request.auth, limits) };
     });
-    const results: Array<SearchResponse | SearchForFacetValuesResponse> = [];
-    // stopIfEnoughMatches: queries run in order until the hits found so far fill the next query's page.
-    let enough = false;
-    let found = 0;
-    for (const query of prepared) {
-      if (query.type === 'facet') {
-        results.push(runFacetSearch(registry, query.indexName, query.facet!, query.params, request.auth));
-        continue;
-      }
-      if (enough) {
-        results.push(emptyResult(query.indexName, String(query.params.query ?? ''), Number(query.params.hitsPerPage ?? 20)));
-        continue;
-      }
-      const result = search(request, query.indexName, query.params);
-      result.index = query.indexName;
-      results.push(result);
-      found += result.nbHits;
-      if (strategy === 'stopIfEnoughMatches' && found >= result.hitsPerPage) enough = true;
-    }
-    return { results };
+    const outcomes = await execute(request, { queries, strategy, forcedFilter: forcedFilter(request), withIndex: true });
+    return reply.type(JSON_TYPE).send(`{"results":[${outcomes.map((outcome) => outcome.json).join(',')}]}`);
   });
 
-  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/query', { config: { acl: 'search' } }, async (request) => {
-    return search(request, request.params.indexName, requestParams(request.body, request.auth, limits));
+  app.post<{ Params: IndexParams }>('/1/indexes/:indexName/query', { config: { acl: 'search' } }, async (request, reply) => {
+    return single(request, reply, request.params.indexName, requestParams(request.body, request.auth, limits));
   });
 
-  app.get<{ Params: IndexParams }>('/1/indexes/:indexName', { config: { acl: 'search' } }, async (request) => {
+  app.get<{ Params: IndexParams }>('/1/indexes/:indexName', { config: { acl: 'search' } }, async (request, reply) => {
     const params = withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth);
-    return search(request, request.params.indexName, params);
+    return single(request, reply, request.params.indexName, params);
   });
 
   app.post<{ Params: IndexParams & { facetName: string } }>(

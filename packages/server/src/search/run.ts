@@ -41,7 +41,10 @@ export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
 
-export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: AuthContext | null): SearchResponse {
+/** What a search needs of the caller's key: the filter it forces (null or absent: none). */
+export type SearchAuth = Pick<AuthContext, 'forcedFilter'> | null;
+
+export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth): SearchResponse {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
@@ -56,7 +59,7 @@ export function runFacetSearch(
   indexName: string,
   facetName: string,
   params: SearchParams,
-  auth: AuthContext | null,
+  auth: SearchAuth,
 ): SearchForFacetValuesResponse {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
@@ -66,7 +69,7 @@ export function runFacetSearch(
   return engineCheck(() => engine.searchForFacetValues(facetName, facetQuery, rest, extraFilter ? { extraFilter } : undefined));
 }
 
-export function runBrowse(registry: IndexRegistry, indexName: string, params: SearchParams & { cursor?: string }, auth: AuthContext | null): BrowseResponse {
+export function runBrowse(registry: IndexRegistry, indexName: string, params: SearchParams & { cursor?: string }, auth: SearchAuth): BrowseResponse {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const extraFilter = auth?.forcedFilter ?? undefined;

@@ -39,6 +39,26 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
+/** A logged operation and its JSON as logged (replicas of the state receive the text, not a copy of the object). */
+export interface AppliedOp {
+  seq: number;
+  op: Op;
+  json: string;
+}
+
+/** Where a replica of the in-memory state starts (see `startReplica`). */
+export interface ReplicaStart {
+  dataDir: string;
+  /** The snapshot to load (0: none, start empty). */
+  snapshotSeq: number;
+  /** Then these logged operations, in order: every one applied after the snapshot. */
+  ops: Array<{ seq: number; json: string }>;
+  /** The last of them: the replica is then where the store was when `startReplica` returned. */
+  appliedSeq: number;
+  /** Lets snapshots be pruned again once the replica has loaded. */
+  release(): void;
+}
+
 /** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
 const APPLY_SLICE_MS = 10;
 
@@ -46,7 +66,7 @@ export class Store {
   readonly limits: ServerLimits;
   private queue: Queued[] = [];
   private flushScheduled = false;
-  private readonly applyQueue: Array<{ seq: number; op: Op }> = [];
+  private readonly applyQueue: AppliedOp[] = [];
   private applyScheduled = false;
   private lastApplyAt = -Infinity;
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
@@ -60,6 +80,10 @@ export class Store {
   /** Set once close() stops taking snapshots of its own accord. */
   private closed = false;
   private snapshotting: Promise<void> | undefined;
+  /** Called with the operations of each apply slice, once applied here (replicas apply them in turn). */
+  private readonly appliedListeners = new Set<(ops: AppliedOp[]) => void>();
+  /** Replicas loading a snapshot: old snapshots are kept until they are done. */
+  private snapshotPins = 0;
 
   private constructor(
     readonly dataDir: string,
@@ -143,15 +167,16 @@ export class Store {
     this.queue = [];
     if (batch.length === 0) return;
     let seqs: number[];
+    const texts = batch.map((item) => JSON.stringify(item.op));
     try {
       const insert = this.db.prepare('INSERT INTO ops (op) VALUES (?)');
-      seqs = this.db.transaction(() => batch.map((item) => Number(insert.run(JSON.stringify(item.op)).lastInsertRowid)))();
+      seqs = this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))();
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
     }
     batch.forEach((item, i) => {
-      this.applyQueue.push({ seq: seqs[i], op: item.op });
+      this.applyQueue.push({ seq: seqs[i], op: item.op, json: texts[i] });
       for (const name of opIndexNames(item.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
       this.lastSeq = Math.max(this.lastSeq, seqs[i]);
       item.resolve(seqs[i]);
@@ -173,8 +198,11 @@ export class Store {
     this.applyScheduled = false;
     const started = performance.now();
     this.lastApplyAt = started;
+    const applied: AppliedOp[] = [];
     while (this.applyQueue.length > 0 && performance.now() - started < APPLY_SLICE_MS) {
-      const { seq, op } = this.applyQueue.shift()!;
+      const next = this.applyQueue.shift()!;
+      applied.push(next);
+      const { seq, op } = next;
       try {
         applyOp(this.registry, op);
       } catch (error) {
@@ -189,6 +217,7 @@ export class Store {
         else this.pendingByIndex.delete(name);
       }
     }
+    for (const listener of this.appliedListeners) listener(applied);
     this.wakeWaiters();
     if (this.applyQueue.length > 0) {
       // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
@@ -204,10 +233,44 @@ export class Store {
     for (const waiter of ready) waiter.resolve();
   }
 
-  /** `published` once search sees the task, `notPublished` while pending, undefined for an unknown task ID. */
+  /**
+   * `published` once search sees the task, `notPublished` while pending, undefined for an unknown task ID.
+   * Replicas (search threads) receive each operation before it is published here, and a search sent to one
+   * after that is queued behind it, so `published` holds for them too.
+   */
   taskStatus(taskID: number): 'published' | 'notPublished' | undefined {
     if (!Number.isInteger(taskID) || taskID <= 0 || taskID > this.lastSeq) return undefined;
     return taskID <= this.appliedSeq ? 'published' : 'notPublished';
+  }
+
+  // ---------------------------------------------------------------- replicas (search threads)
+
+  /**
+   * Where a replica of the state starts: the current snapshot and the operations applied since, read now,
+   * synchronously. Register its `onApplied` listener in the same turn, and the replica misses nothing.
+   */
+  startReplica(): ReplicaStart {
+    const rows = this.db.prepare('SELECT seq, op FROM ops WHERE seq > ? AND seq <= ? ORDER BY seq').all(this.snapshotSeq, this.appliedSeq) as Array<{ seq: number; op: string }>;
+    this.snapshotPins++;
+    let released = false;
+    return {
+      dataDir: this.dataDir,
+      snapshotSeq: this.snapshotSeq,
+      ops: rows.map((row) => ({ seq: row.seq, json: row.op })),
+      appliedSeq: this.appliedSeq,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.snapshotPins--;
+        if (this.snapshotPins === 0 && !this.closed) pruneSnapshots(this.dataDir, this.snapshotSeq > 0 ? this.snapshotSeq : undefined);
+      },
+    };
+  }
+
+  /** `listener` receives the operations of every apply slice, before their tasks are published. */
+  onApplied(listener: (ops: AppliedOp[]) => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   /** Resolves once the task is visible to search. */
@@ -253,7 +316,8 @@ export class Store {
       this.db.prepare('DELETE FROM ops WHERE seq <= ?').run(seq);
     })();
     this.snapshotSeq = seq;
-    pruneSnapshots(this.dataDir, seq);
+    // A replica still loading an older snapshot keeps it (pruned when the replica releases it).
+    if (this.snapshotPins === 0) pruneSnapshots(this.dataDir, seq);
   }
 
   private totalRecords(): number {

@@ -1,0 +1,125 @@
+/**
+ * Search threads: a server with them answers every search exactly as one without (same store, same requests),
+ * sees a task as soon as it is published, starts from a snapshot plus the log, and keeps answering when a
+ * thread dies (on the main thread until the thread is back).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/demo';
+import { buildApp } from '../app.ts';
+import { Store } from '../storage/store.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
+
+const config = { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY };
+const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY, 'content-type': 'text/plain' };
+
+const dataDir = tempDir();
+let store: Store;
+let inline: FastifyInstance;
+let threaded: FastifyInstance;
+
+async function post(app: FastifyInstance, url: string, body: unknown, apiKey = SEARCH_KEY) {
+  const response = await app.inject({ method: 'POST', url, headers: { ...headers, 'x-algolia-api-key': apiKey }, payload: JSON.stringify(body) });
+  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+}
+
+/** Responses without what differs between two runs of the same search. */
+function comparable(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'processingTimeMS' || key === 'queryID' ? undefined : v));
+}
+
+beforeAll(async () => {
+  store = await Store.open({ dataDir });
+  await store.setSettings('products', demoSettings);
+  for (const [replica, settings] of Object.entries(demoReplicaSettings)) await store.setSettings(replica, settings);
+  const products = [...generateProducts(3000, 5)];
+  await store.saveObjects('products', products.slice(0, 2000));
+  // A snapshot in between: the threads start from it plus the log after it.
+  await store.snapshot();
+  const last = await store.saveObjects('products', products.slice(2000));
+  await store.waitForTask(last.taskID);
+  inline = await buildApp({ store, config });
+  threaded = await buildApp({ store, config: { ...config, searchThreads: 2 } });
+  await threaded.searchThreads!.whenReady(2);
+}, 60_000);
+
+afterAll(async () => {
+  await threaded.close();
+  await inline.close();
+  await store.close();
+  removeDir(dataDir);
+});
+
+describe('search threads', () => {
+  const calls: Array<{ url: string; body: unknown }> = [
+    { url: '/1/indexes/*/queries', body: { requests: [{ indexName: 'products', query: 'lamp', facets: ['brand', 'color'], hitsPerPage: 5 }] } },
+    {
+      url: '/1/indexes/*/queries',
+      body: {
+        requests: [
+          { indexName: 'products', query: 'oak tab', facetFilters: [['brand:Vertek', 'color:Red']], numericFilters: ['price>=10'], facets: ['*'] },
+          { indexName: 'products', query: 'oak tab', hitsPerPage: 0, facets: ['brand'], clickAnalytics: true },
+          { indexName: 'products', type: 'facet', facet: 'brand', params: 'facetQuery=ve' },
+          { indexName: 'products_price_asc', query: 'chair', hitsPerPage: 3 },
+          { indexName: 'products_relevant_price_asc', query: 'chair', hitsPerPage: 3 },
+        ],
+      },
+    },
+    {
+      url: '/1/indexes/*/queries',
+      body: { strategy: 'stopIfEnoughMatches', requests: [{ indexName: 'products', query: 'lamp', hitsPerPage: 2 }, { indexName: 'products', query: 'desk' }] },
+    },
+    { url: '/1/indexes/products/query', body: { query: 'wireles', getRankingInfo: true, attributesToSnippet: ['description:5'] } },
+    { url: '/1/indexes/products/query', body: { params: 'query=steel&filters=price%20%3C%20100%20AND%20NOT%20color%3ARed&page=2' } },
+  ];
+
+  it('answers exactly as the main thread does', async () => {
+    for (const call of calls) {
+      const expected = await post(inline, call.url, call.body);
+      const actual = await post(threaded, call.url, call.body);
+      expect(actual.status).toBe(200);
+      expect(comparable(actual.body)).toEqual(comparable(expected.body));
+    }
+  });
+
+  it('applies the filters a secured key forces', async () => {
+    const key = securedApiKey(SEARCH_KEY, { filters: 'free_shipping:true AND price < 200' });
+    const body = { requests: [{ indexName: 'products', query: 'a', facets: ['free_shipping'] }] };
+    const open = await post(threaded, '/1/indexes/*/queries', body);
+    const forced = await post(threaded, '/1/indexes/*/queries', body, key);
+    const results = (response: { body: Record<string, unknown> }) => response.body.results as Array<{ nbHits: number; facets: Record<string, Record<string, number>> }>;
+    expect(results(forced)[0].nbHits).toBeLessThan(results(open)[0].nbHits);
+    expect(Object.keys(results(forced)[0].facets.free_shipping)).toEqual(['true']);
+    expect(comparable(forced.body)).toEqual(comparable((await post(inline, '/1/indexes/*/queries', body, key)).body));
+  });
+
+  it('returns caller mistakes as Algolia errors', async () => {
+    const missing = await post(threaded, '/1/indexes/*/queries', { requests: [{ indexName: 'nothing', query: 'x' }] });
+    expect(missing).toEqual({ status: 404, body: { message: 'Index does not exist', status: 404 } });
+    const badFilter = await post(threaded, '/1/indexes/products/query', { filters: 'price <' });
+    expect(badFilter.status).toBe(400);
+    expect(badFilter.body).toEqual((await post(inline, '/1/indexes/products/query', { filters: 'price <' })).body);
+  });
+
+  it('sees every task as soon as it is published', async () => {
+    for (let round = 0; round < 30; round++) {
+      const objectID = `fresh-${round}`;
+      const task = await store.saveObjects('products', [{ objectID, name: `zebrawood stool ${round}` }]);
+      await store.waitForTask(task.taskID);
+      const found = await post(threaded, '/1/indexes/products/query', { query: `zebrawood stool ${round}`, filters: `objectID:${objectID}` });
+      expect(found.body.nbHits).toBe(1);
+    }
+  });
+
+  it('keeps answering when a thread dies, and starts it again', async () => {
+    const threads = threaded.searchThreads!;
+    await threads.crashOne();
+    const during = await Promise.all(Array.from({ length: 20 }, () => post(threaded, '/1/indexes/products/query', { query: 'lamp' })));
+    for (const response of during) expect(response.status).toBe(200);
+    // The replacement starts from the state as it is now, writes made meanwhile included.
+    const task = await store.saveObjects('products', [{ objectID: 'after-crash', name: 'quokka lamp' }]);
+    await store.waitForTask(task.taskID);
+    await threads.whenReady(2);
+    for (let i = 0; i < 4; i++) expect((await post(threaded, '/1/indexes/products/query', { query: 'quokka' })).body.nbHits).toBe(1);
+  }, 30_000);
+});

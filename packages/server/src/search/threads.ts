@@ -1,0 +1,148 @@
+/**
+ * Search threads: replicas of the in-memory indexes in worker threads (`thread.ts`), so that searches use every
+ * core and a slow search never holds up the main thread (HTTP, authentication, writes, the search log).
+ *
+ * Each thread starts from the store's snapshot plus the operations applied since, then receives every applied
+ * operation. A search call goes to the ready thread with the fewest calls in flight. Messages to one thread
+ * arrive in order, so a call sent after a task was published is answered after the thread applied it (see
+ * `Store.taskStatus`). When no thread is ready (starting, or restarting after a crash), `run` returns null and
+ * the caller searches on the main thread, which holds the same state.
+ *
+ * Rejected alternatives: sharing one engine between threads (the engine is synchronous and owns ordinary JS
+ * objects: not shareable); one process per core (writes, keys and the search log would need a protocol
+ * between processes); a thread per request (startup would cost more than the search).
+ */
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../errors.ts';
+import type { Store } from '../storage/store.ts';
+import type { QueryOutcome, SearchCall } from './queries.ts';
+import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
+
+const ENTRY = new URL('./thread-entry.mjs', import.meta.url);
+/** Wait before starting a thread again after it died, doubled each time in a row (a crash loop stays cheap). */
+const RESTART_DELAY_MS = 500;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+interface Pending {
+  resolve: (outcomes: QueryOutcome[]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  inFlight: Map<number, Pending>;
+}
+
+/** The thread died or was stopped: the call may be run again elsewhere. */
+export class ThreadGone extends Error {}
+
+export class SearchThreads {
+  private readonly threads = new Set<Thread>();
+  private nextId = 1;
+  private closed = false;
+  private restartDelay = RESTART_DELAY_MS;
+  private readonly unsubscribe: () => void;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly store: Store,
+    count: number,
+    private readonly onError: (error: unknown) => void = (error) => console.error('search thread failed:', error),
+  ) {
+    this.unsubscribe = store.onApplied((applied) => {
+      const ops = applied.map(({ seq, json }) => ({ seq, json }));
+      for (const thread of this.threads) this.send(thread, { type: 'apply', ops });
+    });
+    for (let i = 0; i < count; i++) this.spawn();
+  }
+
+  /** Threads ready to search. */
+  get readyCount(): number {
+    let ready = 0;
+    for (const thread of this.threads) if (thread.ready) ready++;
+    return ready;
+  }
+
+  /** Resolves once `count` threads are ready (tests, benchmarks). */
+  async whenReady(count = 1): Promise<void> {
+    while (this.readyCount < count) {
+      if (this.closed) throw new ThreadGone('search threads closed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Runs the call on the least busy ready thread; null when none is ready. Rejects with `ThreadGone` if it dies. */
+  run(call: SearchCall): Promise<QueryOutcome[]> | null {
+    let best: Thread | undefined;
+    for (const thread of this.threads) if (thread.ready && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
+    if (best === undefined) return null;
+    const thread = best;
+    const id = this.nextId++;
+    return new Promise<QueryOutcome[]>((resolve, reject) => {
+      thread.inFlight.set(id, { resolve, reject });
+      this.send(thread, { type: 'search', id, call });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe();
+    for (const timer of this.timers) clearTimeout(timer);
+    const threads = [...this.threads];
+    this.threads.clear();
+    await Promise.all(threads.map((thread) => this.stop(thread)));
+  }
+
+  /** For tests: ends one thread as a crash would. */
+  async crashOne(): Promise<void> {
+    const thread = [...this.threads][0];
+    if (thread) await thread.worker.terminate();
+  }
+
+  private spawn(): void {
+    const worker = new Worker(ENTRY, { execArgv: [] });
+    const thread: Thread = { worker, ready: false, inFlight: new Map() };
+    // The start point and the apply listener are taken in the same turn: the thread misses no operation.
+    const start = this.store.startReplica();
+    this.threads.add(thread);
+    this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq });
+    worker.on('message', (message: ThreadResponse) => {
+      if (message.type === 'ready') {
+        start.release();
+        thread.ready = true;
+        this.restartDelay = RESTART_DELAY_MS;
+      } else if (message.type === 'result') {
+        const pending = thread.inFlight.get(message.id);
+        thread.inFlight.delete(message.id);
+        if (pending === undefined) return;
+        if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
+        else pending.resolve(message.outcomes!);
+      }
+    });
+    worker.on('error', (error) => this.onError(error));
+    worker.once('exit', () => {
+      start.release();
+      this.threads.delete(thread);
+      for (const pending of thread.inFlight.values()) pending.reject(new ThreadGone('search thread exited'));
+      thread.inFlight.clear();
+      if (this.closed) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (!this.closed) this.spawn();
+      }, this.restartDelay);
+      this.timers.add(timer);
+      this.restartDelay = Math.min(this.restartDelay * 2, MAX_RESTART_DELAY_MS);
+    });
+  }
+
+  private send(thread: Thread, message: ThreadRequest): void {
+    thread.worker.postMessage(message);
+  }
+
+  private async stop(thread: Thread): Promise<void> {
+    for (const pending of thread.inFlight.values()) pending.reject(new ThreadGone('search threads closed'));
+    thread.inFlight.clear();
+    await thread.worker.terminate();
+  }
+}
