@@ -78,12 +78,13 @@ describe('highlighted values', () => {
       if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return 'leaf';
       if (Array.isArray(value)) return value.map((item) => shapeOf(item, true)!);
       if (value !== null && typeof value === 'object') {
-        const out: Record<string, Shape> = {};
+        // fromEntries, not assignment: a "__proto__" key (fc.jsonValue makes some) must stay a plain key.
+        const entries: Array<[string, Shape]> = [];
         for (const [k, v] of Object.entries(value)) {
           const s = shapeOf(v, false);
-          if (s !== undefined) out[k] = s;
+          if (s !== undefined) entries.push([k, s]);
         }
-        return out;
+        return Object.fromEntries(entries);
       }
       return inArray ? 'leaf' : undefined;
     };

@@ -1,7 +1,8 @@
 import type { HighlightResult, HighlightResultOption, SnippetResult } from '@vitrine/protocol';
 import { snippetText } from './snippet.ts';
-import { analyseText, matchedWordsOf, matchLevelOf, renderText } from './text.ts';
-import type { HighlightOptions, HighlightQuery, SnippetOptions } from './types.ts';
+import { WordMatcher } from './terms.ts';
+import { analyseText, renderWhole, type TextMatch } from './text.ts';
+import type { HighlightOptions, HighlightQuery, HighlightWord, SnippetOptions } from './types.ts';
 
 /**
  * Walking records for `_highlightResult` / `_snippetResult`: the result mirrors the value's shape (objects →
@@ -13,20 +14,17 @@ import type { HighlightOptions, HighlightQuery, SnippetOptions } from './types.t
 /** Records nest this deep at most in practice; deeper values are left out rather than risking the stack. */
 const MAX_DEPTH = 64;
 
-/** Attribute paths to visit: `*` means every top-level attribute except objectID and `_`-prefixed ones. */
-function resolvePaths(record: Record<string, unknown>, attributes: string[]): string[][] {
-  const paths: string[][] = [];
-  for (const attribute of attributes) {
-    if (attribute === '*') {
-      for (const key of Object.keys(record)) if (key !== 'objectID' && !key.startsWith('_')) paths.push([key]);
-    } else if (Object.hasOwn(record, attribute)) {
-      // A literal key wins over a dotted path: `{"a.b": …}` is the attribute "a.b".
-      paths.push([attribute]);
-    } else {
-      paths.push(attribute.split('.'));
-    }
+/** Split dotted attributes, shared by every hit of every page: a handful of distinct strings in practice. */
+const splitPaths = new Map<string, string[]>();
+const MAX_SPLIT_PATHS = 1_000;
+
+function splitPath(attribute: string): string[] {
+  let path = splitPaths.get(attribute);
+  if (path === undefined) {
+    path = attribute.split('.');
+    if (splitPaths.size < MAX_SPLIT_PATHS) splitPaths.set(attribute, path);
   }
-  return paths;
+  return path;
 }
 
 function valueAt(record: Record<string, unknown>, path: string[]): unknown {
@@ -38,9 +36,13 @@ function valueAt(record: Record<string, unknown>, path: string[]): unknown {
   return current;
 }
 
-/** Own-property assignment: a record key such as `__proto__` must become a plain key, never a prototype. */
+/**
+ * Own-property assignment: a record key such as `__proto__` must become a plain key, never a prototype. That
+ * is the one accessor on Object.prototype; any other key can be assigned plainly (defineProperty is slow).
+ */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function setAt(target: Record<string, unknown>, path: string[], value: unknown): void {
@@ -70,32 +72,111 @@ function mirror<T>(value: unknown, leaf: (text: string) => T, depth = 0): T | T[
     });
   }
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const result = mirror(item, leaf, depth + 1);
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const result = mirror(object[key], leaf, depth + 1);
     if (result !== undefined) setOwn(out, key, result);
   }
   return out;
 }
 
+/**
+ * Mirrors the attributes into `result`: `*` means every top-level attribute except objectID and `_`-prefixed
+ * ones; a literal key wins over a dotted path (`{"a.b": …}` is the attribute "a.b").
+ */
 function collect<T>(
   record: Record<string, unknown>,
   attributes: string[],
   leaf: (text: string) => T,
   result: Record<string, unknown> = {},
 ): Record<string, T> {
-  for (const path of resolvePaths(record, attributes)) {
-    const mirrored = mirror(valueAt(record, path), leaf);
-    if (mirrored !== undefined) setAt(result, path, mirrored);
+  for (const attribute of attributes) {
+    if (attribute === '*') {
+      for (const key of Object.keys(record)) {
+        if (key === 'objectID' || key.startsWith('_')) continue;
+        const mirrored = mirror(record[key], leaf);
+        if (mirrored !== undefined) setOwn(result, key, mirrored);
+      }
+    } else if (Object.hasOwn(record, attribute)) {
+      const mirrored = mirror(record[attribute], leaf);
+      if (mirrored !== undefined) setOwn(result, attribute, mirrored);
+    } else {
+      const path = splitPath(attribute);
+      const mirrored = mirror(valueAt(record, path), leaf);
+      if (mirrored !== undefined) setAt(result, path, mirrored);
+    }
   }
   return result as Record<string, T>;
 }
 
-export function highlightText(text: string, query: HighlightQuery, options: HighlightOptions): HighlightResultOption {
-  const match = analyseText(text, query, options.separatorsToIndex);
-  const matchedWords = matchedWordsOf(match, query);
-  const option: HighlightResultOption = { value: renderText(match, options), matchLevel: matchLevelOf(match), matchedWords };
-  if (matchedWords.length > 0) option.fullyHighlighted = match.fullyCovered;
-  return option;
+/** Characters of analysed values remembered per query (plus a per-entry allowance). */
+const MAX_CACHED_CHARS = 500_000;
+const ENTRY_CHARS = 32;
+
+/**
+ * What the hits of one page share, hung off their query object: term matches (typo matching is costly and a
+ * page repeats the same words) and analysed values (the hits of a page share brands and category paths, and
+ * a snippet re-reads the value its highlight just analysed). Analyses depend on separatorsToIndex and are
+ * dropped when it changes; each remembers its rendering for the last tags asked.
+ */
+class PageState {
+  /** Null for a query without words: values are then only cut into tokens (for snippets). */
+  private readonly matcher: WordMatcher | null;
+  private separators = '';
+  private readonly analyses = new Map<string, TextMatch>();
+  private cachedChars = 0;
+
+  constructor(readonly words: HighlightWord[]) {
+    this.matcher = words.length === 0 ? null : new WordMatcher(words);
+  }
+
+  /** The analysis of `text`, remembered for the rest of the page. */
+  analysis(text: string, separatorsToIndex: string): TextMatch {
+    if (separatorsToIndex !== this.separators) {
+      this.analyses.clear();
+      this.cachedChars = 0;
+      this.separators = separatorsToIndex;
+    }
+    let match = this.analyses.get(text);
+    if (match !== undefined) return match;
+    match = analyseText(text, this.matcher, separatorsToIndex);
+    if (this.cachedChars + text.length + ENTRY_CHARS <= MAX_CACHED_CHARS) {
+      this.analyses.set(text, match);
+      this.cachedChars += text.length + ENTRY_CHARS;
+    }
+    return match;
+  }
+}
+
+/**
+ * The state rides on the query object itself, under a symbol, so that it lives and dies with the query. A
+ * WeakMap would do the same in principle, but measured on Node 20, young-generation collections kept its
+ * values alive until a full collection: every page's state was promoted and GC took a third of the time.
+ * Not enumerable: the query's JSON and keys are unchanged. A frozen query just gets no memory across calls.
+ */
+const STATE = Symbol('highlight page state');
+
+function pageState(query: HighlightQuery): PageState {
+  const holder = query as HighlightQuery & { [STATE]?: PageState };
+  let state = holder[STATE];
+  if (state === undefined || state.words !== query.words) {
+    state = new PageState(query.words);
+    if (Object.isExtensible(query)) Object.defineProperty(query, STATE, { value: state, writable: true, configurable: true });
+  }
+  return state;
+}
+
+/** A value with nothing to match (empty query): as-is, no tags, no matched words. */
+function plainOption(text: string): HighlightResultOption {
+  return { value: text, matchLevel: 'none', matchedWords: [] };
+}
+
+function highlightText(text: string, state: PageState, options: HighlightOptions): HighlightResultOption {
+  const match = state.analysis(text, options.separatorsToIndex);
+  const { matchLevel, matchedWords } = match;
+  // Fresh objects every time: hits must not share results, even when the page shares the work.
+  if (matchedWords.length === 0) return { value: match.text, matchLevel, matchedWords: [] };
+  return { value: renderWhole(match, options.preTag, options.postTag), matchLevel, matchedWords: matchedWords.slice(), fullyHighlighted: match.fullyCovered };
 }
 
 /** `_highlightResult` of one hit for the given attributes (`*` for all, dotted paths for nested values). */
@@ -105,7 +186,10 @@ export function highlightRecord(
   query: HighlightQuery,
   options: HighlightOptions,
 ): Record<string, HighlightResult> {
-  return collect(record, attributes, (text) => highlightText(text, query, options));
+  // A category landing page has no query words: every value comes back as it is, with no analysis at all.
+  if (query.words.length === 0) return collect(record, attributes, plainOption);
+  const state = pageState(query);
+  return collect(record, attributes, (text) => highlightText(text, state, options));
 }
 
 /** `_snippetResult` of one hit: each spec's attribute cut to `words` words around its best match. */
@@ -115,15 +199,16 @@ export function snippetRecord(
   query: HighlightQuery,
   options: SnippetOptions,
 ): Record<string, SnippetResult> {
+  const state = pageState(query);
   // One target for every spec, so `a.b:5` and `a.c:10` end up side by side under `a`.
   const result: Record<string, unknown> = {};
   for (const spec of specs) {
-    collect(record, [spec.attribute], (text) => snippetText(analyseText(text, query, options.separatorsToIndex), spec.words, options), result);
+    collect(record, [spec.attribute], (text) => snippetText(state.analysis(text, options.separatorsToIndex), spec.words, options), result);
   }
   return result as Record<string, SnippetResult>;
 }
 
 /** `highlighted` of a search-for-facet-values hit. */
 export function highlightFacetValue(value: string, query: HighlightQuery, options: HighlightOptions): string {
-  return renderText(analyseText(value, query, options.separatorsToIndex), options);
+  return renderWhole(pageState(query).analysis(value, options.separatorsToIndex), options.preTag, options.postTag);
 }

@@ -1,0 +1,39 @@
+/**
+ * Properties tested (fast-check, against the tokenizer itself, so a change to its rules shows up here first):
+ * - on any ASCII text and any separatorsToIndex, `asciiBounds` finds exactly `tokenize`'s token offsets, and
+ *   each term is the token's text in lower case;
+ * - on text with a non-ASCII character it gives up (returns false).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../tokenize/index.ts';
+import { asciiBounds } from './text.ts';
+
+const asciiChar = fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code));
+const wordy = fc.constantFrom('a', 'Z', '9', ' ', '-', '+', '#', '_', '.', '\u0000', '\u007f');
+const asciiText = fc.array(fc.oneof(asciiChar, wordy), { maxLength: 40 }).map((chars) => chars.join(''));
+const separators = fc.oneof(fc.constant(''), fc.array(fc.oneof(asciiChar, fc.constantFrom('+', '#', '-', 'é')), { maxLength: 4 }).map((c) => c.join('')));
+
+describe('asciiBounds', () => {
+  it('finds the tokenizer tokens of ASCII text', () => {
+    fc.assert(
+      fc.property(asciiText, separators, (text, separatorsToIndex) => {
+        const bounds: number[] = [];
+        expect(asciiBounds(text, separatorsToIndex, bounds)).toBe(true);
+        const tokens = tokenize(text, separatorsToIndex);
+        expect(bounds).toEqual(tokens.flatMap((token) => [token.start, token.end]));
+        for (const token of tokens) expect(text.slice(token.start, token.end).toLowerCase()).toBe(token.term);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives up on text with any non-ASCII character', () => {
+    fc.assert(
+      fc.property(asciiText, fc.constantFrom('é', '\u0080', '日', '𠀀', '\u00a0'), asciiText, (before, odd, after) => {
+        expect(asciiBounds(before + odd + after, '', [])).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
