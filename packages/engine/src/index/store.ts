@@ -23,7 +23,19 @@ import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { RecordList } from './record-list.ts';
 
+/**
+ * Names the stores of this process: internal ids only mean something within one store (see `generation`).
+ * The random part keeps a store of a later process (after a restart) from taking the name of an earlier one.
+ */
+const PROCESS_TAG = Math.random().toString(36).slice(2, 10);
+let storesCreated = 0;
+
 export class IndexStore implements FilterSource {
+  /**
+   * Which store this is. A rebuild (settings change, compaction) or a restore makes a new store with new ids, so
+   * anything that remembers ids across calls (browse cursors) checks it is still talking to the same store.
+   */
+  readonly generation = `${PROCESS_TAG}.${++storesCreated}`;
   /** Record by internal id; undefined once deleted or replaced. */
   records = new RecordList();
   readonly byObjectID = new Map<string, DocId>();

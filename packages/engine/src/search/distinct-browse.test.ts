@@ -81,6 +81,24 @@ describe('browse', () => {
     expect(seen).toEqual(['a-red', 'a-blue', 'b-red', 'a-green', 'solo']);
   });
 
+  it('resumes a cursor after the index was compacted, and expires one whose record is gone', () => {
+    const index = new SearchIndex({ searchableAttributes: ['name'] });
+    const ids = Array.from({ length: 30_000 }, (_, i) => String(i));
+    index.saveObjects(ids.map((objectID) => ({ objectID, name: 'item' })));
+    const first = index.browse({ hitsPerPage: 1000 });
+    expect(first.hits.at(-1)!.objectID).toBe('999');
+    // Deleting two thirds of the records (some before the cursor) compacts the index: the ids after the
+    // deleted ones shift.
+    index.deleteObjects([...ids.slice(0, 500), ...ids.slice(10_000)]);
+    const second = index.browse({ cursor: first.cursor, hitsPerPage: 1000 });
+    expect(second.hits.map((hit) => hit.objectID)).toEqual(ids.slice(1000, 2000));
+    // The record the cursor resumes after is deleted and the index compacted again: the cursor has expired.
+    index.deleteObjects(['1999', ...ids.slice(2000, 9_990)]);
+    index.saveObjects(Array.from({ length: 12_000 }, (_, i) => ({ objectID: `new-${i}`, name: 'item' })));
+    index.deleteObjects(Array.from({ length: 12_000 }, (_, i) => `new-${i}`));
+    expect(() => index.browse({ cursor: second.cursor, hitsPerPage: 1000 })).toThrow(/expired/);
+  });
+
   it('applies query and filters, and rejects foreign cursors', () => {
     const index = variants();
     const page = index.browse({ query: '', filters: 'stock > 2' });

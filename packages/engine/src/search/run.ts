@@ -213,7 +213,13 @@ export function runFacetSearch(env: SearchEnvironment, facetName: string, facetQ
   return { facetHits, exhaustiveFacetsCount: true, processingTimeMS: Math.round(performance.now() - started) };
 }
 
-function decodeCursor(cursor: unknown): number {
+/**
+ * Where a browse resumes. A cursor holds the next internal id, the store it was issued by and the objectID of
+ * the last record returned: within the same store ids are stable (writes append); after a rebuild or a
+ * restart the ids changed, so the browse resumes after the new id of that record (ids keep their relative
+ * order), and a cursor whose record is gone by then has expired.
+ */
+function decodeCursor(env: SearchEnvironment, cursor: unknown): number {
   if (cursor === undefined || cursor === null || cursor === '') return 0;
   if (typeof cursor !== 'string') throw createEngineError('INVALID_PARAMETER', 'cursor', 'expected a string');
   const parsed: unknown = (() => {
@@ -223,14 +229,22 @@ function decodeCursor(cursor: unknown): number {
       return null;
     }
   })();
-  const next = (parsed as { next?: unknown } | null)?.next;
+  const { next, store, last } = (parsed ?? {}) as { next?: unknown; store?: unknown; last?: unknown };
   if (typeof next !== 'number' || !Number.isInteger(next) || next < 0) throw createEngineError('INVALID_PARAMETER', 'cursor', 'not a cursor this index issued');
-  return next;
+  if (store === undefined || store === env.store.generation) return next;
+  const moved = typeof last === 'string' ? env.store.byObjectID.get(last) : undefined;
+  if (moved === undefined) throw createEngineError('INVALID_PARAMETER', 'cursor', 'expired: the index was rebuilt since; browse again from the start');
+  return moved + 1;
+}
+
+function encodeCursor(env: SearchEnvironment, lastDoc: number): string {
+  const last = env.store.records.get(lastDoc)?.objectID;
+  return Buffer.from(JSON.stringify({ next: lastDoc + 1, store: env.store.generation, last })).toString('base64url');
 }
 
 export function runBrowse(env: SearchEnvironment, params: SearchParams & { cursor?: string }, extra: SearchOptions | undefined): BrowseResponse {
   const started = performance.now();
-  const from = decodeCursor(params.cursor);
+  const from = decodeCursor(env, params.cursor);
   const { cursor: _cursor, ...rest } = params;
   const hitsPerPage = rest.hitsPerPage === undefined ? 1000 : rest.hitsPerPage;
   const prepared = prepareSearch(env, { ...rest, hitsPerPage, facets: [] }, undefined, extra);
@@ -260,6 +274,6 @@ export function runBrowse(env: SearchEnvironment, params: SearchParams & { curso
     params: encodeParams(rest),
     processingTimeMS: Math.round(performance.now() - started),
   };
-  if (more) response.cursor = Buffer.from(JSON.stringify({ next: docs[docs.length - 1] + 1 })).toString('base64url');
+  if (more) response.cursor = encodeCursor(env, docs[docs.length - 1]);
   return response;
 }
