@@ -89,25 +89,32 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
  * `need` of them are collected when a group ends, no document not yet walked can rank among the first `need`
  * (it is either above the floor, or at the floor with a worse next key), so most of the bucket is never keyed.
  * This is what makes a two-word query over tens of thousands of matches cheap when many of them hold the words
- * side by side. If the walk ends first, the floor documents are placed and the rest is keyed as usual
- * (criteria memoise their keys, so nothing is computed twice).
+ * side by side. The walk visits documents out of id order (slower per document than keying them in order), so
+ * when floor documents turn out rare it is abandoned after a quarter of the bucket, and the whole bucket is
+ * keyed in id order instead (keys are memoised: nothing is computed twice).
  */
 function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[]): void {
   const rule = rules[r];
   const floor = rule.floor!;
+  const budget = Math.max(need * 8, count >>> 2);
   const groups: number[][] = [];
   let group: number[] | null = null;
   let groupKey = NaN;
   let found = 0;
-  let stoppedEarly = false;
+  let visited = 0;
+  let outcome: 'enough' | 'abandoned' | 'walked' = 'walked';
   rules[r + 1].walk!(set, (doc, key) => {
     if (key !== groupKey) {
       if (found >= need) {
-        stoppedEarly = true;
+        outcome = 'enough';
         return false;
       }
       groupKey = key;
       group = null;
+    }
+    if (++visited > budget && found < need) {
+      outcome = 'abandoned';
+      return false;
     }
     if (rule.key(doc) === floor) {
       if (group === null) groups.push((group = []));
@@ -116,12 +123,16 @@ function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: numbe
     }
     return true;
   });
+  if (outcome === 'abandoned') {
+    placeArray(toIdArray(set, count), rules, r, need, out, true);
+    return;
+  }
   const target = out.length + need;
   for (const docs of groups) {
     if (out.length >= target) return;
     placeArray(Uint32Array.from(docs).sort(), rules, r + 2, target - out.length, out);
   }
-  if (stoppedEarly || out.length >= target || found === count) return;
+  if (outcome === 'enough' || out.length >= target || found === count) return;
   // Fewer than `need` at the floor: the others follow, ordered by this criterion's keys.
   const rest = queryBitsets.copy(set);
   for (const docs of groups) for (const doc of docs) rest.delete(doc);

@@ -71,3 +71,33 @@ describe('criteria shortcuts agree with keys', () => {
     });
   }
 });
+
+describe('proximity ordered floor-first on a large bucket', () => {
+  // 3,000 documents hold both words; only one in 300 has them side by side: the floor-first walk finds too
+  // few documents at the best proximity and gives up for keys in id order, which must order the same.
+  const synthetic = new SearchIndex({ searchableAttributes: ['name', 'description'], customRanking: ['desc(rank)'] });
+  synthetic.saveObjects(
+    Array.from({ length: 3000 }, (_, i) => ({
+      objectID: String(i),
+      name: i % 300 === 0 ? `red shoe model ${i % 7}` : `red model ${i % 5} filler words shoe`,
+      description: i % 2 === 0 ? 'a red and comfortable shoe' : 'comfortable',
+      rank: (i * 7919) % 1000,
+    })),
+  );
+  const syntheticEnv = (synthetic as unknown as { environment(): SearchEnvironment }).environment();
+
+  for (const query of ['red shoe', 'shoe red', 'red sho']) {
+    it(`query "${query}"`, () => {
+      const { rules, matches, matchCount } = prepareSearch(syntheticEnv, { query }, undefined, undefined);
+      expect(matchCount).toBe(3000);
+      const expected = Array.from(toIdArray(matches, matchCount)).sort((x, y) => {
+        for (const rule of rules) {
+          const d = rule.key(x) - rule.key(y);
+          if (d !== 0) return d;
+        }
+        return x - y;
+      });
+      for (const need of [1, 5, 20, 50]) expect(orderSet(matches, matchCount, rules, need)).toEqual(expected.slice(0, need));
+    });
+  }
+});
