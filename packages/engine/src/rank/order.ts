@@ -102,7 +102,8 @@ function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: numbe
   let groupKey = NaN;
   let found = 0;
   let visited = 0;
-  let outcome: 'enough' | 'abandoned' | 'walked' = 'walked';
+  // Set inside the walk's callback (a plain annotation would let TypeScript narrow it to 'walked' here).
+  let outcome = 'walked' as 'enough' | 'abandoned' | 'walked';
   rules[r + 1].walk!(set, (doc, key) => {
     if (key !== groupKey) {
       if (found >= need) {
