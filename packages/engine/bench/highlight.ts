@@ -20,6 +20,7 @@ import * as reference from '../src/highlight/reference/index.ts';
 import type { HighlightQuery } from '../src/highlight/index.ts';
 import { prepareSearch, type SearchEnvironment } from '../src/search/prepare.ts';
 import { queryBitsets } from '../src/structures/bitset-pool.ts';
+import { highlightQuery } from '../src/search/run.ts';
 import { buildWorkload } from './workload.ts';
 
 type Impl = Pick<typeof optimised, 'highlightRecord' | 'snippetRecord'>;
@@ -44,16 +45,7 @@ const snippets = [{ attribute: 'description', words: 20 }];
 /** The query words exactly as `search/run.ts` hands them to highlighting. */
 function highlightQueryFor(query: string): HighlightQuery {
   try {
-    const prepared = prepareSearch(env, { query }, undefined, undefined);
-    return {
-      words: prepared.words.map((w) => ({
-        original: w.word.original,
-        term: w.word.term,
-        prefix: w.word.prefix,
-        maxTypos: w.maxTypos,
-        ...(w.alternativeTerms.length > 0 ? { alternatives: w.alternativeTerms } : {}),
-      })),
-    };
+    return highlightQuery(prepareSearch(env, { query }, undefined, undefined));
   } finally {
     queryBitsets.releaseAll();
   }

@@ -27,7 +27,8 @@ import { geoDistance } from '../rank/geo-distance.ts';
 
 export type { SearchEnvironment } from './prepare.ts';
 
-function highlightQuery(prepared: PreparedSearch): HighlightQuery {
+/** The query words as highlighting and snippets need them (also used by `bench/highlight.ts`). */
+export function highlightQuery(prepared: PreparedSearch): HighlightQuery {
   return {
     words: prepared.words.map((w) => ({
       original: w.word.original,
