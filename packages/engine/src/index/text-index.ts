@@ -122,16 +122,18 @@ export class TextIndex {
   /** The term's postings grouped by attribute key: the older ones and the recent ones (either may be empty). */
   groups(termId: number): [Partitioned, Partitioned] {
     const tail = this.tail[termId];
-    if (tail.length > 0 && tail.length * 8 >= this.grouped[termId].docs.length) {
-      // Merge the tail into the base: amortised O(1) per posting, as the base at least doubles each time.
-      this.grouped[termId] = partition(tail.view(), this.tailKeys[termId].view(), this.grouped[termId]);
-      this.tail[termId] = new GrowableUint32(4);
-      this.tailKeys[termId] = new GrowableUint32(4);
-      this.tailGroups[termId] = null;
-    }
+    // Merge the tail into the base: amortised O(1) per posting, as the base at least doubles each time.
+    if (tail.length > 0 && tail.length * 8 >= this.grouped[termId].docs.length) this.mergeTail(termId);
     let recent = this.tailGroups[termId];
     if (recent === null) this.tailGroups[termId] = recent = this.tail[termId].length === 0 ? EMPTY_PARTITIONED : partition(this.tail[termId].view(), this.tailKeys[termId].view());
     return [this.grouped[termId], recent];
+  }
+
+  private mergeTail(termId: number): void {
+    this.grouped[termId] = partition(this.tail[termId].view(), this.tailKeys[termId].view(), this.grouped[termId]);
+    this.tail[termId] = new GrowableUint32(4);
+    this.tailKeys[termId] = new GrowableUint32(4);
+    this.tailGroups[termId] = null;
   }
 
   /** Groups every term now (after a bulk load, so that the first queries do not pay for it). */
@@ -141,9 +143,11 @@ export class TextIndex {
     for (const array of [this.fwdTerms, this.fwdInfo, this.docStart]) array.trim(1.25);
   }
 
-  /** Writes the index into a snapshot (tails merged first, so only grouped postings are stored). */
+  /** Writes the index into a snapshot (every tail merged first, so only grouped postings are stored). */
   save(w: SnapshotWriter): void {
     this.settle();
+    // `settle` leaves small tails of large postings for later: a snapshot must hold them too.
+    for (let t = 0; t < this.tail.length; t++) if (this.tail[t].length > 0) this.mergeTail(t);
     const terms = this.dict.terms;
     const T = terms.length;
     const docOffsets = new Uint32Array(T + 1);

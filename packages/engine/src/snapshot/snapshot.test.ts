@@ -54,6 +54,17 @@ describe('snapshots', () => {
     expect(loaded.search({ query: 'quantum' }).nbHits).toBe(1);
   });
 
+  it('keeps documents written after a large import, findable by frequent words', () => {
+    // The new documents' postings of "lamp" sit in a tail far smaller than the term's grouped postings.
+    const index = new SearchIndex({ searchableAttributes: ['name'] });
+    index.saveObjects(Array.from({ length: 2000 }, (_, i) => ({ objectID: String(i), name: `lamp ${i % 3 === 0 ? 'desk' : 'floor'}` })));
+    index.search({ query: 'lamp' });
+    index.saveObjects([{ objectID: 'new', name: 'axolotl lamp' }]);
+    const restored = loadSnapshot(index.saveSnapshot());
+    expect(restored.search({ query: 'axolotl lamp' }).hits.map((hit) => hit.objectID)).toEqual(['new']);
+    expect(restored.search({ query: 'lamp', hitsPerPage: 0 }).nbHits).toBe(2001);
+  });
+
   it('takes writes after restoring an empty index', () => {
     // Empty sections load as zero-length arrays: growing them must not loop forever.
     const restored = loadSnapshot(new SearchIndex(demoSettings).saveSnapshot());
