@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import { applyOp } from '../storage/apply.ts';
 import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
-import { readSnapshot } from '../storage/snapshot.ts';
+import { captureSnapshot, readSnapshot } from '../storage/snapshot.ts';
 import { runQueries } from './queries.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
@@ -31,8 +31,8 @@ function apply(ops: Array<{ seq: number; json: string }>): void {
   }
 }
 
-function post(message: ThreadResponse): void {
-  port.postMessage(message);
+function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
 }
 
 port.on('message', (message: ThreadRequest) => {
@@ -47,6 +47,19 @@ port.on('message', (message: ThreadRequest) => {
     case 'apply':
       apply(message.ops);
       return;
+    case 'snapshot': {
+      // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
+      // then captures the snapshot itself.
+      if (appliedSeq !== message.seq) {
+        post({ type: 'snapshot', id: message.id, error: `replica at ${appliedSeq}, snapshot asked at ${message.seq}` });
+        return;
+      }
+      const captured = captureSnapshot(registry, message.seq);
+      // The engine's snapshot bytes are fresh buffers: hand them over rather than copy a gigabyte.
+      const buffers = captured.files.flatMap((file) => (typeof file.data === 'string' ? [] : [file.data.buffer as ArrayBuffer]));
+      post({ type: 'snapshot', id: message.id, captured }, buffers);
+      return;
+    }
     case 'search': {
       try {
         post({ type: 'result', id: message.id, outcomes: runQueries(registry, message.call) });

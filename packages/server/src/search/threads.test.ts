@@ -8,6 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/demo';
 import { buildApp } from '../app.ts';
 import { Store } from '../storage/store.ts';
+import { getMeta } from '../storage/db.ts';
+import { readSnapshot } from '../storage/snapshot.ts';
+import { runQueries } from './queries.ts';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
 
 const config = { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY };
@@ -109,6 +112,24 @@ describe('search threads', () => {
       const found = await post(threaded, '/1/indexes/products/query', { query: `zebrawood stool ${round}`, filters: `objectID:${objectID}` });
       expect(found.body.nbHits).toBe(1);
     }
+  });
+
+  it('takes snapshots in a thread, with the state the main thread has', async () => {
+    const threads = threaded.searchThreads!;
+    const taken = threads.snapshotsTaken;
+    const task = await store.saveObjects('products', [{ objectID: 'snap-1', name: 'axolotl lamp' }]);
+    await store.waitForTask(task.taskID);
+    await store.snapshot();
+    expect(threads.snapshotsTaken).toBe(taken + 1);
+    const seq = Number(getMeta(store.db, 'snapshot_seq'));
+    expect(seq).toBe(task.taskID);
+    // What the thread wrote is what the main thread holds: same answers from a registry loaded from it.
+    const loaded = readSnapshot(dataDir, seq);
+    const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default' as const, params: { query: 'oak', hitsPerPage: 50 } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
+    const fromSnapshot = runQueries(loaded, call).map((outcome) => comparable(JSON.parse(outcome.json)));
+    const live = runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json)));
+    expect(fromSnapshot).toEqual(live);
+    expect((fromSnapshot[0] as { nbHits: number }).nbHits).toBe(1);
   });
 
   it('keeps answering when a thread dies, and starts it again', async () => {

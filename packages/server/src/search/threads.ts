@@ -14,6 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
+import type { CapturedSnapshot } from '../storage/snapshot.ts';
 import type { Store } from '../storage/store.ts';
 import type { QueryOutcome, SearchCall } from './queries.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
@@ -32,6 +33,8 @@ interface Thread {
   worker: Worker;
   ready: boolean;
   inFlight: Map<number, Pending>;
+  /** Capturing a snapshot: it answers nothing else meanwhile, so searches go elsewhere. */
+  snapshot: { id: number; resolve: (captured: CapturedSnapshot) => void; reject: (error: unknown) => void } | null;
 }
 
 /** The thread died or was stopped: the call may be run again elsewhere. */
@@ -44,6 +47,8 @@ export class SearchThreads {
   private restartDelay = RESTART_DELAY_MS;
   private readonly unsubscribe: () => void;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Snapshots captured by a thread (for tests and the design note's claim). */
+  snapshotsTaken = 0;
 
   constructor(
     private readonly store: Store,
@@ -54,6 +59,7 @@ export class SearchThreads {
       const ops = applied.map(({ seq, json }) => ({ seq, json }));
       for (const thread of this.threads) this.send(thread, { type: 'apply', ops });
     });
+    store.setSnapshotCapture((seq) => this.capture(seq));
     for (let i = 0; i < count; i++) this.spawn();
   }
 
@@ -75,7 +81,9 @@ export class SearchThreads {
   /** Runs the call on the least busy ready thread; null when none is ready. Rejects with `ThreadGone` if it dies. */
   run(call: SearchCall): Promise<QueryOutcome[]> | null {
     let best: Thread | undefined;
-    for (const thread of this.threads) if (thread.ready && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
+    for (const thread of this.threads) {
+      if (thread.ready && thread.snapshot === null && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
+    }
     if (best === undefined) return null;
     const thread = best;
     const id = this.nextId++;
@@ -85,8 +93,27 @@ export class SearchThreads {
     });
   }
 
+  /**
+   * The state after operation `seq`, captured by the least busy ready thread (the store's snapshot, off the main
+   * thread). Rejects when no thread is ready or it dies meanwhile: the store then captures it itself.
+   */
+  capture(seq: number): Promise<CapturedSnapshot> {
+    let best: Thread | undefined;
+    for (const thread of this.threads) {
+      if (thread.ready && thread.snapshot === null && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
+    }
+    if (best === undefined) return Promise.reject(new ThreadGone('no search thread ready'));
+    const thread = best;
+    const id = this.nextId++;
+    return new Promise<CapturedSnapshot>((resolve, reject) => {
+      thread.snapshot = { id, resolve, reject };
+      this.send(thread, { type: 'snapshot', id, seq });
+    });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.store.setSnapshotCapture(null);
     this.unsubscribe();
     for (const timer of this.timers) clearTimeout(timer);
     const threads = [...this.threads];
@@ -102,7 +129,7 @@ export class SearchThreads {
 
   private spawn(): void {
     const worker = new Worker(ENTRY, { execArgv: [] });
-    const thread: Thread = { worker, ready: false, inFlight: new Map() };
+    const thread: Thread = { worker, ready: false, inFlight: new Map(), snapshot: null };
     // The start point and the apply listener are taken in the same turn: the thread misses no operation.
     const start = this.store.startReplica();
     this.threads.add(thread);
@@ -112,6 +139,14 @@ export class SearchThreads {
         start.release();
         thread.ready = true;
         this.restartDelay = RESTART_DELAY_MS;
+      } else if (message.type === 'snapshot') {
+        const pending = thread.snapshot;
+        thread.snapshot = null;
+        if (pending === null || pending.id !== message.id) return;
+        if (message.captured) {
+          this.snapshotsTaken++;
+          pending.resolve(message.captured);
+        } else pending.reject(new Error(message.error ?? 'snapshot failed'));
       } else if (message.type === 'result') {
         const pending = thread.inFlight.get(message.id);
         thread.inFlight.delete(message.id);
@@ -126,6 +161,8 @@ export class SearchThreads {
       this.threads.delete(thread);
       for (const pending of thread.inFlight.values()) pending.reject(new ThreadGone('search thread exited'));
       thread.inFlight.clear();
+      thread.snapshot?.reject(new ThreadGone('search thread exited'));
+      thread.snapshot = null;
       if (this.closed) return;
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -143,6 +180,8 @@ export class SearchThreads {
   private async stop(thread: Thread): Promise<void> {
     for (const pending of thread.inFlight.values()) pending.reject(new ThreadGone('search threads closed'));
     thread.inFlight.clear();
+    thread.snapshot?.reject(new ThreadGone('search threads closed'));
+    thread.snapshot = null;
     await thread.worker.terminate();
   }
 }
