@@ -51,7 +51,8 @@ describe('product page, cart and checkout', () => {
   it('opens a hit, adds it to the cart, checks out, and sends click, view and conversion events', async () => {
     await page.goto('/');
     await typeQuery(page, 'wallet');
-    await expect.poll(async () => (await hitNames(page)).some((name) => /wallet/i.test(name))).toBe(true);
+    // Wait for the answer to the whole word: the first hit of an earlier prefix ("wa") may be something else.
+    await expect.poll(async () => /wallet/i.test((await hitNames(page))[0] ?? '')).toBe(true);
     const name = (await page.locator('.vt-hit-name').first().textContent())!;
     await page.locator('.vt-hit-link').first().click();
 

@@ -85,6 +85,8 @@ export class Store {
   private readonly appliedListeners = new Set<(ops: AppliedOp[]) => void>();
   /** Replicas loading a snapshot: old snapshots are kept until they are done. */
   private snapshotPins = 0;
+  /** Snapshots being captured or written: nothing may prune the folders meanwhile (the new one is not yet current). */
+  private snapshotsInProgress = 0;
   /** Captures the state at a position somewhere else than on this thread (a replica); null: here. */
   private captureElsewhere: ((seq: number) => Promise<CapturedSnapshot>) | null = null;
 
@@ -265,7 +267,10 @@ export class Store {
         if (released) return;
         released = true;
         this.snapshotPins--;
-        if (this.snapshotPins === 0 && !this.closed) pruneSnapshots(this.dataDir, this.snapshotSeq > 0 ? this.snapshotSeq : undefined);
+        // A snapshot being written prunes when it is done (its folder exists before it becomes current).
+        if (this.snapshotPins === 0 && this.snapshotsInProgress === 0 && !this.closed) {
+          pruneSnapshots(this.dataDir, this.snapshotSeq > 0 ? this.snapshotSeq : undefined);
+        }
       },
     };
   }
@@ -318,6 +323,15 @@ export class Store {
    */
   async snapshot(): Promise<void> {
     if (this.appliedSeq <= this.snapshotSeq) return;
+    this.snapshotsInProgress++;
+    try {
+      await this.takeSnapshot();
+    } finally {
+      this.snapshotsInProgress--;
+    }
+  }
+
+  private async takeSnapshot(): Promise<void> {
     this.opsSinceSnapshot = 0;
     this.recordsSinceSnapshot = 0;
     let captured: CapturedSnapshot | undefined;
@@ -331,13 +345,17 @@ export class Store {
     captured ??= captureSnapshot(this.registry, this.appliedSeq);
     const seq = captured.seq;
     await writeSnapshot(this.dataDir, captured);
+    // Another snapshot, of a later position, became current meanwhile: this one must not take its place (the
+    // log before that one is gone). Its folder goes with the next prune.
+    if (seq <= this.snapshotSeq) return;
     this.db.transaction(() => {
       setMeta(this.db, 'snapshot_seq', String(seq));
       this.db.prepare('DELETE FROM ops WHERE seq <= ?').run(seq);
     })();
     this.snapshotSeq = seq;
-    // A replica still loading an older snapshot keeps it (pruned when the replica releases it).
-    if (this.snapshotPins === 0) pruneSnapshots(this.dataDir, seq);
+    // A replica still loading an older snapshot keeps it (pruned when the replica releases it); so does another
+    // snapshot still being written (pruned at its own end).
+    if (this.snapshotPins === 0 && this.snapshotsInProgress === 1) pruneSnapshots(this.dataDir, seq);
   }
 
   private totalRecords(): number {
