@@ -80,12 +80,8 @@ export class SearchThreads {
 
   /** Runs the call on the least busy ready thread; null when none is ready. Rejects with `ThreadGone` if it dies. */
   run(call: SearchCall): Promise<QueryOutcome[]> | null {
-    let best: Thread | undefined;
-    for (const thread of this.threads) {
-      if (thread.ready && thread.snapshot === null && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
-    }
-    if (best === undefined) return null;
-    const thread = best;
+    const thread = this.leastBusy();
+    if (thread === undefined) return null;
     const id = this.nextId++;
     return new Promise<QueryOutcome[]>((resolve, reject) => {
       thread.inFlight.set(id, { resolve, reject });
@@ -98,12 +94,8 @@ export class SearchThreads {
    * thread). Rejects when no thread is ready or it dies meanwhile: the store then captures it itself.
    */
   capture(seq: number): Promise<CapturedSnapshot> {
-    let best: Thread | undefined;
-    for (const thread of this.threads) {
-      if (thread.ready && thread.snapshot === null && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
-    }
-    if (best === undefined) return Promise.reject(new ThreadGone('no search thread ready'));
-    const thread = best;
+    const thread = this.leastBusy();
+    if (thread === undefined) return Promise.reject(new ThreadGone('no search thread ready'));
     const id = this.nextId++;
     return new Promise<CapturedSnapshot>((resolve, reject) => {
       thread.snapshot = { id, resolve, reject };
@@ -125,6 +117,15 @@ export class SearchThreads {
   async crashOne(): Promise<void> {
     const thread = [...this.threads][0];
     if (thread) await thread.worker.terminate();
+  }
+
+  /** The ready thread with the fewest calls in flight, not capturing a snapshot. */
+  private leastBusy(): Thread | undefined {
+    let best: Thread | undefined;
+    for (const thread of this.threads) {
+      if (thread.ready && thread.snapshot === null && (best === undefined || thread.inFlight.size < best.inFlight.size)) best = thread;
+    }
+    return best;
   }
 
   private spawn(): void {
