@@ -3,7 +3,8 @@
  * owning document beside each (a document with an array contributes one entry per element). A comparison is
  * two binary searches and a bitset fill over the matching slice; on large single-valued columns, wide slices
  * come from cumulative threshold sets instead (numeric-thresholds.ts: one pass over the words plus two short
- * edges), built on the first comparison that benefits and extended with the column.
+ * edges), built on the first comparison that benefits and extended with the column. Values of documents
+ * appended since the last merge wait in a short unsorted pending list that every comparison scans.
  *
  * Also keeps one value per document (`first`, NaN when absent) for sorting hits by an attribute.
  */
@@ -70,7 +71,14 @@ export class NumericColumn {
   private docBuffer: Uint32Array = new Uint32Array(0);
   private firstBuffer: Float64Array = new Float64Array(0);
 
-  /** Merges pairs of documents all above the ones already held (collected document by document). */
+  /** Pairs of documents appended since the last merge (documents ascending, values in no order). */
+  private pendingValues: number[] = [];
+  private pendingDocs: number[] = [];
+
+  /**
+   * Takes pairs of documents all above the ones already held (collected document by document): into the
+   * pending list, merged into the sorted arrays once it is long enough.
+   */
   private append(pairs: { values: number[]; docs: number[] }, documents: number): void {
     const { values: pairValues, docs: pairDocs } = pairs;
     const held = this.first.length;
@@ -81,6 +89,19 @@ export class NumericColumn {
     this.first = first.subarray(0, documents);
     // Pairs were collected document by document: a repeated document is always next to itself.
     for (let i = 1; i < pairDocs.length && this.singleValued; i++) if (pairDocs[i] === pairDocs[i - 1]) this.singleValued = false;
+    for (let i = 0; i < pairDocs.length; i++) {
+      this.pendingValues.push(pairValues[i]);
+      this.pendingDocs.push(pairDocs[i]);
+    }
+    if (this.pendingDocs.length > Math.max(this.options.maxPending, this.values.length >>> 8)) this.mergePending(documents);
+  }
+
+  /** Merges the pending pairs into the sorted arrays (and the structures derived from them). */
+  private mergePending(documents: number): void {
+    const pairValues = this.pendingValues;
+    const pairDocs = this.pendingDocs;
+    this.pendingValues = [];
+    this.pendingDocs = [];
     const order = new Uint32Array(pairValues.length);
     for (let i = 0; i < order.length; i++) order[i] = i;
     order.sort((a, b) => pairValues[a] - pairValues[b] || a - b);
@@ -114,7 +135,7 @@ export class NumericColumn {
     }
     if (this.withValueSet !== null) {
       // Grow the set of documents with a value by the new ones rather than rebuilding it from every pair.
-      const set = new Bitset(documents);
+      const set = new Bitset(Math.max(documents, this.withValueSet.capacity));
       set.words.set(this.withValueSet.words.subarray(0, set.words.length));
       for (let k = 0; k < pairDocs.length; k++) set.add(pairDocs[k]);
       this.withValueSet = set;
@@ -123,6 +144,34 @@ export class NumericColumn {
 
   /** Documents with a value v such that `v op value`. */
   compare(operator: NumericOperator, value: number, capacity: number): Bitset {
+    const set = this.compareSorted(operator, value, capacity);
+    if (this.pendingDocs.length === 0) return set;
+    // Bounds compare as the binary searches do: NaN sorts below every value.
+    const x = Number.isNaN(value) ? -Infinity : value;
+    const test = PENDING_TESTS[operator];
+    return this.orPending(set, capacity, (v) => test(v, x));
+  }
+
+  range(lower: number, upper: number, capacity: number): Bitset {
+    const low = Number.isNaN(lower) ? -Infinity : lower;
+    const high = Number.isNaN(upper) ? -Infinity : upper;
+    if (low > high) return new Bitset(capacity);
+    const set = this.slice(this.lowerBound(lower), this.upperBound(upper), capacity);
+    if (this.pendingDocs.length === 0) return set;
+    return this.orPending(set, capacity, (v) => v >= low && v <= high);
+  }
+
+  private orPending(set: Bitset, capacity: number, holds: (value: number) => boolean): Bitset {
+    const values = this.pendingValues;
+    const docs = this.pendingDocs;
+    const words = set.words;
+    for (let i = 0; i < docs.length; i++) {
+      if (docs[i] < capacity && holds(values[i])) words[docs[i] >>> 5] |= 1 << (docs[i] & 31);
+    }
+    return set;
+  }
+
+  private compareSorted(operator: NumericOperator, value: number, capacity: number): Bitset {
     switch (operator) {
       case '<':
         return this.slice(0, this.lowerBound(value), capacity);
@@ -151,11 +200,6 @@ export class NumericColumn {
         return set.or(this.slice(this.upperBound(value), this.values.length, capacity));
       }
     }
-  }
-
-  range(lower: number, upper: number, capacity: number): Bitset {
-    if (lower > upper) return new Bitset(capacity);
-    return this.slice(this.lowerBound(lower), this.upperBound(upper), capacity);
   }
 
   private slice(from: number, to: number, capacity: number): Bitset {
@@ -221,6 +265,16 @@ export class NumericColumn {
     return upperBound(this.values, value);
   }
 }
+
+/** `v op x` for a pending value (finite) and a bound (NaN already turned into -Infinity). */
+const PENDING_TESTS: Record<NumericOperator, (v: number, x: number) => boolean> = {
+  '<': (v, x) => v < x,
+  '<=': (v, x) => v <= x,
+  '=': (v, x) => v === x,
+  '!=': (v, x) => v !== x,
+  '>=': (v, x) => v >= x,
+  '>': (v, x) => v > x,
+};
 
 function pairsFromRecords(records: RecordList, path: string[], from: number, to: number): { values: number[]; docs: number[] } {
   const values: number[] = [];

@@ -4,7 +4,8 @@
  *   any number of appends, at capacities above the documents held;
  * - NumericColumn.compare / range return exactly the documents with a satisfying value for every operator,
  *   for columns above and below the (injected) size threshold, single- and multi-valued, with missing values,
- *   duplicates and -0/0 (records may hold ±Infinity, which both readers drop), with appends between queries; and the same sets as the plain fill (the
+ *   duplicates and -0/0 (records may hold ±Infinity, which both readers drop), with appends between queries
+ *   (values waiting in the pending list or merged); and the same sets as the plain fill (the
  *   column with threshold sets disabled) even for NaN bounds, which the parser never lets through.
  * Every returned set is then scribbled over and handed back to the pool, as a search would: a cached set handed
  * out mutable would corrupt the following answers.
@@ -18,7 +19,7 @@ import type { NumericOperator } from '../filter/types.ts';
 import { asDocId } from '../structures/ids.ts';
 import { FacetColumn } from './facet-column.ts';
 import { NumericColumn } from './numeric-column.ts';
-import { ThresholdSets } from './numeric-thresholds.ts';
+import { ThresholdSets, type ThresholdOptions } from './numeric-thresholds.ts';
 import { RecordList } from './record-list.ts';
 
 /** Few distinct values, so that duplicates and long runs of equal values are common. */
@@ -97,13 +98,13 @@ function holds(values: number[], step: Exclude<Step, { kind: 'append' }>): boole
 }
 
 /** The column under test and the plain-fill column over the same documents, kept in step. */
-function columns(fromFacet: boolean, minValues: number, quantiles: number) {
+function columns(fromFacet: boolean, minValues: number, quantiles: number, maxPending = 0) {
   const records = new RecordList();
   const facet = new FacetColumn('price', ['price']);
-  const make = (options: { minValues: number; quantiles: number }): NumericColumn =>
+  const make = (options: ThresholdOptions): NumericColumn =>
     fromFacet ? NumericColumn.fromFacet(facet, 0, options)! : NumericColumn.fromRecords(records, ['price'], options);
-  let fast = make({ minValues, quantiles });
-  let plain = make({ minValues: Infinity, quantiles });
+  let fast = make({ minValues, quantiles, maxPending });
+  let plain = make({ minValues: Infinity, quantiles, maxPending: 0 });
   return {
     append(docs: Doc[]): void {
       const from = records.length;
@@ -125,11 +126,11 @@ function columns(fromFacet: boolean, minValues: number, quantiles: number) {
 describe('NumericColumn with threshold sets', () => {
   it('answers every operator and range like brute force, with appends between queries', () => {
     fc.assert(
-      fc.property(fc.array(doc, { maxLength: 400, size: 'large' }), fc.array(step, { minLength: 1, maxLength: 12 }), fc.constantFrom(false, false, false, true), fc.boolean(), fc.constantFrom(1, 16, 100_000), fc.integer({ min: 1, max: 8 }), (initial, steps, arrays, fromFacet, minValues, quantiles) => {
+      fc.property(fc.array(doc, { maxLength: 400, size: 'large' }), fc.array(step, { minLength: 1, maxLength: 12 }), fc.constantFrom(false, false, false, true), fc.boolean(), fc.constantFrom(1, 16, 100_000), fc.integer({ min: 1, max: 8 }), fc.constantFrom(0, 5, 1024), (initial, steps, arrays, fromFacet, minValues, quantiles, maxPending) => {
         // Most cases single-valued: one document with two values turns the threshold sets off for good.
         const shape = (d: Doc): Doc => (arrays || !Array.isArray(d) ? d : d[0]);
         const docs = initial.map(shape);
-        const pair = columns(fromFacet, minValues, quantiles);
+        const pair = columns(fromFacet, minValues, quantiles, maxPending);
         pair.append(docs);
         for (const s of steps) {
           if (s.kind === 'append') {
@@ -151,7 +152,7 @@ describe('NumericColumn with threshold sets', () => {
   it('matches the plain fill for NaN bounds', () => {
     fc.assert(
       fc.property(fc.array(fc.option(finiteValue, { nil: undefined }), { minLength: 1, maxLength: 80 }), operator, finiteValue, (initial, op, other) => {
-        const pair = columns(false, 1, 4);
+        const pair = columns(false, 1, 4, 1024);
         pair.append(initial);
         for (const s of [{ kind: 'compare' as const, operator: op, value: NaN }, { kind: 'range' as const, lower: NaN, upper: other }, { kind: 'range' as const, lower: other, upper: NaN }]) {
           const [got, plain] = pair.run(s, initial.length);

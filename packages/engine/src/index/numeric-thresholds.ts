@@ -21,13 +21,18 @@ export interface ThresholdOptions {
   minValues: number;
   /** The thresholds are taken at this many quantiles of the values (memory: about that many bitsets). */
   quantiles: number;
+  /**
+   * Appended values wait, unsorted, in a pending list (scanned by every comparison) until it holds this many or
+   * 1/256 of the column: a small write then costs its own values, not a merge through the whole column.
+   */
+  maxPending: number;
 }
 
 /**
  * 48 quantiles: at a million prices, about 70 sets (≈ 10 MB) with edges of ~4k values on average; 32 gave
  * ~50 sets and edges twice as long, 64 about 90 sets for little gain (bench/range.ts).
  */
-export const DEFAULT_THRESHOLDS: ThresholdOptions = { minValues: 32_768, quantiles: 48 };
+export const DEFAULT_THRESHOLDS: ThresholdOptions = { minValues: 32_768, quantiles: 48, maxPending: 1024 };
 
 /**
  * Estimated cost of one word of the combining pass, in bit writes of the plain fill: at a million documents

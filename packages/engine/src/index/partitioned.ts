@@ -78,3 +78,12 @@ function partitionWithMap(docs: Uint32Array, keys: Uint32Array, base: Partitione
   }
   return { docs: out, keys: sortedKeys, starts };
 }
+
+/** One partitioned list from two, every document of `newer` above every document of `older`. */
+export function mergePartitioned(older: Partitioned, newer: Partitioned): Partitioned {
+  // Spelled out per document, newer's pairs come grouped by key: the stable sort in `partition` keeps each
+  // group's documents ascending, after older's (which are all smaller).
+  const keys = new Uint32Array(newer.docs.length);
+  for (let g = 0; g < newer.keys.length; g++) keys.fill(newer.keys[g], newer.starts[g], newer.starts[g + 1]);
+  return partition(newer.docs, keys, older);
+}

@@ -3,8 +3,9 @@
  *
  * - **postings** (inverted): per term, the documents containing it, each with the term's best *attribute key*
  *   there (searchable-attribute rank × 1000 + position, see `rank/rules/attribute.ts`). New postings are
- *   appended to a tail (ids only grow, so the tail stays sorted); the tail is grouped by attribute key on demand
- *   and merged into the grouped base once it is an eighth of it. A word's documents (the match set) are the
+ *   appended to a tail (ids only grow, so the tail stays sorted); the tail is grouped by attribute key on demand,
+ *   in levels of geometrically decreasing size (so that grouping after a small write costs only the new
+ *   postings), and merged into the grouped base once it is an eighth of it. A word's documents (the match set) are the
  *   union of its terms' postings; the attribute criterion walks the groups best key first.
  * - **forward index**: per document, its tokens in attribute-rank order as two parallel arrays (term id, packed
  *   slot/position). Ranking reads it only for the documents it actually has to order (see `rank/`): proximity
@@ -13,7 +14,7 @@
 import type { DocId } from '../structures/ids.ts';
 import { GrowableUint32 } from '../structures/growable.ts';
 import { Bitset } from '../structures/bitset.ts';
-import { EMPTY_PARTITIONED, partition, type Partitioned } from './partitioned.ts';
+import { EMPTY_PARTITIONED, mergePartitioned, partition, type Partitioned } from './partitioned.ts';
 import { forEachToken } from '../tokenize/index.ts';
 import { TermDictionary } from './dictionary.ts';
 import { parsePath, searchableTexts, topLevelAttributes } from './attributes.ts';
@@ -37,6 +38,13 @@ function scatter(docs: Uint32Array, set: Bitset): void {
   }
 }
 const MAX_SLOTS = 1 << 13;
+
+interface TailLevels {
+  /** Tail postings grouped so far. */
+  covered: number;
+  /** The base, then the tail's levels, oldest (largest) first. */
+  all: Partitioned[];
+}
 /** Gap between the elements of an array, so that proximity never pairs words of different elements. */
 const ELEMENT_GAP = 8;
 /**
@@ -56,8 +64,16 @@ export class TextIndex {
   private tailKeys: GrowableUint32[] = [];
   /** Older postings per term, grouped by attribute key (see `partitioned.ts`). */
   private grouped: Partitioned[] = [];
-  /** The tail grouped by key, built on demand and dropped when the tail grows. */
-  private tailGroups: Array<Partitioned | null> = [];
+  /**
+   * The tail grouped by key, built on demand: levels covering the tail's first `covered` postings, each at
+   * most half the size of the one before it. Postings appended since are grouped into a new level, merged into
+   * the previous ones while that keeps them halving: amortised O(log tail) per posting, never O(tail) per write.
+   */
+  private tailLevels: Array<TailLevels | null> = [];
+  /** Terms given postings since the last `settle` (each once: `touchedAt` holds the epoch it was listed in). */
+  private touched: number[] = [];
+  private touchedAt = new GrowableUint32(1024);
+  private settleEpoch = 1;
   /** Per term: documents where the term is a whole value on its own (for exactOnSingleWordQuery: attribute). */
   private sole: GrowableUint32[] = [];
   /** Bitsets of frequent terms, where OR-ing 32 documents per word beats setting them one by one. */
@@ -119,26 +135,49 @@ export class TextIndex {
     scatter(this.sole[termId].view(), set);
   }
 
-  /** The term's postings grouped by attribute key: the older ones and the recent ones (either may be empty). */
-  groups(termId: number): [Partitioned, Partitioned] {
+  /** The term's postings grouped by attribute key: the older ones first, then the tail's levels (if any). */
+  groups(termId: number): readonly Partitioned[] {
     const tail = this.tail[termId];
     // Merge the tail into the base: amortised O(1) per posting, as the base at least doubles each time.
     if (tail.length > 0 && tail.length * 8 >= this.grouped[termId].docs.length) this.mergeTail(termId);
-    let recent = this.tailGroups[termId];
-    if (recent === null) this.tailGroups[termId] = recent = this.tail[termId].length === 0 ? EMPTY_PARTITIONED : partition(this.tail[termId].view(), this.tailKeys[termId].view());
-    return [this.grouped[termId], recent];
+    if (this.tail[termId].length === 0) return [this.grouped[termId]];
+    let levels = this.tailLevels[termId];
+    if (levels === null) this.tailLevels[termId] = levels = { covered: 0, all: [this.grouped[termId]] };
+    if (levels.covered < tail.length) this.groupTail(termId, levels);
+    return levels.all;
+  }
+
+  /** Groups the postings appended since the last call into a new level, then restores the halving sizes. */
+  private groupTail(termId: number, levels: TailLevels): void {
+    const all = levels.all;
+    all.push(partition(this.tail[termId].view().subarray(levels.covered), this.tailKeys[termId].view().subarray(levels.covered)));
+    levels.covered = this.tail[termId].length;
+    // all[0] is the base: only the tail's levels (index 1 on) merge.
+    while (all.length >= 3 && all[all.length - 1].docs.length * 2 >= all[all.length - 2].docs.length) {
+      const newer = all.pop() as Partitioned;
+      all[all.length - 1] = mergePartitioned(all[all.length - 1], newer);
+    }
   }
 
   private mergeTail(termId: number): void {
     this.grouped[termId] = partition(this.tail[termId].view(), this.tailKeys[termId].view(), this.grouped[termId]);
     this.tail[termId] = new GrowableUint32(4);
     this.tailKeys[termId] = new GrowableUint32(4);
-    this.tailGroups[termId] = null;
+    this.tailLevels[termId] = null;
   }
 
-  /** Groups every term now (after a bulk load, so that the first queries do not pay for it). */
+  /**
+   * Merges now the tails written since the last call that have grown to an eighth of their base (after a bulk
+   * load, so that the first queries do not pay for it). Only those terms, and only those merges: a small write
+   * costs its own postings whatever the dictionary size, and small tails are grouped when a query needs them.
+   */
   settle(): void {
-    for (let t = 0; t < this.tail.length; t++) if (this.tail[t].length > 0) this.groups(t);
+    for (const t of this.touched) {
+      const tail = this.tail[t];
+      if (tail.length > 0 && tail.length * 8 >= this.grouped[t].docs.length) this.mergeTail(t);
+    }
+    this.touched = [];
+    this.settleEpoch++;
     // After a bulk load the forward index may hold up to half its capacity in slack: give it back.
     for (const array of [this.fwdTerms, this.fwdInfo, this.docStart]) array.trim(1.25);
   }
@@ -216,10 +255,11 @@ export class TextIndex {
       text.grouped.push({ docs: docs.subarray(docOffsets[t], docOffsets[t + 1]), keys: keys.subarray(g0, g1), starts });
       text.tail.push(new GrowableUint32(4));
       text.tailKeys.push(new GrowableUint32(4));
-      text.tailGroups.push(EMPTY_PARTITIONED);
+      text.tailLevels.push(null);
       text.sole.push(soleOffsets[t + 1] > soleOffsets[t] ? GrowableUint32.wrap(sole.subarray(soleOffsets[t], soleOffsets[t + 1])) : EMPTY_GROWABLE);
     }
     text.lastDoc = GrowableUint32.wrap(new Uint32Array(T));
+    text.touchedAt = GrowableUint32.wrap(new Uint32Array(T));
     const docStart = r.u32('text.docStart');
     const fwdTerms = r.u32('text.fwdTerms');
     const fwdInfo = r.u32('text.fwdInfo');
@@ -303,10 +343,12 @@ export class TextIndex {
       this.tail.push(new GrowableUint32(4));
       this.tailKeys.push(new GrowableUint32(4));
       this.grouped.push(EMPTY_PARTITIONED);
-      this.tailGroups.push(null);
+      this.tailLevels.push(null);
       this.sole.push(EMPTY_GROWABLE);
       this.lastDoc.reserve(termId + 1);
       this.lastDoc.length = termId + 1;
+      this.touchedAt.reserve(termId + 1);
+      this.touchedAt.length = termId + 1;
     }
     this.addToken(termId, position);
   };
@@ -319,7 +361,10 @@ export class TextIndex {
       this.lastDoc.data[termId] = doc + 1;
       this.tail[termId].push(doc);
       this.tailKeys[termId].push(key);
-      this.tailGroups[termId] = null;
+      if (this.touchedAt.data[termId] !== this.settleEpoch) {
+        this.touchedAt.data[termId] = this.settleEpoch;
+        this.touched.push(termId);
+      }
     } else {
       const keys = this.tailKeys[termId];
       if (key < keys.data[keys.length - 1]) keys.data[keys.length - 1] = key;

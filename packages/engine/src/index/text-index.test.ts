@@ -1,0 +1,62 @@
+/**
+ * Properties checked: however writes and groupings interleave (a search after every few records, as a live
+ * shop sees it), each term's groups hold exactly its documents, each once, under its best attribute key — the
+ * same as grouping everything at the end — and the tail's levels stay few.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { TextIndex } from './text-index.ts';
+import { asDocId } from '../structures/ids.ts';
+import { parsePath } from './attributes.ts';
+
+const WORDS = ['red', 'shoe', 'blue', 'shirt', 'wool', 'sock'];
+const slots = [
+  { attribute: 'name', path: parsePath('name'), rank: 0, ordered: true },
+  { attribute: 'tags', path: parsePath('tags'), rank: 1, ordered: false },
+];
+
+function snapshotGroups(text: TextIndex): Map<string, Array<[number, number]>> {
+  const result = new Map<string, Array<[number, number]>>();
+  text.dict.terms.forEach((term, termId) => {
+    const pairs: Array<[number, number]> = [];
+    for (const grouped of text.groups(termId)) {
+      grouped.keys.forEach((key, g) => {
+        for (let k = grouped.starts[g]; k < grouped.starts[g + 1]; k++) pairs.push([grouped.docs[k], key]);
+      });
+    }
+    result.set(term, pairs.sort((a, b) => a[0] - b[0]));
+  });
+  return result;
+}
+
+describe('TextIndex tail levels', () => {
+  it('match a single grouping whatever the interleaving of writes and searches', () => {
+    const record = fc.record({ name: fc.array(fc.constantFrom(...WORDS), { maxLength: 5 }), tags: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(record, fc.boolean()), { maxLength: 300 }), (writes) => {
+        const live = new TextIndex(slots, '');
+        const batch = new TextIndex(slots, '');
+        writes.forEach(([fields, searchNow], doc) => {
+          const value = { name: fields.name.join(' '), tags: fields.tags };
+          live.add(asDocId(doc), value);
+          batch.add(asDocId(doc), value);
+          if (searchNow) live.settle();
+        });
+        expect(snapshotGroups(live)).toEqual(snapshotGroups(batch));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps a handful of levels for a frequent term written a record at a time', () => {
+    const text = new TextIndex(slots, '');
+    for (let doc = 0; doc < 20_000; doc++) {
+      text.add(asDocId(doc), { name: `shoe ${doc}`, tags: [] });
+      text.settle();
+    }
+    const termId = text.dict.terms.indexOf('shoe');
+    const groups = text.groups(termId);
+    expect(groups.length).toBeLessThanOrEqual(16);
+    expect(groups.reduce((sum, grouped) => sum + grouped.docs.length, 0)).toBe(20_000);
+  });
+});
