@@ -129,7 +129,11 @@ try {
         },
       ],
     });
+  // The load generator shares the machine's cores with the server: say how much of them it took.
+  const loadCpuBefore = process.cpuUsage();
   const vitrine = await load(server.url);
+  const loadCpu = process.cpuUsage(loadCpuBefore);
+  const loadCores = (loadCpu.user + loadCpu.system) / 1e6 / DURATION;
   // A graceful stop, waited for, so that a CPU profile is written and the bare server gets the cores to itself.
   const stopped = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
@@ -139,6 +143,7 @@ try {
   bare.child.kill('SIGTERM');
   console.table([summarize('vitrine', vitrine), summarize('bare node http', baseline)]);
   console.log(`throughput ratio vitrine / bare: ${(vitrine.requests.average / baseline.requests.average).toFixed(3)}`);
+  console.log(`the load generator used ${loadCores.toFixed(2)} of the machine's cores while loading vitrine`);
   console.log(
     `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}`,
   );

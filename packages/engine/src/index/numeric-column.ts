@@ -246,13 +246,17 @@ export class NumericColumn {
 
   private withValueSet: Bitset | null = null;
 
+  /** The documents with a value in the sorted arrays (not the pending ones), as a set of `capacity`. */
   private withValue(capacity: number): Bitset {
-    if (this.withValueSet === null || this.withValueSet.capacity !== capacity) {
-      const set = new Bitset(capacity);
-      for (let i = 0; i < this.docs.length; i++) set.add(this.docs[i]);
-      this.withValueSet = set;
-    }
-    return this.withValueSet;
+    const held = this.withValueSet;
+    if (held !== null && held.capacity === capacity) return held;
+    const set = new Bitset(capacity);
+    // Capacity grows with every write, and the documents added since are pending, not in the sorted arrays:
+    // the held set is still right, copied into the larger one (a pass over words, not over every value).
+    if (held !== null && held.capacity < capacity) set.words.set(held.words);
+    else for (let i = 0; i < this.docs.length; i++) set.add(this.docs[i]);
+    this.withValueSet = set;
+    return set;
   }
 
   /** First index with values[i] >= value. */

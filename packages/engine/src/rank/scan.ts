@@ -4,7 +4,9 @@
  * (attribute, position); the distance between consecutive query words; whether each quoted phrase occurs.
  *
  * Results land in scratch arrays indexed by document id and stamped with the query number, so a document is
- * scanned at most once per query however many criteria read it, and nothing is allocated per document.
+ * scanned at most once per query however many criteria read it, and nothing is allocated per document. A
+ * document's results sit side by side (one cache line), as do `proximityOf`'s stamp and memo: at a million
+ * documents a bucket's documents are far apart, and each separate array would cost a cache miss per document.
  */
 import type { TextIndex } from '../index/text-index.ts';
 import { POSITION_MASK, SLOT_SHIFT, SOLE_BIT } from '../index/text-index.ts';
@@ -26,19 +28,22 @@ export interface ScanOptions {
   exactOnSingleWord: 'attribute' | 'word' | 'none';
 }
 
+/** Fields of a document's record in `cells` (CELL_SIZE per document). */
+const STAMP = 0;
+const TYPOS = 1;
+const MATCHED = 2;
+const PROXIMITY = 3;
+const ATTRIBUTE = 4;
+const EXACT = 5;
+const VALID = 6;
+const CELL_SIZE = 8;
+
 export class DocumentScanner {
-  private stamp!: Uint32Array;
+  /** Per document: the query number it was scanned for, then its results (see the field offsets above). */
+  private cells!: Int32Array;
   private query = 0;
-  typos!: Int32Array;
-  matchedWords!: Int32Array;
-  proximity!: Int32Array;
-  attribute!: Int32Array;
-  exact!: Int32Array;
-  /** 1 when every required word matched and every phrase was found. */
-  valid!: Uint8Array;
-  /** `proximityOf` results, valid where `proximityStamp` holds the current query number. */
-  private proximityStamp!: Uint32Array;
-  private proximityMemo!: Int32Array;
+  /** `proximityOf` results: per document, the query number then the value. */
+  private proximityCells!: Int32Array;
 
   // Per-query tables: term id → a run of (word, typos, exact) entries, in descending word order.
   private termEntry = new Int32Array(0);
@@ -73,23 +78,43 @@ export class DocumentScanner {
 
   /** Fresh per-document arrays (zeroed stamps: no document is scanned for the current query). */
   private allocateDocumentArrays(size: number): void {
-    this.stamp = new Uint32Array(size);
-    this.typos = new Int32Array(size);
-    this.matchedWords = new Int32Array(size);
-    this.proximity = new Int32Array(size);
-    this.attribute = new Int32Array(size);
-    this.exact = new Int32Array(size);
-    this.valid = new Uint8Array(size);
-    this.proximityStamp = new Uint32Array(size);
-    this.proximityMemo = new Int32Array(size);
+    this.cells = new Int32Array(size * CELL_SIZE);
+    this.proximityCells = new Int32Array(size * 2);
+  }
+
+  /** Results of `scan(doc)` (call it first). Typos over the matched words. */
+  typosAt(doc: number): number {
+    return this.cells[doc * CELL_SIZE + TYPOS];
+  }
+
+  matchedWordsAt(doc: number): number {
+    return this.cells[doc * CELL_SIZE + MATCHED];
+  }
+
+  proximityAt(doc: number): number {
+    return this.cells[doc * CELL_SIZE + PROXIMITY];
+  }
+
+  attributeAt(doc: number): number {
+    return this.cells[doc * CELL_SIZE + ATTRIBUTE];
+  }
+
+  exactAt(doc: number): number {
+    return this.cells[doc * CELL_SIZE + EXACT];
+  }
+
+  /** 1 when every required word matched and every phrase was found. */
+  validAt(doc: number): number {
+    return this.cells[doc * CELL_SIZE + VALID];
   }
 
   /** Prepares for a new query. `required[i]` false marks optional words. */
   begin(words: ExpandedWord[], required: boolean[], options: ScanOptions): void {
     this.query++;
-    if (this.query === 0xffffffff) {
-      this.stamp.fill(0);
-      this.proximityStamp.fill(0);
+    // Stamps are signed 32-bit cells: wrap before they would turn negative.
+    if (this.query === 0x7fffffff) {
+      this.cells.fill(0);
+      this.proximityCells.fill(0);
       this.query = 1;
     }
     this.ensureCapacity();
@@ -160,7 +185,8 @@ export class DocumentScanner {
    */
   proximityOf(doc: number): number {
     // Memoised: ordering a large bucket may ask twice (a walk for the documents at the best proximity, then keys).
-    if (this.proximityStamp[doc] === this.query) return this.proximityMemo[doc];
+    const memo = doc * 2;
+    if (this.proximityCells[memo] === this.query) return this.proximityCells[memo + 1];
     const W = this.wordCount;
     const { lastSlot, lastPos, pairDistance, bestTypo } = this.perWord;
     lastSlot.fill(-1);
@@ -205,15 +231,17 @@ export class DocumentScanner {
       if (pending > 0 && (bestTypo[w] === UNMATCHED || bestTypo[w + 1] === UNMATCHED)) continue;
       proximity += Math.max(pairDistance[w], floor);
     }
-    this.proximityStamp[doc] = this.query;
-    this.proximityMemo[doc] = proximity;
+    this.proximityCells[memo] = this.query;
+    this.proximityCells[memo + 1] = proximity;
     return proximity;
   }
 
   /** Scans `doc` unless already scanned for this query. */
   scan(doc: number): void {
-    if (this.stamp[doc] === this.query) return;
-    this.stamp[doc] = this.query;
+    const cell = doc * CELL_SIZE;
+    const cells = this.cells;
+    if (cells[cell + STAMP] === this.query) return;
+    cells[cell + STAMP] = this.query;
     const W = this.wordCount;
     const { bestTypo, exactWord, lastSlot, lastPos, chain, pairDistance, phraseFound } = this.perWord;
     bestTypo.fill(UNMATCHED);
@@ -281,20 +309,19 @@ export class DocumentScanner {
       proximity += Math.max(pairDistance[w], this.options.minProximity);
     }
     if (this.options.exactOnSingleWord === 'none' && W === 1) exact = 0;
-    this.typos[doc] = typos;
-    this.matchedWords[doc] = matched;
-    this.proximity[doc] = proximity;
-    this.attribute[doc] = attribute;
-    this.exact[doc] = exact;
-    this.valid[doc] = valid;
+    cells[cell + TYPOS] = typos;
+    cells[cell + MATCHED] = matched;
+    cells[cell + PROXIMITY] = proximity;
+    cells[cell + ATTRIBUTE] = attribute;
+    cells[cell + EXACT] = exact;
+    cells[cell + VALID] = valid;
   }
 
   private ensureCapacity(): void {
     const capacity = this.text.documentCount;
-    if (this.stamp.length >= capacity && this.termEntry.length >= this.text.dict.size) return;
-    if (this.stamp.length < capacity) {
-      this.allocateDocumentArrays(Math.max(capacity, this.stamp.length * 2));
-    }
+    const held = this.proximityCells.length / 2;
+    if (held >= capacity && this.termEntry.length >= this.text.dict.size) return;
+    if (held < capacity) this.allocateDocumentArrays(Math.max(capacity, held * 2));
     if (this.termEntry.length < this.text.dict.size) {
       const grown = new Int32Array(Math.max(this.text.dict.size, this.termEntry.length * 2));
       grown.set(this.termEntry);

@@ -92,7 +92,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     scanner.begin(words, required, scanOptions);
     matches.forEach((doc) => {
       scanner.scan(doc);
-      if (scanner.valid[doc] === 0) matches.delete(doc);
+      if (scanner.validAt(doc) === 0) matches.delete(doc);
     });
     return { matches, count: matches.count() };
   };
@@ -125,12 +125,12 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     const seen = new Set<number>();
     matches.forEach((doc) => {
       scanner.scan(doc);
-      seen.add(scanner.typos[doc]);
+      seen.add(scanner.typosAt(doc));
     });
     const sorted = [...seen].sort((a, b) => a - b);
     const limit = options.typoTolerance === 'min' ? sorted[0] : sorted[Math.min(1, sorted.length - 1)];
     matches.forEach((doc) => {
-      if (scanner.typos[doc] > limit) matches.delete(doc);
+      if (scanner.typosAt(doc) > limit) matches.delete(doc);
     });
     count = matches.count();
   }

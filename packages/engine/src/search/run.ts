@@ -112,14 +112,14 @@ function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number,
     let filters = 0;
     for (const filter of context.optionalFilters) if (filter.set.has(doc)) filters += filter.score;
     const info: RankingInfo = {
-      nbTypos: textual ? scanner.typos[doc] : 0,
-      firstMatchedWord: textual ? scanner.attribute[doc] : 0,
-      proximityDistance: textual ? scanner.proximity[doc] : 0,
+      nbTypos: textual ? scanner.typosAt(doc) : 0,
+      firstMatchedWord: textual ? scanner.attributeAt(doc) : 0,
+      proximityDistance: textual ? scanner.proximityAt(doc) : 0,
       userScore: context.custom === null ? 0 : context.custom.rank.length - context.custom.rank[doc],
       geoDistance: options.aroundLatLng === null ? 0 : Math.round(geoDistance(env.store, doc, options.aroundLatLng[0], options.aroundLatLng[1])),
       geoPrecision: options.aroundPrecision,
-      nbExactWords: textual ? scanner.exact[doc] : 0,
-      words: textual ? scanner.matchedWords[doc] : 0,
+      nbExactWords: textual ? scanner.exactAt(doc) : 0,
+      words: textual ? scanner.matchedWordsAt(doc) : 0,
       filters,
     };
     hit._rankingInfo = info;

@@ -7,7 +7,9 @@ export type ThreadRequest =
   | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number }
   | { type: 'apply'; ops: Array<{ seq: number; json: string }> }
   | { type: 'search'; id: number; call: SearchCall }
-  | { type: 'snapshot'; id: number; seq: number };
+  | { type: 'snapshot'; id: number; seq: number }
+  /** Let the thread end on its own (profilers and coverage write their output then). */
+  | { type: 'stop' };
 
 export type ThreadResponse =
   | { type: 'ready'; appliedSeq: number }

@@ -60,6 +60,9 @@ port.on('message', (message: ThreadRequest) => {
       post({ type: 'snapshot', id: message.id, captured }, buffers);
       return;
     }
+    case 'stop':
+      port.close();
+      return;
     case 'search': {
       try {
         post({ type: 'result', id: message.id, outcomes: runQueries(registry, message.call) });

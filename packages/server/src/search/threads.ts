@@ -22,6 +22,8 @@ import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 const ENTRY = new URL('./thread-entry.mjs', import.meta.url);
 /** Wait before starting a thread again after it died, doubled each time in a row (a crash loop stays cheap). */
 const RESTART_DELAY_MS = 500;
+/** How long a stopping thread may take to end on its own before it is terminated. */
+const STOP_GRACE_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 interface Pending {
@@ -129,7 +131,8 @@ export class SearchThreads {
   }
 
   private spawn(): void {
-    const worker = new Worker(ENTRY, { execArgv: [] });
+    // Only the profiler's flags follow the process into its threads (`npm run bench:http -- --cpu-prof`).
+    const worker = new Worker(ENTRY, { execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) });
     const thread: Thread = { worker, ready: false, inFlight: new Map(), snapshot: null };
     // The start point and the apply listener are taken in the same turn: the thread misses no operation.
     const start = this.store.startReplica();
@@ -183,6 +186,15 @@ export class SearchThreads {
     thread.inFlight.clear();
     thread.snapshot?.reject(new ThreadGone('search threads closed'));
     thread.snapshot = null;
+    // A thread left to end on its own writes what its profiler collected; one that does not is ended.
+    let timer: NodeJS.Timeout | undefined;
+    const ended = new Promise<void>((resolve) => {
+      thread.worker.once('exit', () => resolve());
+      timer = setTimeout(resolve, STOP_GRACE_MS);
+    });
+    this.send(thread, { type: 'stop' });
+    await ended;
+    clearTimeout(timer);
     await thread.worker.terminate();
   }
 }

@@ -20,7 +20,7 @@ export const attributeRule: RuleFactory = (context) => {
   if (words.length === 0) return null;
   const key = (doc: number): number => {
     scanner.scan(doc);
-    return scanner.attribute[doc];
+    return scanner.attributeAt(doc);
   };
   if (context.verify) return { name: 'attribute', key };
   return {
@@ -45,7 +45,9 @@ export const attributeRule: RuleFactory = (context) => {
         const docs = segment.docs;
         for (let k = segment.from; k < segment.to; k++) {
           const doc = docs[k];
-          if (marks[doc] === stamp || !bucket.has(doc)) continue;
+          // The bucket first: its bits fit in cache, the marks (one word per document) do not, and most
+          // postings of a prefix's many terms fall outside the bucket.
+          if (!bucket.has(doc) || marks[doc] === stamp) continue;
           marks[doc] = stamp;
           if (!visit(doc, segment.key)) return;
         }

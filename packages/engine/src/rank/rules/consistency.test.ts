@@ -53,7 +53,7 @@ describe('criteria shortcuts agree with keys', () => {
         const { scanner } = prepared.context;
         for (const doc of docs.slice(0, 300)) {
           scanner.scan(doc);
-          expect(proximity.key(doc)).toBe(scanner.proximity[doc]);
+          expect(proximity.key(doc)).toBe(scanner.proximityAt(doc));
         }
       }
       const expected = docs

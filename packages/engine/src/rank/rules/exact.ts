@@ -16,7 +16,7 @@ export const exactRule: RuleFactory = (context) => {
       name: 'exact',
       key(doc) {
         scanner.scan(doc);
-        return -scanner.exact[doc];
+        return -scanner.exactAt(doc);
       },
     };
   }

@@ -16,7 +16,7 @@ export const proximityRule: RuleFactory = (context) => {
     name: 'proximity',
     key(doc) {
       scanner.scan(doc);
-      return scanner.proximity[doc];
+      return scanner.proximityAt(doc);
     },
   };
 };

@@ -14,7 +14,7 @@ export const typoRule: RuleFactory = (context) => {
       name: 'typo',
       key(doc) {
         scanner.scan(doc);
-        return scanner.typos[doc];
+        return scanner.typosAt(doc);
       },
     };
   }

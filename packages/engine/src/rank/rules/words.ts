@@ -13,7 +13,7 @@ export const wordsRule: RuleFactory = (context) => {
       name: 'words',
       key(doc) {
         scanner.scan(doc);
-        return -scanner.matchedWords[doc];
+        return -scanner.matchedWordsAt(doc);
       },
     };
   }
