@@ -16,7 +16,7 @@ import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
-import { customOrderFor, customOrderKey, restoreKeyColumns } from './rank/custom-rank.ts';
+import { customOrderFor, customOrderKey, mergePending, restoreKeyColumns } from './rank/custom-rank.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
@@ -135,8 +135,11 @@ export class SearchIndex implements EngineIndex {
     // The customRanking order costs a sort of every record: store it rather than redo it after loading.
     const custom = parseCustomRanking(this.settings.customRanking);
     if (custom.length > 0) {
-      const order = customOrderFor(this.store, custom);
-      w.u32('custom.rank', order.rank);
+      // Pending documents merged first (a snapshot holds whole-number ranks); the merge reuses the order's
+      // arrays, so the merged order replaces it in the store.
+      const order = mergePending(customOrderFor(this.store, custom));
+      this.store.seed(customOrderKey(custom), order);
+      w.u32('custom.rank', Uint32Array.from(order.rank));
       w.u32('custom.order', order.order);
       // And the sort keys, so writes after a restore extend the order exactly as they would have before it.
       if (order.columns !== undefined) w.json('custom.keys', order.columns.map((column) => column.keys.map((key) => key ?? null)));
@@ -157,7 +160,8 @@ export class SearchIndex implements EngineIndex {
       const order = r.u32('custom.order');
       if (rank.length !== index.store.capacity || order.length !== rank.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking order');
       const keys = r.has('custom.keys') ? r.json<unknown[][]>('custom.keys') : null;
-      index.store.seed(customOrderKey(custom), { rank, order, columns: keys === null ? undefined : restoreKeyColumns(custom, keys, rank.length) });
+      const columns = keys === null ? undefined : restoreKeyColumns(custom, keys, rank.length);
+      index.store.seed(customOrderKey(custom), { rank: Float64Array.from(rank), order, pending: [], columns });
     }
     return index;
   }

@@ -13,12 +13,17 @@ import type { RecordList } from '../index/record-list.ts';
 import type { IndexStore } from '../index/store.ts';
 
 export interface CustomOrder {
-  /** rank[doc]: position of the document in the order. */
-  rank: Uint32Array;
+  /**
+   * rank[doc]: the document's place in the order. Documents in `order` have integer ranks (their position);
+   * documents appended since the last merge have fractional ranks between their neighbours' (see `appendToOrder`).
+   */
+  rank: Float64Array;
   /** order[i]: the document at position i (deleted documents included; callers check liveness). */
   order: Uint32Array;
-  /** The arrays `order` and `rank` view, with room to grow in place (see `mergeAppended`). */
-  spare?: { order: Uint32Array; rank: Uint32Array };
+  /** Documents appended since the last merge, ascending by rank: not in `order` yet. */
+  pending: number[];
+  /** The arrays `order` and `rank` view, with room to grow in place. */
+  spare?: { order: Uint32Array; rank: Float64Array };
   /** The sort keys by document, kept so documents appended later can be placed without a full sort. */
   columns?: KeyColumn[];
 }
@@ -114,62 +119,129 @@ function comparator(columns: KeyColumn[]): (a: number, b: number) => number {
 }
 
 export function computeCustomOrder(records: RecordList, specs: SortSpec[]): CustomOrder {
-  const n = records.length;
   const columns = keyColumns(records, specs, null);
+  return { ...sortedOrder(records.length, comparator(columns)), columns };
+}
+
+function sortedOrder(n: number, compare: (a: number, b: number) => number): CustomOrder {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort(comparator(columns));
-  const rank = new Uint32Array(n);
+  order.sort(compare);
+  const rank = new Float64Array(n);
   for (let i = 0; i < n; i++) rank[order[i]] = i;
-  return { rank, order, columns };
+  return { rank, order, pending: [] };
 }
 
 /**
- * The order after documents `from`.. were appended: the new documents are sorted among themselves and merged
- * in by binary search, O(new × log n) comparisons plus a linear copy, where a rebuild sorts everything. Old
- * documents keep the keys they were placed with (a tombstoned one stays where it was; queries skip it), so the
- * order of live documents is exactly the one a full sort would give. Without stored keys (an order restored from
- * a snapshot), it is rebuilt.
+ * The order after documents `from`.. were appended (see `appendToOrder`). Old documents keep the keys they were
+ * placed with (a tombstoned one stays where it was; queries skip it), so the order of live documents is exactly
+ * the one a full sort would give. Without stored keys (an order restored from a snapshot), it is rebuilt.
  */
 export function extendCustomOrder(previous: CustomOrder, records: RecordList, specs: SortSpec[], from: number): CustomOrder {
   if (from === records.length) return previous;
-  if (previous.columns === undefined || previous.order.length !== from) return computeCustomOrder(records, specs);
+  if (previous.columns === undefined || previous.rank.length !== from) return computeCustomOrder(records, specs);
   const columns = keyColumns(records, specs, previous.columns);
-  return { ...mergeAppended(previous, from, records.length, comparator(columns)), columns };
+  return { ...appendToOrder(previous, from, records.length, comparator(columns)), columns };
 }
 
+/** Pending documents merged into `order` once they are this many, or 1/256 of the order if more. */
+const MIN_PENDING_MERGE = 1024;
+
 /**
- * Merges documents from..to-1 into an order of the documents below `from`, by `compare`, in place in the
- * previous arrays when they have room (see `roomyUint32`): each new document's position by binary search, the
- * blocks between them moved up with `copyWithin`, and ranks renumbered from the first insertion on.
+ * Places documents from..to-1 into an order of the documents below `from`, by `compare`, without touching the
+ * whole order: each new document's place among the ordered ones by binary search, then among the pending ones
+ * in the same gap, whose fractional ranks are spread evenly between the two neighbours' integer ranks. Once
+ * the pending documents are many, they are merged into `order` and every rank becomes an integer again: a
+ * small write costs O(new × log n), and the O(n) merge comes once per many writes.
  */
-export function mergeAppended(previous: CustomOrder, from: number, to: number, compare: (a: number, b: number) => number): CustomOrder {
-  const added = new Uint32Array(to - from);
-  for (let i = 0; i < added.length; i++) added[i] = from + i;
+export function appendToOrder(
+  previous: CustomOrder,
+  from: number,
+  to: number,
+  compare: (a: number, b: number) => number,
+  maxPending = Math.max(MIN_PENDING_MERGE, previous.order.length >>> 8),
+): CustomOrder {
+  const rankBuffer = roomyFloat64(previous.spare?.rank ?? previous.rank, to, previous.rank.length);
+  const rank = rankBuffer.subarray(0, to);
+  const order = previous.order;
+  const pending = previous.pending.slice();
+  const added: number[] = [];
+  for (let doc = from; doc < to; doc++) added.push(doc);
   added.sort(compare);
-  const oldOrder = previous.order;
-  const positions = new Uint32Array(added.length);
-  let lo = 0;
-  for (let j = 0; j < added.length; j++) {
-    // First old position ordered after the added document (ids differ, so never equal).
-    let hi = oldOrder.length;
+  for (const doc of added) {
+    // The gap: after order[gap - 1], before order[gap].
+    let lo = 0;
+    let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(oldOrder[mid], added[j]) < 0) lo = mid + 1;
+      if (compare(order[mid], doc) < 0) lo = mid + 1;
       else hi = mid;
     }
-    positions[j] = lo;
+    const gap = lo;
+    const first = firstPendingAbove(pending, rank, gap - 1);
+    const end = firstPendingAtOrAbove(pending, rank, gap);
+    let at = first;
+    while (at < end && compare(pending[at], doc) < 0) at++;
+    pending.splice(at, 0, doc);
+    const count = end - first + 1;
+    for (let k = 0; k < count; k++) rank[pending[first + k]] = gap - 1 + (k + 1) / (count + 1);
   }
-  const orderBuffer = roomyUint32(previous.spare?.order ?? oldOrder, to, oldOrder.length);
-  const rankBuffer = roomyUint32(previous.spare?.rank ?? previous.rank, to, previous.rank.length);
-  let end = oldOrder.length;
-  for (let j = added.length - 1; j >= 0; j--) {
-    orderBuffer.copyWithin(positions[j] + j + 1, positions[j], end);
-    orderBuffer[positions[j] + j] = added[j];
-    end = positions[j];
+  const spare = { order: previous.spare?.order ?? order, rank: rankBuffer };
+  if (pending.length <= maxPending) return { rank, order, pending, spare };
+  return mergePending({ rank, order, pending, spare });
+}
+
+/** Index of the first pending document ranked above `value` (pending is ascending by rank). */
+function firstPendingAbove(pending: number[], rank: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = pending.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rank[pending[mid]] <= value) lo = mid + 1;
+    else hi = mid;
   }
-  for (let p = added.length === 0 ? to : positions[0]; p < to; p++) rankBuffer[orderBuffer[p]] = p;
-  return { order: orderBuffer.subarray(0, to), rank: rankBuffer.subarray(0, to), spare: { order: orderBuffer, rank: rankBuffer } };
+  return lo;
+}
+
+/** Index of the first pending document ranked at or above `value`. */
+function firstPendingAtOrAbove(pending: number[], rank: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = pending.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rank[pending[mid]] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The same order with every pending document merged into `order` (integer ranks again): O(n). */
+export function mergePending(current: CustomOrder): CustomOrder {
+  if (current.pending.length === 0) return current;
+  const { rank, order, pending } = current;
+  const total = order.length + pending.length;
+  const orderBuffer = roomyUint32(current.spare?.order ?? order, total, 0);
+  // Merge from the back, so that the buffer may be the old order itself.
+  let i = order.length - 1;
+  let j = pending.length - 1;
+  for (let k = total - 1; k >= 0; k--) {
+    if (j >= 0 && (i < 0 || rank[pending[j]] > i)) orderBuffer[k] = pending[j--];
+    else orderBuffer[k] = order[i--];
+  }
+  const merged = orderBuffer.subarray(0, total);
+  for (let k = 0; k < total; k++) rank[merged[k]] = k;
+  return { ...current, order: merged, pending: [], spare: { order: orderBuffer, rank: current.spare?.rank ?? rank } };
+}
+
+/** Visits every document in order (the ordered ones and the pending ones between them) until `visit` returns false. */
+export function walkOrder(current: CustomOrder, visit: (doc: number) => boolean): void {
+  const { order, pending, rank } = current;
+  let j = 0;
+  for (let i = 0; i < order.length; i++) {
+    while (j < pending.length && rank[pending[j]] < i) if (!visit(pending[j++])) return;
+    if (!visit(order[i])) return;
+  }
+  while (j < pending.length) if (!visit(pending[j++])) return;
 }
 
 /** The store's order for these criteria, built once and then extended on writes. */
@@ -181,23 +253,21 @@ export function customOrderFor(store: IndexStore, specs: SortSpec[]): CustomOrde
   );
 }
 
-/** Documents ordered by one numeric column (asc or desc), missing values (NaN) last; keys lower first. */
-/** An order by one numeric column, with its keys (and the array they view, with room to grow). */
+/** An order by one numeric column (asc or desc), missing values (NaN) last, with its keys (and the array they view). */
 export type SortOrder = CustomOrder & { keys: Float64Array; keySpare?: Float64Array };
+
+function sortKeyCompare(keys: Float64Array): (a: number, b: number) => number {
+  return (a, b) => (keys[a] === keys[b] ? a - b : keys[a] < keys[b] ? -1 : 1);
+}
 
 export function computeSortOrder(values: Float64Array, ascending: boolean): SortOrder {
   const n = values.length;
   const keys = new Float64Array(n);
   for (let d = 0; d < n; d++) keys[d] = Number.isNaN(values[d]) ? Infinity : ascending ? values[d] : -values[d];
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => (keys[a] === keys[b] ? a - b : keys[a] < keys[b] ? -1 : 1));
-  const rank = new Uint32Array(n);
-  for (let i = 0; i < n; i++) rank[order[i]] = i;
-  return { rank, order, keys };
+  return { ...sortedOrder(n, sortKeyCompare(keys)), keys };
 }
 
-/** `computeSortOrder` after documents were appended to `values` (see `extendCustomOrder`). */
+/** `computeSortOrder` after documents were appended to `values` (see `appendToOrder`). */
 export function extendSortOrder(previous: SortOrder, values: Float64Array, ascending: boolean): SortOrder {
   const from = previous.keys.length;
   const n = values.length;
@@ -206,5 +276,5 @@ export function extendSortOrder(previous: SortOrder, values: Float64Array, ascen
   const keyBuffer = roomyFloat64(previous.keySpare ?? previous.keys, n, from);
   const keys = keyBuffer.subarray(0, n);
   for (let d = from; d < n; d++) keys[d] = Number.isNaN(values[d]) ? Infinity : ascending ? values[d] : -values[d];
-  return { ...mergeAppended(previous, from, n, (a, b) => (keys[a] === keys[b] ? a - b : keys[a] < keys[b] ? -1 : 1)), keys, keySpare: keyBuffer };
+  return { ...appendToOrder(previous, from, n, sortKeyCompare(keys)), keys, keySpare: keyBuffer };
 }

@@ -1,13 +1,14 @@
 /**
- * `custom`: the customRanking order, precomputed as one integer rank per document. A large bucket is walked in
- * that order, stopping at the first documents of the bucket met.
+ * `custom`: the customRanking order, precomputed as one rank per document (see `custom-rank.ts`). A large
+ * bucket is walked in that order, stopping at the first documents of the bucket met.
  */
 import type { RuleFactory } from '../rule.ts';
+import { walkOrder } from '../custom-rank.ts';
 
 export const customRule: RuleFactory = (context) => {
   const custom = context.custom;
   if (custom === null) return null;
-  const { rank, order } = custom;
+  const { rank } = custom;
   return {
     name: 'custom',
     key(doc) {
@@ -16,10 +17,7 @@ export const customRule: RuleFactory = (context) => {
     // Walking costs about need × capacity / count steps; sorting the bucket about count × log(need).
     walkPays: (count, capacity, need) => (need * capacity) / Math.max(1, count) < count * 4,
     walk(bucket, visit) {
-      for (let i = 0; i < order.length; i++) {
-        const doc = order[i];
-        if (bucket.has(doc) && !visit(doc, i)) return;
-      }
+      walkOrder(custom, (doc) => !bucket.has(doc) || visit(doc, rank[doc]));
     },
   };
 };

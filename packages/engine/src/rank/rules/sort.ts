@@ -3,9 +3,11 @@
  * numeric value; records without it come last. Large buckets are walked in the precomputed sorted order.
  */
 import type { RankRule, RankContext } from '../rule.ts';
+import { walkOrder } from '../custom-rank.ts';
 
 export function sortRule(context: RankContext, attribute: string, ascending: boolean): RankRule {
-  const { keys, order } = context.sortOrder(attribute, ascending);
+  const sorted = context.sortOrder(attribute, ascending);
+  const { keys } = sorted;
   return {
     name: `${ascending ? 'asc' : 'desc'}(${attribute})`,
     key(doc) {
@@ -13,10 +15,7 @@ export function sortRule(context: RankContext, attribute: string, ascending: boo
     },
     walkPays: (count, capacity, need) => (need * capacity) / Math.max(1, count) < count * 4,
     walk(bucket, visit) {
-      for (let i = 0; i < order.length; i++) {
-        const doc = order[i];
-        if (bucket.has(doc) && !visit(doc, keys[doc])) return;
-      }
+      walkOrder(sorted, (doc) => !bucket.has(doc) || visit(doc, keys[doc]));
     },
   };
 }
