@@ -1,6 +1,8 @@
 /**
  * The search log on a real SQLite file: searches summed in memory are written as one row per distinct rollup
- * key, with exact counts, and what a caller controls (hits, filter conditions, user tokens) is bounded.
+ * key, with exact counts, and what a caller controls (hits, filter conditions, user tokens) is bounded; a large
+ * batch written in the background takes several turns of the event loop (never one long stall) and loses
+ * nothing, and a `flush()` meanwhile completes it at once.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../test-support.ts';
@@ -47,5 +49,35 @@ describe('search log', () => {
     log.close();
     expect(rows('SELECT searches, nb_hits FROM query_daily')).toEqual([{ searches: 4, nb_hits: 7 }]);
     expect(rows("SELECT count FROM hit_daily WHERE object_id = 'o0'")).toEqual([{ count: 3 }]);
+  });
+
+  it('writes a large batch over several turns of the event loop, with exact totals', async () => {
+    db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily');
+    const log = new SearchLog(db, () => NOW, 60_000, 200);
+    // 200 searches of distinct queries, ten distinct top hits each: 2,200 rows to write behind the 200th search.
+    for (let i = 0; i < 200; i++) log.record({ index: 'shop', query: `q${i}`, nbHits: 10, objectIDs: Array.from({ length: 10 }, (_, k) => `o${i}-${k}`) });
+    expect(log.pendingCount).toBe(0);
+    const count = () => (rows('SELECT COUNT(*) AS n FROM hit_query_daily')[0].n as number) + (rows('SELECT COUNT(*) AS n FROM query_daily')[0].n as number);
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
+    const afterOneTurn = count();
+    expect(afterOneTurn).toBeGreaterThan(0);
+    expect(afterOneTurn).toBeLessThan(1200);
+    let turns = 1;
+    while (count() < 2200 && turns < 100) {
+      await turn();
+      turns++;
+    }
+    expect(turns).toBeGreaterThan(2);
+    expect(rows('SELECT COUNT(*) AS n, SUM(count) AS total FROM hit_daily')).toEqual([{ n: 2000, total: 2000 }]);
+    expect(rows('SELECT COUNT(*) AS n, SUM(searches) AS total FROM query_daily')).toEqual([{ n: 200, total: 200 }]);
+
+    // Interrupted by a flush (an analytics read), the rest is written at once.
+    for (let i = 0; i < 200; i++) log.record({ index: 'shop', query: `q${i}`, nbHits: 10, objectIDs: [`o${i}-0`] });
+    await turn();
+    log.flush();
+    expect(rows('SELECT SUM(searches) AS total FROM query_daily')).toEqual([{ total: 400 }]);
+    expect(rows("SELECT count FROM hit_daily WHERE object_id = 'o7-0'")).toEqual([{ count: 2 }]);
+    log.close();
   });
 });

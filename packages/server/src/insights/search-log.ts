@@ -2,10 +2,12 @@
  * The search log: the search routes call `record(entry)` after each search; it is summed at once into the
  * rollups waiting in memory (by rollup key: a popular query searched 300 times before the next write is one
  * upsert, and so is each of its top hits), and those are written in batches (every `searchFlushIntervalMs` or
- * `searchFlushBatch` searches), one transaction each: one upsert per distinct key, not per search. Summing at
- * record time keeps memory bounded by the distinct keys and leaves only the SQLite writes to the flush, which
- * runs on the event loop. A search is not an acknowledged write, so a crash may lose the last second of
- * analytics, never an event. Searches made with `clickAnalytics` also get a `tracked` row, keyed by their
+ * `searchFlushBatch` searches): one upsert per distinct key, not per search. Summing at record time keeps
+ * memory bounded by the distinct keys and leaves only the SQLite writes to the flush, which runs on the event
+ * loop — in chunks of `CHUNK_ROWS` upserts, one transaction and one turn of the event loop each: a busy second
+ * can hold tens of thousands of distinct keys (each search's top hits), and writing them at once stalled every
+ * request for 50–200 ms. `flush()` (analytics reads, tests, shutdown) still writes everything at once. A search
+ * is not an acknowledged write, so a crash may lose the last second of analytics, never an event. Searches made with `clickAnalytics` also get a `tracked` row, keyed by their
  * queryID, so that later events find them.
  */
 import type { SearchLogEntry } from '@vitrine/protocol';
@@ -18,6 +20,8 @@ export const TOP_HITS_COUNTED = 10;
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const MAX_CONDITIONS_COUNTED = 50;
 const MAX_USER_TOKEN_LENGTH = 129;
+/** Upserts per transaction (and per turn of the event loop) when batches are written in the background. */
+const CHUNK_ROWS = 500;
 
 /** One rollup row waiting to be written: its primary key values and the counts to add. */
 interface Pending<C> {
@@ -103,6 +107,9 @@ class Batch {
 export class SearchLog {
   private pending = new Batch();
   private timer: NodeJS.Timeout | undefined;
+  /** Batches taken from `pending` and being written in chunks: each step of a generator is one upsert. */
+  private writing: Array<Generator<void, void>> = [];
+  private chunkScheduled = false;
   private readonly upsertQuery;
   private readonly upsertHit;
   private readonly upsertHitQuery;
@@ -144,6 +151,7 @@ export class SearchLog {
     this.insertTracked = db.prepare('INSERT OR IGNORE INTO tracked (query_id, index_name, day, tags, query, flags) VALUES (?, ?, ?, ?, ?, 0)');
   }
 
+  /** Searches recorded and not yet handed to the writer. */
   get pendingCount(): number {
     return this.pending.searches;
   }
@@ -153,38 +161,24 @@ export class SearchLog {
     if (entry.analytics === false) return;
     if (typeof entry.index !== 'string' || entry.index === '' || typeof entry.query !== 'string' || !Number.isFinite(entry.nbHits)) return;
     this.pending.add(entry, entry.timestamp ?? this.now());
-    if (this.pending.searches >= this.flushBatch) this.flush();
+    if (this.pending.searches >= this.flushBatch) this.writeInBackground();
     else if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
+      this.timer = setTimeout(() => this.writeInBackground(), this.flushIntervalMs);
       this.timer.unref();
     }
   }
 
-  /**
-   * Writes every queued search in one transaction, without waiting for the disk: `synchronous = NORMAL` for
-   * this commit only (in WAL mode the frames still reach the disk at the next fsync — the next event commit or
-   * checkpoint). An fsync per batch would block the event loop for the disk's latency on every flush.
-   */
+  /** Writes every recorded search now, in one transaction (analytics reads and tests see exact counts after it). */
   flush(): void {
-    if (this.pending.searches === 0) return;
-    this.db.pragma('synchronous = NORMAL');
-    try {
-      this.db.transaction(() => this.writePending())();
-    } finally {
-      this.db.pragma('synchronous = FULL');
-    }
+    if (this.pending.searches === 0 && this.writing.length === 0) return;
+    this.withoutFsync(() => this.db.transaction(() => this.writePending())());
   }
 
-  /** Writes the queued searches inside the caller's transaction (the event log flushes them before attributing events). */
+  /** Writes every recorded search inside the caller's transaction (the event log flushes them before attributing events). */
   writePending(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    if (this.pending.searches === 0) return;
-    const batch = this.pending;
-    this.pending = new Batch();
-    this.write(batch);
+    this.takePending();
+    for (const steps of this.writing) for (const _ of steps);
+    this.writing = [];
   }
 
   close(): void {
@@ -193,17 +187,91 @@ export class SearchLog {
     this.timer = undefined;
   }
 
-  private write(batch: Batch): void {
+  /** Hands the recorded searches to the chunked writer. */
+  private writeInBackground(): void {
+    this.takePending();
+    this.scheduleChunk();
+  }
+
+  private takePending(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending.searches === 0) return;
+    this.writing.push(this.upserts(this.pending));
+    this.pending = new Batch();
+  }
+
+  private scheduleChunk(): void {
+    if (this.chunkScheduled || this.writing.length === 0) return;
+    this.chunkScheduled = true;
+    setImmediate(() => {
+      this.chunkScheduled = false;
+      this.writeChunk();
+    });
+  }
+
+  /** Up to CHUNK_ROWS upserts in one transaction, then the rest on a later turn. */
+  private writeChunk(): void {
+    if (this.writing.length === 0) return;
+    this.withoutFsync(() =>
+      this.db.transaction(() => {
+        let budget = CHUNK_ROWS;
+        while (budget > 0 && this.writing.length > 0) {
+          if (this.writing[0].next().done) this.writing.shift();
+          else budget--;
+        }
+      })(),
+    );
+    this.scheduleChunk();
+  }
+
+  /**
+   * Search rollups commit without waiting for the disk: `synchronous = NORMAL` for these commits only (in WAL
+   * mode the frames still reach the disk at the next fsync — the next event commit or checkpoint). An fsync per
+   * commit would block the event loop for the disk's latency every time.
+   */
+  private withoutFsync(write: () => void): void {
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      write();
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
+  }
+
+  /** The batch's upserts, one per step. */
+  private *upserts(batch: Batch): Generator<void, void> {
     for (const [id, { key, counts: c }] of batch.queries.rows) {
       const latest = batch.latest.get(id)!;
       this.upsertQuery.run(...key, c.searches, c.noResults, c.noResultsFiltered, latest.nbHits, latest.ts, c.tracked, c.trackedWithResults);
+      yield;
     }
-    for (const { key, counts: c } of batch.hits.rows.values()) this.upsertHit.run(...key, c.count, c.tracked);
-    for (const { key, counts: c } of batch.hitQueries.rows.values()) this.upsertHitQuery.run(...key, c.count, c.tracked);
-    for (const { key, counts: c } of batch.filters.rows.values()) this.upsertFilter.run(...key, c.count);
-    for (const { key, counts: c } of batch.combos.rows.values()) this.upsertNoResultCombo.run(...key, c.count);
-    for (const key of batch.users.values()) this.insertUser.run(...key);
-    for (const row of batch.tracked) this.insertTracked.run(...row);
+    for (const { key, counts: c } of batch.hits.rows.values()) {
+      this.upsertHit.run(...key, c.count, c.tracked);
+      yield;
+    }
+    for (const { key, counts: c } of batch.hitQueries.rows.values()) {
+      this.upsertHitQuery.run(...key, c.count, c.tracked);
+      yield;
+    }
+    for (const { key, counts: c } of batch.filters.rows.values()) {
+      this.upsertFilter.run(...key, c.count);
+      yield;
+    }
+    for (const { key, counts: c } of batch.combos.rows.values()) {
+      this.upsertNoResultCombo.run(...key, c.count);
+      yield;
+    }
+    for (const key of batch.users.values()) {
+      this.insertUser.run(...key);
+      yield;
+    }
+    for (const row of batch.tracked) {
+      this.insertTracked.run(...row);
+      yield;
+    }
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
   }
