@@ -1,6 +1,6 @@
 import { Bitset } from '../structures/bitset.ts';
 import { normalizeText } from '../tokenize/index.ts';
-import type { FilterNode, FilterSource, NumericOperator } from './types.ts';
+import { NUMERIC_TESTS, type FilterNode, type FilterSource, type NumericOperator } from './types.ts';
 
 /**
  * A brute-force `FilterSource` over an array of plain records: the oracle the filter tests and the fuzz script
@@ -78,15 +78,6 @@ function valuesAt(record: Record<string, unknown>, path: string): unknown[] {
   return Array.isArray(current) ? current : [current];
 }
 
-const COMPARE: Record<NumericOperator, (a: number, b: number) => boolean> = {
-  '<': (a, b) => a < b,
-  '<=': (a, b) => a <= b,
-  '=': (a, b) => a === b,
-  '!=': (a, b) => a !== b,
-  '>=': (a, b) => a >= b,
-  '>': (a, b) => a > b,
-};
-
 type Leaf = Extract<FilterNode, { kind: 'facet' | 'tag' | 'numeric' | 'range' }>;
 
 function leafMatches(record: Record<string, unknown>, leaf: Leaf): boolean {
@@ -100,7 +91,7 @@ function leafMatches(record: Record<string, unknown>, leaf: Leaf): boolean {
     case 'tag':
       return valuesAt(record, '_tags').some((v) => v === leaf.value);
     case 'numeric':
-      return valuesAt(record, leaf.attribute).some((v) => typeof v === 'number' && COMPARE[leaf.operator](v, leaf.value));
+      return valuesAt(record, leaf.attribute).some((v) => typeof v === 'number' && NUMERIC_TESTS[leaf.operator](v, leaf.value));
     case 'range':
       return valuesAt(record, leaf.attribute).some((v) => typeof v === 'number' && v >= leaf.lower && v <= leaf.upper);
   }

@@ -20,6 +20,16 @@ export type FilterNode =
 
 export type NumericOperator = '<' | '<=' | '=' | '!=' | '>=' | '>';
 
+/** `value op bound` for each operator: what a numeric condition means for one value. */
+export const NUMERIC_TESTS: Record<NumericOperator, (value: number, bound: number) => boolean> = {
+  '<': (value, bound) => value < bound,
+  '<=': (value, bound) => value <= bound,
+  '=': (value, bound) => value === bound,
+  '!=': (value, bound) => value !== bound,
+  '>=': (value, bound) => value >= bound,
+  '>': (value, bound) => value > bound,
+};
+
 /** Limits that keep hostile filters cheap: exceeded limits throw a 400-class `EngineError`, never recurse deeply. */
 export interface FilterLimits {
   /** Maximum input length in characters. Default 20,000 (a 1 MB filter is rejected before parsing). */

@@ -10,7 +10,7 @@
  */
 import { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
-import type { NumericOperator } from '../filter/types.ts';
+import { NUMERIC_TESTS, type NumericOperator } from '../filter/types.ts';
 import { numericValues } from './attributes.ts';
 import type { RecordList } from './record-list.ts';
 import type { FacetColumn } from './facet-column.ts';
@@ -148,7 +148,7 @@ export class NumericColumn {
     if (this.pendingDocs.length === 0) return set;
     // Bounds compare as the binary searches do: NaN sorts below every value.
     const x = Number.isNaN(value) ? -Infinity : value;
-    const test = PENDING_TESTS[operator];
+    const test = NUMERIC_TESTS[operator];
     return this.orPending(set, capacity, (v) => test(v, x));
   }
 
@@ -269,16 +269,6 @@ export class NumericColumn {
     return upperBound(this.values, value);
   }
 }
-
-/** `v op x` for a pending value (finite) and a bound (NaN already turned into -Infinity). */
-const PENDING_TESTS: Record<NumericOperator, (v: number, x: number) => boolean> = {
-  '<': (v, x) => v < x,
-  '<=': (v, x) => v <= x,
-  '=': (v, x) => v === x,
-  '!=': (v, x) => v !== x,
-  '>=': (v, x) => v >= x,
-  '>': (v, x) => v > x,
-};
 
 function pairsFromRecords(records: RecordList, path: string[], from: number, to: number): { values: number[]; docs: number[] } {
   const values: number[] = [];
