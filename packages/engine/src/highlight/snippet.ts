@@ -1,6 +1,7 @@
 import type { SnippetResultOption } from '@vitrine/protocol';
 import { renderText, renderWhole, type TextMatch } from './text.ts';
 import type { SnippetOptions } from './types.ts';
+import { partitionPoint } from '../structures/binary-search.ts';
 
 /**
  * The window of `size` consecutive words to show: the one containing the most distinct query words, then the
@@ -85,12 +86,5 @@ export function snippetText(match: TextMatch, size: number, options: SnippetOpti
 
 /** First index of a sorted array holding a value ≥ `value`. */
 function lowerBound(sorted: number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid] < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  return partitionPoint(0, sorted.length, (i) => sorted[i] < value);
 }

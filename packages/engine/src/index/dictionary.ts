@@ -8,6 +8,8 @@
  *   and skip a whole range of terms as soon as a prefix can no longer match (see `fuzzy`).
  * The sorted view is rebuilt lazily after new terms arrive (one sort of the new terms plus a linear merge).
  */
+import { partitionPoint } from '../structures/binary-search.ts';
+
 export class TermDictionary {
   private readonly ids = new Map<string, number>();
   /** Term by id. */
@@ -171,14 +173,7 @@ export function compareStrings(a: string, b: string): number {
 }
 
 function lowerBound(sorted: string[], key: string, from = 0): number {
-  let lo = from;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(from, sorted.length, (i) => sorted[i] < key);
 }
 
 /** The smallest string greater than every string starting with `prefix`, or null when there is none. */

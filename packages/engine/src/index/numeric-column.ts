@@ -146,15 +146,14 @@ export class NumericColumn {
   compare(operator: NumericOperator, value: number, capacity: number): Bitset {
     const set = this.compareSorted(operator, value, capacity);
     if (this.pendingDocs.length === 0) return set;
-    // Bounds compare as the binary searches do: NaN sorts below every value.
-    const x = Number.isNaN(value) ? -Infinity : value;
+    const x = asBound(value);
     const test = NUMERIC_TESTS[operator];
     return this.orPending(set, capacity, (v) => test(v, x));
   }
 
   range(lower: number, upper: number, capacity: number): Bitset {
-    const low = Number.isNaN(lower) ? -Infinity : lower;
-    const high = Number.isNaN(upper) ? -Infinity : upper;
+    const low = asBound(lower);
+    const high = asBound(upper);
     if (low > high) return new Bitset(capacity);
     const set = this.slice(this.lowerBound(lower), this.upperBound(upper), capacity);
     if (this.pendingDocs.length === 0) return set;
@@ -268,6 +267,11 @@ export class NumericColumn {
   private upperBound(value: number): number {
     return upperBound(this.values, value);
   }
+}
+
+/** A bound as the binary searches over the sorted values treat it: NaN sorts below every value. */
+function asBound(value: number): number {
+  return Number.isNaN(value) ? -Infinity : value;
 }
 
 function pairsFromRecords(records: RecordList, path: string[], from: number, to: number): { values: number[]; docs: number[] } {

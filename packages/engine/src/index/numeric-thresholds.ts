@@ -15,6 +15,7 @@
 import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import { roomyUint32 } from '../structures/growable.ts';
+import { partitionPoint } from '../structures/binary-search.ts';
 
 export interface ThresholdOptions {
   /** Columns with fewer values keep the plain fill: a pass over every word would not pay off. */
@@ -135,13 +136,7 @@ export class ThresholdSets {
   /** Index of the threshold nearest to position p: -1 is position 0 (empty), count is n (all); ties go down. */
   private nearest(p: number, n: number): number {
     const positions = this.positions;
-    let lo = 0;
-    let hi = positions.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (positions[mid] < p) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(0, positions.length, (i) => positions[i] < p);
     return p - this.position(lo - 1, n) <= this.position(lo, n) - p ? lo - 1 : lo;
   }
 
@@ -186,24 +181,10 @@ function paint(out: Uint32Array, docs: Uint32Array, lo: number, hi: number, from
 
 /** First index with values[i] >= value. */
 export function lowerBound(values: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, values.length, (i) => values[i] < value);
 }
 
 /** First index with values[i] > value. */
 export function upperBound(values: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, values.length, (i) => values[i] <= value);
 }

@@ -39,6 +39,7 @@ function scatter(docs: Uint32Array, set: Bitset): void {
 }
 const MAX_SLOTS = 1 << 13;
 
+/** A term's tail grouped so far (see `TextIndex.tailLevels`). */
 interface TailLevels {
   /** Tail postings grouped so far. */
   covered: number;
@@ -137,10 +138,9 @@ export class TextIndex {
 
   /** The term's postings grouped by attribute key: the older ones first, then the tail's levels (if any). */
   groups(termId: number): readonly Partitioned[] {
+    if (this.tailDue(termId)) this.mergeTail(termId);
     const tail = this.tail[termId];
-    // Merge the tail into the base: amortised O(1) per posting, as the base at least doubles each time.
-    if (tail.length > 0 && tail.length * 8 >= this.grouped[termId].docs.length) this.mergeTail(termId);
-    if (this.tail[termId].length === 0) return [this.grouped[termId]];
+    if (tail.length === 0) return [this.grouped[termId]];
     let levels = this.tailLevels[termId];
     if (levels === null) this.tailLevels[termId] = levels = { covered: 0, all: [this.grouped[termId]] };
     if (levels.covered < tail.length) this.groupTail(termId, levels);
@@ -159,6 +159,15 @@ export class TextIndex {
     }
   }
 
+  /**
+   * Whether the term's tail has grown to an eighth of its base: merging then is amortised O(1) per posting, as
+   * the base at least doubles each time.
+   */
+  private tailDue(termId: number): boolean {
+    const length = this.tail[termId].length;
+    return length > 0 && length * 8 >= this.grouped[termId].docs.length;
+  }
+
   private mergeTail(termId: number): void {
     this.grouped[termId] = partition(this.tail[termId].view(), this.tailKeys[termId].view(), this.grouped[termId]);
     this.tail[termId] = new GrowableUint32(4);
@@ -172,10 +181,7 @@ export class TextIndex {
    * costs its own postings whatever the dictionary size, and small tails are grouped when a query needs them.
    */
   settle(): void {
-    for (const t of this.touched) {
-      const tail = this.tail[t];
-      if (tail.length > 0 && tail.length * 8 >= this.grouped[t].docs.length) this.mergeTail(t);
-    }
+    for (const t of this.touched) if (this.tailDue(t)) this.mergeTail(t);
     this.touched = [];
     this.settleEpoch++;
     // After a bulk load the forward index may hold up to half its capacity in slack: give it back.

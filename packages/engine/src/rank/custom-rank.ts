@@ -11,6 +11,7 @@ import { createEngineError } from '../errors.ts';
 import { roomyUint32, roomyFloat64 } from '../structures/growable.ts';
 import type { RecordList } from '../index/record-list.ts';
 import type { IndexStore } from '../index/store.ts';
+import { partitionPoint } from '../structures/binary-search.ts';
 
 export interface CustomOrder {
   /**
@@ -169,17 +170,10 @@ export function appendToOrder(
   for (let doc = from; doc < to; doc++) added.push(doc);
   added.sort(compare);
   for (const doc of added) {
-    // The gap: after order[gap - 1], before order[gap].
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare(order[mid], doc) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    const gap = lo;
-    const first = firstPendingAbove(pending, rank, gap - 1);
-    const end = firstPendingAtOrAbove(pending, rank, gap);
+    // The gap: after order[gap - 1], before order[gap]; its pending documents have ranks between gap - 1 and gap.
+    const gap = partitionPoint(0, order.length, (i) => compare(order[i], doc) < 0);
+    const first = partitionPoint(0, pending.length, (i) => rank[pending[i]] <= gap - 1);
+    const end = partitionPoint(first, pending.length, (i) => rank[pending[i]] < gap);
     let at = first;
     while (at < end && compare(pending[at], doc) < 0) at++;
     pending.splice(at, 0, doc);
@@ -189,30 +183,6 @@ export function appendToOrder(
   const spare = { order: previous.spare?.order ?? order, rank: rankBuffer };
   if (pending.length <= maxPending) return { rank, order, pending, spare };
   return mergePending({ rank, order, pending, spare });
-}
-
-/** Index of the first pending document ranked above `value` (pending is ascending by rank). */
-function firstPendingAbove(pending: number[], rank: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = pending.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rank[pending[mid]] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Index of the first pending document ranked at or above `value`. */
-function firstPendingAtOrAbove(pending: number[], rank: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = pending.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rank[pending[mid]] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The same order with every pending document merged into `order` (integer ranks again): O(n). */

@@ -1,6 +1,7 @@
 /**
- * Append-only typed arrays that double their capacity: the index grows one record at a time, but every
- * structure it derives stays a flat typed array (no per-entry objects for the garbage collector to trace).
+ * Append-only typed arrays that grow geometrically (doubling, then by a quarter once large): the index grows one
+ * record at a time, but every structure it derives stays a flat typed array (no per-entry objects for the
+ * garbage collector to trace).
  */
 /** Entries from which a growable array grows by a quarter rather than doubling. */
 const LARGE_ARRAY = 1 << 24;

@@ -7,8 +7,8 @@
  * loop — in chunks of `CHUNK_ROWS` upserts, one transaction and one turn of the event loop each: a busy second
  * can hold tens of thousands of distinct keys (each search's top hits), and writing them at once stalled every
  * request for 50–200 ms. `flush()` (analytics reads, tests, shutdown) still writes everything at once. A search
- * is not an acknowledged write, so a crash may lose the last second of analytics, never an event. Searches made with `clickAnalytics` also get a `tracked` row, keyed by their
- * queryID, so that later events find them.
+ * is not an acknowledged write, so a crash may lose the last second of analytics, never an event. Searches
+ * made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find them.
  */
 import type { SearchLogEntry } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
