@@ -18,8 +18,25 @@ import type { FilterNode, FilterSource } from './types.ts';
  * always belongs to the caller.
  */
 export function evaluateFilter(node: FilterNode, source: FilterSource): Bitset {
-  const result = run(node, source);
+  const result = run(node, source, freshSets);
   return result.owned ? result.set : result.set.clone();
+}
+
+/** Where an evaluation gets the sets it owns. */
+export interface SetAllocator {
+  /** An empty set. */
+  acquire(capacity: number): Bitset;
+  copy(set: Bitset): Bitset;
+}
+
+const freshSets: SetAllocator = { acquire: (capacity) => new Bitset(capacity), copy: (set) => set.clone() };
+
+/**
+ * The filter's documents for a caller that only reads them before `sets` takes them back: a set shared with the
+ * source when the tree is one leaf (no copy), else one from `sets` (a search passes its pool: no allocation).
+ */
+export function evaluateFilterView(node: FilterNode, source: FilterSource, sets: SetAllocator): Bitset {
+  return run(node, source, sets).set;
 }
 
 interface Result {
@@ -47,30 +64,30 @@ interface Frame {
   empty: boolean;
 }
 
-function run(root: FilterNode, source: FilterSource): Result {
-  const first = start(root, source);
+function run(root: FilterNode, source: FilterSource, sets: SetAllocator): Result {
+  const first = start(root, source, sets);
   if (!isFrame(first)) return first;
   const stack: Frame[] = [first];
   let returned: Result | undefined;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     if (returned !== undefined) {
-      accept(frame, returned);
+      accept(frame, returned, sets);
       returned = undefined;
     }
     if (frame.empty || frame.next >= frame.operands.length) {
-      returned = finish(frame, source);
+      returned = finish(frame, source, sets);
       stack.pop();
       continue;
     }
     const operand = frame.operands[frame.next];
     if (frame.kind === 'and' && isGroup(operand.node)) {
       // Leaves come first: intersect them before paying for a group, which may then be skipped.
-      foldPositives(frame);
+      foldPositives(frame, sets);
       if (frame.empty) continue;
     }
     frame.next++;
-    const started = start(operand.node, source);
+    const started = start(operand.node, source, sets);
     if (isFrame(started)) stack.push(started);
     else returned = started;
   }
@@ -82,7 +99,7 @@ function isFrame(value: Result | Frame): value is Frame {
 }
 
 /** Leaves evaluate at once; groups become a frame whose operands the loop evaluates one by one. */
-function start(node: FilterNode, source: FilterSource): Result | Frame {
+function start(node: FilterNode, source: FilterSource, sets: SetAllocator): Result | Frame {
   switch (node.kind) {
     case 'facet':
       return { set: source.facet(node.attribute, node.value), owned: false };
@@ -93,7 +110,7 @@ function start(node: FilterNode, source: FilterSource): Result | Frame {
     case 'range':
       return { set: source.range(node.attribute, node.lower, node.upper), owned: false };
     case 'boolean':
-      return node.value ? { set: source.all(), owned: false } : { set: new Bitset(source.capacity), owned: true };
+      return node.value ? { set: source.all(), owned: false } : { set: sets.acquire(source.capacity), owned: true };
     case 'not':
       return frame('not', [{ node: node.child, subtract: false }]);
     case 'or':
@@ -118,9 +135,9 @@ function frame(kind: Frame['kind'], operands: Operand[]): Frame {
   return { kind, operands, next: 0, positives: [], negatives: [], acc: null, empty: false };
 }
 
-function accept(frame: Frame, result: Result): void {
+function accept(frame: Frame, result: Result, sets: SetAllocator): void {
   if (frame.kind === 'or') {
-    if (frame.acc === null) frame.acc = result.owned ? result.set : result.set.clone();
+    if (frame.acc === null) frame.acc = result.owned ? result.set : sets.copy(result.set);
     else frame.acc.or(result.set);
     return;
   }
@@ -135,13 +152,13 @@ function accept(frame: Frame, result: Result): void {
 }
 
 /** AND: intersects the pending operands into the running result, smallest estimate first. */
-function foldPositives(frame: Frame): void {
+function foldPositives(frame: Frame, sets: SetAllocator): void {
   if (frame.empty || frame.positives.length === 0) return;
   const pending = frame.positives.sort((a, b) => a.estimate - b.estimate);
   frame.positives = [];
   let i = 0;
   if (frame.acc === null) {
-    frame.acc = pending[0].owned ? pending[0].set : pending[0].set.clone();
+    frame.acc = pending[0].owned ? pending[0].set : sets.copy(pending[0].set);
     i = 1;
   }
   for (; i < pending.length; i++) frame.acc.and(pending[i].set);
@@ -149,16 +166,16 @@ function foldPositives(frame: Frame): void {
   if (frame.acc.isEmpty()) frame.empty = true;
 }
 
-function finish(frame: Frame, source: FilterSource): Result {
-  if (frame.kind === 'or') return { set: frame.acc ?? new Bitset(source.capacity), owned: true };
+function finish(frame: Frame, source: FilterSource, sets: SetAllocator): Result {
+  if (frame.kind === 'or') return { set: frame.acc ?? sets.acquire(source.capacity), owned: true };
   if (frame.kind === 'not') {
     const child = frame.positives[0];
-    const set = child.owned ? child.set.not().and(source.all()) : source.all().clone().andNot(child.set);
+    const set = child.owned ? child.set.not().and(source.all()) : sets.copy(source.all()).andNot(child.set);
     return { set, owned: true };
   }
-  foldPositives(frame);
-  if (frame.empty) return { set: new Bitset(source.capacity), owned: true };
-  const acc = frame.acc ?? source.all().clone();
+  foldPositives(frame, sets);
+  if (frame.empty) return { set: sets.acquire(source.capacity), owned: true };
+  const acc = frame.acc ?? sets.copy(source.all());
   for (const negative of frame.negatives) acc.andNot(negative.set);
   return { set: acc, owned: true };
 }

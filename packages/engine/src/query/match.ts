@@ -3,7 +3,7 @@
  * share their postings unions, and kept up to date across writes), then combines the words' document sets: AND of the
  * required words (OR of all words when every word is optional), minus `-excluded` words, within the filters.
  */
-import type { Bitset } from '../structures/bitset.ts';
+import { intersectInto, type Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { TextIndex } from '../index/text-index.ts';
 import { expandWord, sequenceSynonyms, typosForLength, type ExpandedWord } from './expand.ts';
@@ -79,23 +79,28 @@ export function expandWords(
   });
 }
 
-/** The match set and its size (the size comes with the last intersection, not from an extra pass). */
-export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset): { matches: Bitset; count: number } {
-  const result = queryBitsets.copy(base);
-  let count = -1;
+/**
+ * The match set and its size: the documents in every set of `base` (the filters and the live documents, most
+ * selective first) that contain the required words, minus the excluded ones. Required words and base are
+ * intersected in one pass.
+ */
+export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset[]): { matches: Bitset; count: number } {
+  const capacity = base[base.length - 1].capacity;
+  const sets = [...base];
   if (words.length > 0) {
     if (required.some(Boolean)) {
-      words.forEach((word, i) => {
-        if (required[i]) count = result.andCount(word.docs);
-      });
+      // After the filters (often sparse) and before the live set (nearly full): a zero word skips the rest.
+      const wordSets = words.filter((_, i) => required[i]).map((word) => word.docs);
+      sets.splice(sets.length - 1, 0, ...wordSets);
     } else {
-      const any = queryBitsets.acquire(base.capacity);
+      const any = queryBitsets.acquire(capacity);
       for (const word of words) any.or(word.docs);
-      count = result.andCount(any);
+      sets.splice(sets.length - 1, 0, any);
     }
   }
-  for (const set of excluded) result.andNot(set);
-  if (count < 0 || excluded.length > 0) count = result.count();
+  const result = queryBitsets.acquire(capacity);
+  let count = intersectInto(result, sets);
+  for (const set of excluded) count = result.andNotCount(set);
   return { matches: result, count };
 }
 

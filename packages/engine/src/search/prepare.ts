@@ -9,6 +9,7 @@ import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { IndexStore } from '../index/store.ts';
 import { andFilterNodes, buildFilterNode, evaluateFilter, optionalFiltersToNodes } from '../filter/index.ts';
+import { evaluateFilterView } from '../filter/evaluate.ts';
 import type { FilterList } from '@vitrine/protocol';
 import { resolveOptions, type QueryOptions } from '../query/options.ts';
 import { parseQuery, type ParsedQuery } from '../query/parse.ts';
@@ -37,8 +38,6 @@ export interface PreparedSearch {
   parsed: ParsedQuery;
   words: ExpandedWord[];
   required: boolean[];
-  /** Live documents passing the filters (before the query words). */
-  filtered: Bitset;
   matches: Bitset;
   matchCount: number;
   rules: RankRule[];
@@ -58,8 +57,9 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     }),
     extra?.extraFilter,
   );
+  // Live documents passing the filters, as the sets to intersect (combineWords does it in one pass).
   const live = store.all();
-  const filtered = filterNode === null ? live : queryBitsets.copy(evaluateFilter(filterNode, store)).and(live);
+  const filtered = filterNode === null ? [live] : [evaluateFilterView(filterNode, store, queryBitsets), live];
 
   const parsed = parseQuery(options.query, {
     queryType: options.queryType,
@@ -173,5 +173,5 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     stamps: env.stamps,
   };
   const rules = buildRules(options.ranking, context);
-  return { options, parsed, words, required, filtered, matches, matchCount: count, rules, context, customOrder };
+  return { options, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
 }
