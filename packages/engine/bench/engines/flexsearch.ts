@@ -19,7 +19,8 @@ export function flexsearchEngine(): BenchEngine {
     ids(index.search({ query, limit, merge: true, ...(tag ? { tag } : {}) } as never)).map((id) => byId[id]);
   return {
     name: 'flexsearch',
-    build(products) {
+    build(stream) {
+      const products = [...stream];
       byId = products;
       index = new FlexSearch.Document({
         tokenize: 'forward',

@@ -23,7 +23,8 @@ export function minisearchEngine(): BenchEngine {
   };
   return {
     name: 'minisearch',
-    build(products) {
+    build(stream) {
+      const products = [...stream];
       byId = products;
       index = new MiniSearch<Product>({
         fields: ['name', 'brand', 'categories', 'description'],

@@ -17,7 +17,8 @@ export function oramaEngine(): BenchEngine {
   };
   return {
     name: 'orama',
-    async build(products: Product[]) {
+    async build(stream: Iterable<Product>) {
+      const products = [...stream];
       db = create({
         schema: {
           name: 'string',

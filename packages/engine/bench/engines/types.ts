@@ -4,7 +4,11 @@ import type { CategoryQuery, DisjunctiveQuery, FilteredQuery, TextQuery } from '
 /** One engine under test. Each query returns the number of hits it found, as a sanity check across engines. */
 export interface BenchEngine {
   readonly name: string;
-  build(products: Product[]): void | Promise<void>;
+  /**
+   * Indexes the catalogue, streamed as the harness generates it (an importer never holds a whole catalogue as
+   * objects): an engine that needs the documents afterwards keeps them itself, and its memory says so.
+   */
+  build(products: Iterable<Product>): void | Promise<void>;
   a(query: TextQuery): number;
   b(query: FilteredQuery): number;
   c(query: CategoryQuery): number;

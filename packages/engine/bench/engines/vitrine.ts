@@ -11,9 +11,17 @@ export function vitrineEngine(): BenchEngine {
   let index = new SearchIndex(demoSettings);
   return {
     name: 'vitrine',
-    build(products: Product[]) {
+    build(products: Iterable<Product>) {
       index = new SearchIndex(demoSettings);
-      for (let i = 0; i < products.length; i += 1000) index.saveObjects(products.slice(i, i + 1000));
+      let batch: Product[] = [];
+      for (const product of products) {
+        batch.push(product);
+        if (batch.length === 1000) {
+          index.saveObjects(batch);
+          batch = [];
+        }
+      }
+      index.saveObjects(batch);
       // Settle the structures built lazily on the first query after writes (as the server's first query would).
       index.search({ query: '', facets: FACETS });
     },
