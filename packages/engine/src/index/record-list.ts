@@ -35,6 +35,8 @@ export class RecordList {
   private chunkOf = new GrowableUint32(1024);
   private startOf = new GrowableUint32(1024);
   private lengthOf = new GrowableUint32(1024);
+  /** Per document: its objectID (null once deleted), so that saving does not parse every record for it. */
+  private objectIDs: Array<string | null> = [];
   private readonly parsed = new Map<number, IndexRecord>();
 
   get length(): number {
@@ -76,12 +78,14 @@ export class RecordList {
     this.chunkOf.push(chunk);
     this.startOf.push(this.used);
     this.lengthOf.push(written);
+    this.objectIDs.push(record.objectID);
     this.used += written;
   }
 
   delete(doc: number): void {
     // The bytes stay until the owner compacts the store (it rebuilds once tombstones outnumber live records).
     this.lengthOf.data[doc] = 0;
+    this.objectIDs[doc] = null;
     this.parsed.delete(doc);
   }
 
@@ -100,19 +104,18 @@ export class RecordList {
     const offsets = new Uint32Array(n + 1);
     let total = 0;
     for (let doc = 0; doc < n; doc++) total += this.lengthOf.data[doc];
-    const blob = new Uint8Array(total);
-    const ids: Array<string | null> = new Array(n);
+    // Zero-padded to whole 32-bit words, for the u32 section type.
+    const blob = new Uint8Array((total + 3) & ~3);
     let used = 0;
     for (let doc = 0; doc < n; doc++) {
       const bytes = this.bytesOf(doc);
       blob.set(bytes, used);
       used += bytes.length;
       offsets[doc + 1] = used;
-      ids[doc] = bytes.length === 0 ? null : this.peek(doc)!.objectID;
     }
-    w.json('records.ids', ids);
+    w.json('records.ids', this.objectIDs);
     w.u32('records.offsets', offsets);
-    w.u32('records.blob', padded(blob));
+    w.u32('records.blob', new Uint32Array(blob.buffer));
     w.json('records.blobLength', used);
   }
 
@@ -140,6 +143,7 @@ export class RecordList {
     list.chunkOf = GrowableUint32.wrap(new Uint32Array(n));
     list.startOf = GrowableUint32.wrap(starts);
     list.lengthOf = GrowableUint32.wrap(lengths);
+    list.objectIDs = ids.slice();
     return { list, ids };
   }
 
@@ -152,11 +156,4 @@ export class RecordList {
     if (doc < 0 || doc >= this.length || this.lengthOf.data[doc] === 0) return undefined;
     return JSON.parse(decoder.decode(this.bytesOf(doc))) as IndexRecord;
   }
-}
-
-/** Bytes viewed as 32-bit words (zero-padded to a multiple of 4), for the u32 section type. */
-function padded(bytes: Uint8Array): Uint32Array {
-  const out = new Uint8Array((bytes.length + 3) & ~3);
-  out.set(bytes);
-  return new Uint32Array(out.buffer);
 }
