@@ -73,16 +73,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
+/** The query mixes and the time one pass of the generator takes; the products are dropped on return. */
+function drawWorkloads(size: number, queries: number): { warm: Workload; workload: Workload; generationMs: number } {
+  const started = performance.now();
+  const products: Product[] = [...generateProducts(size, 1)];
+  const generationMs = performance.now() - started;
+  return { warm: buildWorkload(products, Math.min(200, queries), 99), workload: buildWorkload(products, queries, 7), generationMs };
+}
+
 async function child(name: string, size: number, queries: number): Promise<Result> {
   // The query mixes come from one pass over the catalogue, timed: the build streams a second pass of the same
   // generator, and its time is taken off the build time. The harness then holds no product: what stays in
   // memory after the build is what the engine keeps (records included, if it keeps them).
-  const generationStarted = performance.now();
-  let products: Product[] = [...generateProducts(size, 1)];
-  const generationMs = performance.now() - generationStarted;
-  const warm = buildWorkload(products, Math.min(200, queries), 99);
-  const workload = buildWorkload(products, queries, 7);
-  products = [];
+  const { warm, workload, generationMs } = drawWorkloads(size, queries);
   const engine = await engineNamed(name);
   const before = settle();
   const started = performance.now();
