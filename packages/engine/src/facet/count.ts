@@ -129,35 +129,30 @@ export function countFacets(
 }
 
 /**
- * Bumps, for each matching document, the counter of each of its row's values. Rows of up to four columns skip
- * the inner loop over columns (the width tests are the same every time, so they cost next to nothing): measured
- * on 20k documents of a million and four columns, 0.62 → 0.37 ms.
+ * Bumps, for each matching document, the counter of each of its row's values, four columns per pass at most: a
+ * pass has no inner loop over columns (its width tests are the same every time, so they cost next to nothing).
+ * Measured on 20k documents of a million and four columns: 0.62 → 0.37 ms. Rows wider than four take several
+ * passes (rare: only single-valued facets are walked, and only when cheaper than popcounts).
  */
 function walkRows(words: Uint32Array, rows: RowArray, width: number, bases: Uint32Array, counts: Uint32Array): void {
   const limit = Math.min(words.length, ((rows.length / width) + 31) >>> 5);
-  if (width > 4) {
+  for (let first = 0; first < width; first += 4) {
+    const n = Math.min(4, width - first);
+    const b0 = bases[first];
+    const b1 = bases[first + 1];
+    const b2 = bases[first + 2];
+    const b3 = bases[first + 3];
     for (let i = 0; i < limit; i++) {
       let w = words[i] | 0;
       while (w !== 0) {
         const low = w & -w;
-        const row = ((i << 5) + (31 - Math.clz32(low))) * width;
+        const row = ((i << 5) + (31 - Math.clz32(low))) * width + first;
         w ^= low;
-        for (let c = 0; c < width; c++) counts[bases[c] + rows[row + c]]++;
+        counts[b0 + rows[row]]++;
+        if (n > 1) counts[b1 + rows[row + 1]]++;
+        if (n > 2) counts[b2 + rows[row + 2]]++;
+        if (n > 3) counts[b3 + rows[row + 3]]++;
       }
-    }
-    return;
-  }
-  const [b0, b1, b2, b3] = bases;
-  for (let i = 0; i < limit; i++) {
-    let w = words[i] | 0;
-    while (w !== 0) {
-      const low = w & -w;
-      const row = ((i << 5) + (31 - Math.clz32(low))) * width;
-      w ^= low;
-      counts[b0 + rows[row]]++;
-      if (width > 1) counts[b1 + rows[row + 1]]++;
-      if (width > 2) counts[b2 + rows[row + 2]]++;
-      if (width > 3) counts[b3 + rows[row + 3]]++;
     }
   }
 }

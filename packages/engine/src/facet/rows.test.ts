@@ -3,10 +3,12 @@
  * the ids, and extended in place after writes: extending must give the rows a fresh build would, including
  * when new values outgrow the element (one byte → two bytes) and when "no value" moves to a new id.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Bitset } from '../structures/bitset.ts';
 import { FacetColumn } from '../index/facet-column.ts';
 import type { DocId } from '../structures/ids.ts';
-import { buildFacetRows, extendFacetRows } from './count.ts';
+import { buildFacetRows, countFacets, extendFacetRows } from './count.ts';
 
 function columnWith(values: Array<string | undefined>): FacetColumn {
   const column = new FacetColumn('v', ['v']);
@@ -54,5 +56,40 @@ describe('facet rows', () => {
     expect(extended.rows).toBeInstanceOf(Uint8Array);
     expect(Array.from(extended.rows)).toEqual([0, 1, 2, 3, 0]);
     expect(Array.from(extended.rows)).toEqual(Array.from(buildFacetRows([column], 5).rows));
+  });
+});
+
+describe('countFacets over rows', () => {
+  it('counts like a document-by-document tally, for 1 to 6 walked columns (wider rows take several passes)', () => {
+    const documents = 3200;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: documents - 1 }), { minLength: 200, maxLength: 600 }),
+        (width, seed, matched) => {
+          // 50 values per column (7 is prime to 50), some documents without one: walking beats popcounts.
+          const columns = Array.from({ length: width }, (_, c) =>
+            columnWith(Array.from({ length: documents }, (_, d) => ((d * (c + 7) + seed) % 53 < 50 ? `v${(d * 7 + c * 13 + seed) % 50}` : undefined))),
+          );
+          const matches = Bitset.fromIds(documents, matched);
+          let walkedWidth = 0;
+          const counts = countFacets(columns, matches, matched.length, (walked) => {
+            walkedWidth = walked.length;
+            return buildFacetRows(walked, documents);
+          });
+          expect(walkedWidth).toBe(width);
+          columns.forEach((column, c) => {
+            const expected = new Uint32Array(column.valueCount);
+            for (const doc of matched) {
+              const value = column.singleValued()![doc];
+              if (value < column.valueCount) expected[value]++;
+            }
+            expect(Array.from(counts[c])).toEqual(Array.from(expected));
+          });
+        },
+      ),
+      { numRuns: 60, endOnFailure: true },
+    );
   });
 });
