@@ -80,22 +80,21 @@ export function expandWords(
 }
 
 /**
- * The match set and its size: the documents in every set of `base` (the filters and the live documents, most
- * selective first) that contain the required words, minus the excluded ones. Required words and base are
- * intersected in one pass.
+ * The match set and its size: the documents in every set of `base` (the filters and the live documents) that
+ * contain the required words, minus the excluded ones. Required words and base are intersected in one pass.
  */
 export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset[]): { matches: Bitset; count: number } {
+  // The live set comes last in `base`: its capacity is the index's.
   const capacity = base[base.length - 1].capacity;
   const sets = [...base];
   if (words.length > 0) {
     if (required.some(Boolean)) {
-      // After the filters (often sparse) and before the live set (nearly full): a zero word skips the rest.
       const wordSets = words.filter((_, i) => required[i]).map((word) => word.docs);
-      sets.splice(sets.length - 1, 0, ...wordSets);
+      sets.push(...wordSets);
     } else {
       const any = queryBitsets.acquire(capacity);
       for (const word of words) any.or(word.docs);
-      sets.splice(sets.length - 1, 0, any);
+      sets.push(any);
     }
   }
   const result = queryBitsets.acquire(capacity);
