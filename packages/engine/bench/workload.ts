@@ -66,3 +66,16 @@ export function buildWorkload(products: Product[], count: number, seed = 7): Wor
   }
   return { a, b, c, d };
 }
+
+/** The items in arrays of `size` (the last one shorter): a streamed catalogue in import-sized batches. */
+export function* inBatches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -10,7 +10,7 @@
 import type { Product } from '@vitrine/protocol';
 import { demoSettings, generateProducts } from '@vitrine/demo';
 import { SearchIndex } from '../src/index.ts';
-import { buildWorkload, FACETS } from './workload.ts';
+import { buildWorkload, FACETS, inBatches } from './workload.ts';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -30,17 +30,11 @@ const needed = new Set<number>();
 for (let i = 0; i < rounds; i++) for (let k = 0; k < batch; k++) needed.add(changedAt(i, k));
 const kept = new Map<number, Product>();
 const index = new SearchIndex(demoSettings);
-let pending: Product[] = [];
 let position = 0;
-for (const product of generateProducts(size, 1)) {
-  if (needed.has(position++)) kept.set(position - 1, product);
-  pending.push(product);
-  if (pending.length === 1000) {
-    index.saveObjects(pending);
-    pending = [];
-  }
+for (const batch of inBatches(generateProducts(size, 1), 1000)) {
+  for (const product of batch) if (needed.has(position++)) kept.set(position - 1, product);
+  index.saveObjects(batch);
 }
-index.saveObjects(pending);
 
 const query = (i: number): number => {
   const q = workload.b[i];

@@ -2,7 +2,7 @@
 import type { Product, SearchParams } from '@vitrine/protocol';
 import { demoSettings } from '@vitrine/demo';
 import { SearchIndex } from '../../src/index.ts';
-import { FACETS } from '../workload.ts';
+import { FACETS, inBatches } from '../workload.ts';
 import type { BenchEngine } from './types.ts';
 
 const quote = (value: string): string => JSON.stringify(value);
@@ -13,15 +13,7 @@ export function vitrineEngine(): BenchEngine {
     name: 'vitrine',
     build(products: Iterable<Product>) {
       index = new SearchIndex(demoSettings);
-      let batch: Product[] = [];
-      for (const product of products) {
-        batch.push(product);
-        if (batch.length === 1000) {
-          index.saveObjects(batch);
-          batch = [];
-        }
-      }
-      index.saveObjects(batch);
+      for (const batch of inBatches(products, 1000)) index.saveObjects(batch);
       // Settle the structures built lazily on the first query after writes (as the server's first query would).
       index.search({ query: '', facets: FACETS });
     },

@@ -31,11 +31,14 @@ export class RecordList {
   private chunks: Uint8Array[] = [];
   /** Bytes used in the last chunk. */
   private used = 0;
-  /** Per document: its chunk, first byte and byte length (0: deleted). */
+  /** Per document: its chunk, first byte and byte length. */
   private chunkOf = new GrowableUint32(1024);
   private startOf = new GrowableUint32(1024);
   private lengthOf = new GrowableUint32(1024);
-  /** Per document: its objectID (null once deleted), so that saving does not parse every record for it. */
+  /**
+   * Per document: its objectID, null once deleted (the one mark of a deleted record), so that saving does not
+   * parse every record for its id.
+   */
   private objectIDs: Array<string | null> = [];
   private readonly parsed = new Map<number, IndexRecord>();
 
@@ -84,7 +87,6 @@ export class RecordList {
 
   delete(doc: number): void {
     // The bytes stay until the owner compacts the store (it rebuilds once tombstones outnumber live records).
-    this.lengthOf.data[doc] = 0;
     this.objectIDs[doc] = null;
     this.parsed.delete(doc);
   }
@@ -103,14 +105,16 @@ export class RecordList {
     const n = this.length;
     const offsets = new Uint32Array(n + 1);
     let total = 0;
-    for (let doc = 0; doc < n; doc++) total += this.lengthOf.data[doc];
+    for (let doc = 0; doc < n; doc++) if (this.objectIDs[doc] !== null) total += this.lengthOf.data[doc];
     // Zero-padded to whole 32-bit words, for the u32 section type.
     const blob = new Uint8Array((total + 3) & ~3);
     let used = 0;
     for (let doc = 0; doc < n; doc++) {
-      const bytes = this.bytesOf(doc);
-      blob.set(bytes, used);
-      used += bytes.length;
+      if (this.objectIDs[doc] !== null) {
+        const bytes = this.bytesOf(doc);
+        blob.set(bytes, used);
+        used += bytes.length;
+      }
       offsets[doc + 1] = used;
     }
     w.json('records.ids', this.objectIDs);
@@ -135,7 +139,7 @@ export class RecordList {
     for (let doc = 0; doc < n; doc++) {
       if (offsets[doc + 1] < offsets[doc]) throw createEngineError('INVALID_SNAPSHOT', 'records');
       starts[doc] = offsets[doc];
-      lengths[doc] = ids[doc] === null ? 0 : offsets[doc + 1] - offsets[doc];
+      lengths[doc] = offsets[doc + 1] - offsets[doc];
     }
     list.chunks = [new Uint8Array(words.buffer, words.byteOffset, used)];
     // The loaded chunk is full as far as appends go: the next record starts a new chunk.
@@ -153,7 +157,7 @@ export class RecordList {
   }
 
   private read(doc: number): IndexRecord | undefined {
-    if (doc < 0 || doc >= this.length || this.lengthOf.data[doc] === 0) return undefined;
+    if (doc < 0 || doc >= this.length || this.objectIDs[doc] === null) return undefined;
     return JSON.parse(decoder.decode(this.bytesOf(doc))) as IndexRecord;
   }
 }
