@@ -23,6 +23,7 @@ import { DocumentScanner } from './rank/scan.ts';
 import { Stamps } from './structures/stamps.ts';
 import { queryBitsets } from './structures/bitset-pool.ts';
 import { runSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
+import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.ts';
 
 /** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
 const COMPACT_MIN_TOMBSTONES = 10_000;
@@ -132,6 +133,7 @@ export class SearchIndex implements EngineIndex {
     w.json('settings', this.settings);
     w.json('synonyms', this.synonymHits);
     this.store.save(w);
+    saveAdjacentPairs(this.store, w);
     // The customRanking order costs a sort of every record: store it rather than redo it after loading.
     const custom = parseCustomRanking(this.settings.customRanking);
     if (custom.length > 0) {
@@ -154,6 +156,7 @@ export class SearchIndex implements EngineIndex {
     index.setSynonyms(r.json<SynonymHit[]>('synonyms'));
     const separators = typeof settings.separatorsToIndex === 'string' ? settings.separatorsToIndex : '';
     index.store = IndexStore.load(r, parseSearchableAttributes(settings.searchableAttributes), separators, parseAttributesForFaceting(settings.attributesForFaceting));
+    restoreAdjacentPairs(index.store, r);
     const custom = parseCustomRanking(settings.customRanking);
     if (custom.length > 0 && r.has('custom.rank')) {
       const rank = r.u32('custom.rank');

@@ -2,7 +2,8 @@
  * Properties checked (top-k ordering): for random keys and any `need`, ordering a bitset bucket through the
  * criteria's `split` and `walk` shortcuts gives exactly the first `need` documents of a full lexicographic sort
  * by (key of each criterion, id) — the same as ordering with per-document keys. Buckets are large enough
- * (thousands of documents) for the shortcuts to be taken.
+ * (thousands of documents) for the shortcuts to be taken. The same holds with a criterion that has a floor ahead
+ * of them (proximity's floor-first placement), however rare the documents at the floor are.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -90,3 +91,52 @@ describe('orderSet', () => {
   });
 });
 
+
+describe('orderSet with a floor criterion first', () => {
+  it('equals a full sort whatever the share of documents at the floor', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6000 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.constantFrom(1, 3, 50, 300, 3000),
+        (n, seed, need, rarity) => {
+          let state = seed;
+          const random = (m: number): number => {
+            state = (state * 1103515245 + 12345) >>> 0;
+            return state % m;
+          };
+          const a = Array.from({ length: n }, () => random(3));
+          const b = Array.from({ length: n }, () => random(4));
+          // One document in `rarity` sits at the floor (key 2); the others are above it.
+          const distance = Array.from({ length: n }, () => (random(rarity) === 0 ? 2 : 3 + random(4)));
+          const rank = Array.from({ length: n }, (_, i) => i).sort(() => random(3) - 1);
+          const walkOrder = Array.from({ length: n }, (_, i) => i).sort(() => random(3) - 1);
+          const [splitRule, groupedWalk, custom] = rules(a, b, rank, walkOrder);
+          const floorRule: RankRule = { name: 'floor', key: (doc) => distance[doc], floor: 2 };
+          const used = [floorRule, groupedWalk, splitRule, custom];
+          const set = new Bitset(n + 40);
+          const members: number[] = [];
+          for (let doc = 0; doc < n; doc++) {
+            if (random(5) !== 0) {
+              set.add(doc);
+              members.push(doc);
+            }
+          }
+          const expected = members
+            .slice()
+            .sort((x, y) => {
+              for (const rule of used) {
+                const d = rule.key(x) - rule.key(y);
+                if (d !== 0) return d;
+              }
+              return x - y;
+            })
+            .slice(0, need);
+          expect(orderSet(set, members.length, used, need)).toEqual(expected);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+});

@@ -16,6 +16,8 @@ import type { RankRule } from './rule.ts';
 
 /** Buckets up to this size are ordered with per-document keys. */
 const SMALL = 1024;
+/** Documents tested before a floor-first placement, to tell whether documents at the floor are rare. */
+const SAMPLE = 64;
 
 export function toIdArray(set: Bitset, count: number): Uint32Array {
   const out = new Uint32Array(count);
@@ -46,18 +48,30 @@ export function orderTop(candidates: Uint32Array, rules: RankRule[], need: numbe
   return out;
 }
 
-function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[]): void {
-  if (count === 0 || need <= 0) return;
+/**
+ * Admits only some documents to the output: the documents at a criterion's floor, while the criteria after it
+ * order the bucket (see `placeFloorFirst`). Each test costs a forward-index read, so tests are budgeted: once
+ * the budget is spent the gate closes, every placement under it stops, and the caller starts over without it.
+ */
+interface Gate {
+  admits(doc: number): boolean;
+  closed: boolean;
+  /** How many documents are expected to be tested to admit `need` (by the share admitted so far). */
+  expectedTests(need: number): number;
+}
+
+function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[], gate?: Gate): void {
+  if (count === 0 || need <= 0 || gate?.closed) return;
   if (r === rules.length) {
     const target = out.length + need;
     set.forEach((doc) => {
-      out.push(doc);
-      return out.length < target;
+      if (gate === undefined || gate.admits(doc)) out.push(doc);
+      return out.length < target && !gate?.closed;
     });
     return;
   }
   if (count <= SMALL) {
-    placeArray(toIdArray(set, count), rules, r, need, out);
+    placeArray(toIdArray(set, count), rules, r, need, out, false, gate);
     return;
   }
   const rule = rules[r];
@@ -65,102 +79,97 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     for (const part of rule.split(set, count)) {
       if (part.count === 0) continue;
       const before = out.length;
-      if (part.resolved) placeSet(part.set(), part.count, rules, r + 1, need, out);
-      else placeArray(toIdArray(part.set(), part.count), rules, r, need, out, true);
+      if (part.resolved) placeSet(part.set(), part.count, rules, r + 1, need, out, gate);
+      else placeArray(toIdArray(part.set(), part.count), rules, r, need, out, true, gate);
       need -= out.length - before;
-      if (need <= 0) return;
+      if (need <= 0 || gate?.closed) return;
     }
     return;
   }
-  if (rule.walk && rule.walkPays!(count, set.capacity, need)) {
-    walkGroups(set, rule, rules, r, need, out);
+  if (rule.walk && rule.walkPays!(count, set.capacity, gate === undefined ? need : gate.expectedTests(need))) {
+    walkGroups(set, rule, rules, r, need, out, gate);
     return;
   }
-  if (rule.floor !== undefined && rules[r + 1]?.walk !== undefined) {
+  if (gate === undefined && rule.floor !== undefined && rules[r + 1]?.walk !== undefined) {
     placeFloorFirst(set, count, rules, r, need, out);
     return;
   }
-  placeArray(toIdArray(set, count), rules, r, need, out, true);
+  placeArray(toIdArray(set, count), rules, r, need, out, true, gate);
 }
 
 /**
- * A criterion with a floor (a key no document can beat) followed by a walkable criterion: walk the bucket in
- * the next criterion's order and collect the documents at the floor, grouped by the next criterion's key. Once
- * `need` of them are collected when a group ends, no document not yet walked can rank among the first `need`
- * (it is either above the floor, or at the floor with a worse next key), so most of the bucket is never keyed.
- * This is what makes a two-word query over tens of thousands of matches cheap when many of them hold the words
- * side by side. The walk visits documents out of id order (slower per document than keying them in order), so
- * when floor documents turn out rare it is abandoned after a quarter of the bucket, and the whole bucket is
- * keyed in id order instead (keys are memoised: nothing is computed twice).
+ * A criterion with a floor (a key no document can beat) followed by a walkable criterion: order the bucket by
+ * the criteria after this one, admitting only the documents at the floor, and stop at the first `need` of
+ * them. They are exactly the first `need` by all criteria, since no document beats the floor. The later
+ * criteria's shortcuts (the attribute walk, the exact split, the customRanking walk) decide which documents get
+ * tested, so when the floor is common a handful are, even inside a large group of one attribute key. This is
+ * what makes a two-word query over tens of thousands of matches cheap when many of them hold the words side by
+ * side. When floor documents turn out rare (none in a first sample, or fewer than the walks need by the time a
+ * quarter of the bucket is tested), the whole bucket is keyed in id order instead (keys are memoised: nothing
+ * is computed twice).
  */
 function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[]): void {
   const rule = rules[r];
   const floor = rule.floor!;
+  const start = out.length;
   const budget = Math.max(need * 8, count >>> 2);
-  const groups: number[][] = [];
-  let group: number[] | null = null;
-  let groupKey = NaN;
-  let found = 0;
-  let visited = 0;
-  // Set inside the walk's callback (a plain annotation would let TypeScript narrow it to 'walked' here).
-  let outcome = 'walked' as 'enough' | 'abandoned' | 'walked';
-  rules[r + 1].walk!(set, (doc, key) => {
-    if (key !== groupKey) {
-      if (found >= need) {
-        outcome = 'enough';
+  let tested = 0;
+  let admittedCount = 0;
+  const gate: Gate = {
+    closed: false,
+    admits(doc) {
+      if (++tested > budget) {
+        this.closed = true;
         return false;
       }
-      groupKey = key;
-      group = null;
-    }
-    if (++visited > budget && found < need) {
-      outcome = 'abandoned';
-      return false;
-    }
-    if (rule.key(doc) === floor) {
-      if (group === null) groups.push((group = []));
-      group.push(doc);
-      found++;
-    }
-    return true;
+      if (rule.key(doc) > floor) return false;
+      admittedCount++;
+      return true;
+    },
+    expectedTests: (wanted) => Math.min(count, (wanted * (tested + 1)) / (admittedCount + 1)),
+  };
+  // A sample first (its keys are memoised, so it is never wasted): when no document of it sits at the floor,
+  // the walks would visit the whole bucket for nothing, and keys in id order are cheaper.
+  set.forEach((doc) => {
+    gate.admits(doc);
+    return tested < SAMPLE;
   });
-  if (outcome === 'abandoned') {
+  if (admittedCount > 0) placeSet(set, count, rules, r + 1, need, out, gate);
+  if (gate.closed || admittedCount === 0) {
+    out.length = start;
     placeArray(toIdArray(set, count), rules, r, need, out, true);
     return;
   }
-  const target = out.length + need;
-  for (const docs of groups) {
-    if (out.length >= target) return;
-    placeArray(Uint32Array.from(docs).sort(), rules, r + 2, target - out.length, out);
-  }
-  if (outcome === 'enough' || out.length >= target || found === count) return;
-  // Fewer than `need` at the floor: the others follow, ordered by this criterion's keys.
+  const found = out.length - start;
+  if (found >= need || found === count) return;
+  // Fewer than `need` at the floor, so every document was tested: the others follow, ordered by their keys.
   const rest = queryBitsets.copy(set);
-  for (const docs of groups) for (const doc of docs) rest.delete(doc);
-  placeArray(toIdArray(rest, count - found), rules, r, target - out.length, out, true);
+  for (let i = start; i < out.length; i++) rest.delete(out[i]);
+  placeArray(toIdArray(rest, count - found), rules, r, need - found, out, true);
 }
 
 /** Consumes a criterion's walk group by group (a group: one key), ordering each group by the next criteria. */
-function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, need: number, out: number[]): void {
+function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, need: number, out: number[], gate?: Gate): void {
   const target = out.length + need;
   let group: number[] = [];
   let groupKey = NaN;
   const flush = (): void => {
     const remaining = target - out.length;
     if (group.length === 0 || remaining <= 0) return;
+
     if (group.length <= SMALL) {
       const docs = Uint32Array.from(group).sort();
-      placeArray(docs, rules, r + 1, remaining, out);
+      placeArray(docs, rules, r + 1, remaining, out, false, gate);
     } else {
       const bucket = queryBitsets.acquire(set.capacity);
       for (const doc of group) bucket.add(doc);
-      placeSet(bucket, group.length, rules, r + 1, remaining, out);
+      placeSet(bucket, group.length, rules, r + 1, remaining, out, gate);
     }
   };
   rule.walk!(set, (doc, key) => {
     if (key !== groupKey) {
       flush();
-      if (out.length >= target) return false;
+      if (out.length >= target || gate?.closed) return false;
       group = [];
       groupKey = key;
     }
@@ -171,8 +180,14 @@ function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, n
 }
 
 /** `keyed`: this criterion must use per-document keys (its shortcuts were already considered for this bucket). */
-function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[], keyed = false): void {
-  if (docs.length === 0 || need <= 0) return;
+function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[], keyed = false, gate?: Gate): void {
+  if (docs.length === 0 || need <= 0 || gate?.closed) return;
+  if (gate !== undefined && (docs.length <= SMALL || r === rules.length)) {
+    // Few documents, or no criterion left to order them: test them now, then place the admitted ones as usual.
+    docs = admitted(docs, gate, r === rules.length ? need : docs.length);
+    if (gate.closed || docs.length === 0) return;
+    gate = undefined;
+  }
   if (r === rules.length || docs.length === 1) {
     // Documents arrive in ascending id order: the final tie-break is insertion order.
     const n = Math.min(need, docs.length);
@@ -181,16 +196,21 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
   }
   const rule = rules[r];
   const n = docs.length;
-  const floorWalk = rule.floor !== undefined && rules[r + 1]?.walk !== undefined;
-  if (!keyed && n > SMALL && (rule.split || floorWalk || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, need)))) {
+  const floorWalk = gate === undefined && rule.floor !== undefined && rules[r + 1]?.walk !== undefined;
+  const wanted = gate === undefined ? need : gate.expectedTests(need);
+  if (!keyed && n > SMALL && (rule.split || floorWalk || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, wanted)))) {
     // A large group reaching a criterion with a bitset shortcut: back to bucket mode.
     const set = new Bitset(docs[n - 1] + 1);
     for (let i = 0; i < n; i++) set.add(docs[i]);
-    placeSet(set, n, rules, r, need, out);
+    placeSet(set, n, rules, r, need, out, gate);
     return;
   }
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = rule.key(docs[i]);
+  if (gate !== undefined) {
+    placeGroupsInKeyOrder(docs, keys, rules, r, need, out, gate);
+    return;
+  }
   const threshold = kthSmallest(keys, Math.min(need, n));
   // Documents strictly below the threshold: fewer than `need`, sorted by (key, id).
   const below: number[] = [];
@@ -220,6 +240,80 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
     for (let i = 0; i < n; i++) if (keys[i] === threshold) group[g++] = docs[i];
   }
   placeArray(group, rules, r + 1, need, out);
+}
+
+/** The documents the gate admits, in their order, at most `limit` of them. */
+function admitted(docs: Uint32Array, gate: Gate, limit: number): Uint32Array {
+  const kept = new Uint32Array(Math.min(docs.length, limit));
+  let n = 0;
+  for (let i = 0; i < docs.length && n < limit; i++) if (gate.admits(docs[i])) kept[n++] = docs[i];
+  return kept.subarray(0, n);
+}
+
+/**
+ * Behind a gate, the `need`-th smallest key says nothing (documents below it may not be admitted): groups of
+ * equal keys are placed best first until enough are admitted. They are selected in rounds, each taking the
+ * next smallest keys, four times as many as the round before, so that a large bucket is sorted only as far as
+ * the gate needs.
+ */
+function placeGroupsInKeyOrder(docs: Uint32Array, keys: Float64Array, rules: RankRule[], r: number, need: number, out: number[], gate: Gate): void {
+  const n = docs.length;
+  const candidateKeys = new Float64Array(n);
+  const chosen = new Uint32Array(n);
+  let above = -Infinity;
+  let take = 2 * need;
+  /** Places the documents at `chosen[from..to)`; false once enough are admitted (or the gate closed). */
+  const placeGroup = (from: number, to: number): boolean => {
+    if (to - from === 1) {
+      // A key of its own (customRanking): nothing left to order it by.
+      const doc = docs[chosen[from]];
+      if (gate.admits(doc)) {
+        out.push(doc);
+        need--;
+      }
+    } else {
+      const group = new Uint32Array(to - from);
+      for (let g = from; g < to; g++) group[g - from] = docs[chosen[g]];
+      const before = out.length;
+      placeArray(group, rules, r + 1, need, out, false, gate);
+      need -= out.length - before;
+    }
+    return need > 0 && !gate.closed;
+  };
+  for (;;) {
+    let m = 0;
+    for (let i = 0; i < n; i++) if (keys[i] > above) candidateKeys[m++] = keys[i];
+    if (m === 0) return;
+    const threshold = take < m ? kthSmallest(candidateKeys.subarray(0, m), take) : Infinity;
+    let c = 0;
+    for (let i = 0; i < n; i++) if (keys[i] > above && keys[i] <= threshold) chosen[c++] = i;
+    const distinct = new Float64Array(c);
+    for (let d = 0; d < c; d++) distinct[d] = keys[chosen[d]];
+    distinct.sort();
+    let distinctCount = 0;
+    for (let d = 0; d < c; d++) if (d === 0 || distinct[d] !== distinct[d - 1]) distinct[distinctCount++] = distinct[d];
+    if (distinctCount <= 8) {
+      // Typo, words, exact: few keys, many documents each. One pass per key, ids kept ascending.
+      for (let d = 0; d < distinctCount; d++) {
+        let g = 0;
+        const key = distinct[d];
+        for (let i = 0; i < n; i++) if (keys[i] === key) chosen[g++] = i;
+        if (!placeGroup(0, g)) return;
+      }
+    } else {
+      const order = Array.from(chosen.subarray(0, c)).sort((a, b) => keys[a] - keys[b] || a - b);
+      chosen.set(order);
+      let start = 0;
+      while (start < c) {
+        let end = start + 1;
+        while (end < c && keys[chosen[end]] === keys[chosen[start]]) end++;
+        if (!placeGroup(start, end)) return;
+        start = end;
+      }
+    }
+    above = threshold;
+    take *= 4;
+  }
 }
 
 /** The k-th smallest value (1-based k ≤ length), with a bounded max-heap: O(n log k). */

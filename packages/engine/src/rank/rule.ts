@@ -13,6 +13,7 @@ import type { TextIndex } from '../index/text-index.ts';
 import type { ExpandedWord } from '../query/expand.ts';
 import type { DocumentScanner } from './scan.ts';
 import type { CustomOrder } from './custom-rank.ts';
+import type { AdjacentPairs } from '../index/adjacent-pairs.ts';
 
 export interface BucketPart {
   /** The part's documents, materialised only if ordering gets that far. */
@@ -32,7 +33,7 @@ export interface RankRule {
   walkPays?(count: number, capacity: number, need: number): boolean;
   /**
    * A key no document of this query can beat (proximity when every word is required: each pair of words at
-   * least `minProximity` apart). Lets a large bucket be ordered by walking the next criterion (see `order.ts`).
+   * least `minProximity` apart, or 2 when they never stand side by side). Lets a large bucket be ordered by walking the next criterion (see `order.ts`).
    */
   floor?: number;
 }
@@ -55,6 +56,8 @@ export interface RankContext {
   /** Whether some words are optional (optionalWords, removeWordsIfNoResults), making the words criterion useful. */
   hasOptionalWords: boolean;
   minProximity: number;
+  /** Which terms ever stand side by side (built on first use, kept up to date by writes). */
+  adjacentPairs: () => AdjacentPairs;
   exactOnSingleWord: 'attribute' | 'word' | 'none';
   optionalFilters: OptionalFilter[];
   /** customRanking order, or null without customRanking. */

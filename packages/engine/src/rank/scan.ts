@@ -70,6 +70,8 @@ export class DocumentScanner {
     pairDistance: new Int32Array(0),
     phraseFound: new Uint8Array(0),
   };
+  /** Per pair of consecutive words, the distance no document can beat (see `usePairFloors`). */
+  private pairFloors = new Int32Array(0);
   private options: ScanOptions = { typoFreeSlots: new Set(), ignoredSlots: new Set(), minProximity: 1, exactOnSingleWord: 'attribute' };
 
   constructor(private readonly text: TextIndex) {
@@ -167,6 +169,7 @@ export class DocumentScanner {
       pairDistance: new Int32Array(Math.max(0, W - 1)),
       phraseFound: new Uint8Array(this.phraseCount),
     };
+    this.pairFloors = new Int32Array(Math.max(0, W - 1)).fill(options.minProximity);
     const slots = this.text.slots;
     this.slotRankKey = new Int32Array(slots.length);
     this.slotOrdered = new Uint8Array(slots.length);
@@ -179,8 +182,17 @@ export class DocumentScanner {
   }
 
   /**
-   * Proximity alone, stopping as soon as every pair of consecutive words is as close as it can count
-   * (`minProximity`): for most documents that is within their first attribute. Only valid when no attribute is
+   * Raises the distance below which `proximityOf` keeps reading a document, pair by pair, to what no document can
+   * beat (words never side by side anywhere: see `index/adjacent-pairs.ts`). Call after `begin`, before any
+   * `proximityOf` of the query.
+   */
+  usePairFloors(floors: ArrayLike<number>): void {
+    for (let w = 0; w < this.pairFloors.length; w++) this.pairFloors[w] = Math.max(this.pairFloors[w], floors[w]);
+  }
+
+  /**
+   * Proximity alone, stopping as soon as every pair of consecutive words is as close as it can be
+   * (`minProximity`, or the pair's floor): for most documents that is within their first attribute. Only valid when no attribute is
    * restricted (the full `scan` applies those rules).
    */
   proximityOf(doc: number): number {
@@ -192,7 +204,7 @@ export class DocumentScanner {
     lastSlot.fill(-1);
     pairDistance.fill(MAX_PAIR_DISTANCE);
     bestTypo.fill(UNMATCHED);
-    const floor = this.options.minProximity;
+    const floors = this.pairFloors;
     let pending = W - 1;
     const terms = this.text.fwdTerms.data;
     const infos = this.text.fwdInfo.data;
@@ -210,14 +222,14 @@ export class DocumentScanner {
         if (w > 0 && lastSlot[w - 1] === slot) {
           const d = Math.max(1, pos - lastPos[w - 1]);
           if (d < pairDistance[w - 1]) {
-            if (pairDistance[w - 1] > floor && d <= floor) pending--;
+            if (pairDistance[w - 1] > floors[w - 1] && d <= floors[w - 1]) pending--;
             pairDistance[w - 1] = d;
           }
         }
         if (w < W - 1 && lastSlot[w + 1] === slot) {
           const d = pos - lastPos[w + 1] + 1;
           if (d < pairDistance[w]) {
-            if (pairDistance[w] > floor && d <= floor) pending--;
+            if (pairDistance[w] > floors[w] && d <= floors[w]) pending--;
             pairDistance[w] = d;
           }
         }
@@ -229,7 +241,7 @@ export class DocumentScanner {
     for (let w = 0; w + 1 < W; w++) {
       // A word not seen before stopping either is absent (optional) or every pair was already at the floor.
       if (pending > 0 && (bestTypo[w] === UNMATCHED || bestTypo[w + 1] === UNMATCHED)) continue;
-      proximity += Math.max(pairDistance[w], floor);
+      proximity += Math.max(pairDistance[w], this.options.minProximity);
     }
     this.proximityCells[memo] = this.query;
     this.proximityCells[memo + 1] = proximity;

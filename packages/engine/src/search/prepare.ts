@@ -21,6 +21,7 @@ import type { RankContext, RankRule, OptionalFilter } from '../rank/rule.ts';
 import { computeSortOrder, customOrderFor, extendSortOrder, type CustomOrder } from '../rank/custom-rank.ts';
 import { buildRules } from '../rank/rules/index.ts';
 import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
+import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
 
 export interface SearchEnvironment {
   store: IndexStore;
@@ -159,6 +160,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     verify,
     hasOptionalWords: required.some((r) => !r),
     minProximity: options.minProximity,
+    adjacentPairs: () => adjacentPairsFor(store),
     exactOnSingleWord: options.exactOnSingleWordQuery,
     optionalFilters,
     custom: customOrder,

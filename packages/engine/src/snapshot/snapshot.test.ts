@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { SearchParams, SearchResponse } from '@vitrine/protocol';
 import { generateProducts, demoSettings } from '@vitrine/demo';
 import { EngineError, SearchIndex, loadSnapshot } from '../index.ts';
+import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
+import type { IndexStore } from '../index/store.ts';
 
 const queries: SearchParams[] = [
   { query: '' , facets: ['*'] },
@@ -52,6 +54,26 @@ describe('snapshots', () => {
     }
     for (const params of [...queries, { query: 'quantum' }]) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
     expect(loaded.search({ query: 'quantum' }).nbHits).toBe(1);
+  });
+
+  it('restores the filter of adjacent terms as saved, and later writes extend it', () => {
+    const storeOf = (index: SearchIndex): IndexStore => (index as unknown as { store: IndexStore }).store;
+    const index = sample();
+    const loaded = loadSnapshot(index.saveSnapshot());
+    const saved = adjacentPairsFor(storeOf(index));
+    const restored = adjacentPairsFor(storeOf(loaded));
+    const terms = Math.min(300, storeOf(index).text.dict.size);
+    let adjacent = 0;
+    for (let a = 0; a < terms; a++) {
+      for (let b = 0; b < terms; b++) {
+        expect(restored.mayFollow(a, b)).toBe(saved.mayFollow(a, b));
+        if (saved.mayFollow(a, b)) adjacent++;
+      }
+    }
+    expect(adjacent).toBeGreaterThan(0);
+    loaded.saveObjects([{ objectID: 'new', name: 'Zyzzyva Quokka' }]);
+    const dict = storeOf(loaded).text.dict;
+    expect(adjacentPairsFor(storeOf(loaded)).mayFollow(dict.idOf('zyzzyva')!, dict.idOf('quokka')!)).toBe(true);
   });
 
   it('keeps documents written after a large import, findable by frequent words', () => {

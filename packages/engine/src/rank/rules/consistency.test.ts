@@ -14,7 +14,7 @@ const index = new SearchIndex({ ...demoSettings, ignorePlurals: true });
 index.saveObjects([...generateProducts(4000, 11)]);
 const env = (index as unknown as { environment(): SearchEnvironment }).environment();
 
-const queries = ['', 'ch', 'wireless', 'wireles charger', 'cotton t', 'oak table', 'red', 'lamp', 'steel bottle 750', 'sofa', 'set of', 'a s', 'with the'];
+const queries = ['', 'ch', 'wireless', 'wireles charger', 'cotton t', 'oak table', 'red', 'lamp', 'steel bottle 750', 'sofa', 'set of', 'a s', 'with the', 'x cm', 'candle g'];
 
 describe('criteria shortcuts agree with keys', () => {
   for (const [query, optional] of queries.flatMap((q) => [[q, true], [q, false]] as const)) {
@@ -47,7 +47,7 @@ describe('criteria shortcuts agree with keys', () => {
           expect(seen.slice().sort((a, b) => a - b)).toEqual(docs);
         }
       }
-      // The early-exit proximity equals the full forward scan's.
+      // The early-exit proximity equals the full forward scan's, and no document beats the floor.
       const proximity = rules.find((rule) => rule.name === 'proximity');
       if (proximity) {
         const { scanner } = prepared.context;
@@ -55,6 +55,7 @@ describe('criteria shortcuts agree with keys', () => {
           scanner.scan(doc);
           expect(proximity.key(doc)).toBe(scanner.proximityAt(doc));
         }
+        if (proximity.floor !== undefined) for (const doc of docs) expect(proximity.key(doc)).toBeGreaterThanOrEqual(proximity.floor);
       }
       const expected = docs
         .slice()
@@ -86,10 +87,12 @@ describe('proximity ordered floor-first on a large bucket', () => {
   );
   const syntheticEnv = (synthetic as unknown as { environment(): SearchEnvironment }).environment();
 
-  for (const query of ['red shoe', 'shoe red', 'red sho']) {
+  // "shoe red" and "model shoe" never stand side by side in that order: their floor rises to 2 (reversed order).
+  for (const [query, floor] of [['red shoe', 1], ['shoe red', 2], ['red sho', 1], ['model shoe', 2], ['model sho', 2]] as const) {
     it(`query "${query}"`, () => {
       const { rules, matches, matchCount } = prepareSearch(syntheticEnv, { query }, undefined, undefined);
       expect(matchCount).toBe(3000);
+      expect(rules.find((rule) => rule.name === 'proximity')?.floor).toBe(floor);
       const expected = Array.from(toIdArray(matches, matchCount)).sort((x, y) => {
         for (const rule of rules) {
           const d = rule.key(x) - rule.key(y);
