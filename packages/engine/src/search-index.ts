@@ -20,7 +20,6 @@ import { customOrderFor, customOrderKey, mergePending, restoreKeyColumns } from 
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
-import { Stamps } from './structures/stamps.ts';
 import { queryBitsets } from './structures/bitset-pool.ts';
 import { runSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
 import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.ts';
@@ -34,7 +33,6 @@ export class SearchIndex implements EngineIndex {
   private synonymHits: SynonymHit[] = [];
   private synonymTable: SynonymTable | null = null;
   private scanner: DocumentScanner | null = null;
-  private readonly stamps = new Stamps();
   private settledVersion = -1;
   private readonly words = new WordCache();
 
@@ -186,7 +184,6 @@ export class SearchIndex implements EngineIndex {
       synonyms: this.synonymTable.size > 0 ? this.synonymTable : null,
       scanner: this.scanner,
       words: this.words,
-      stamps: this.stamps.sized(this.store.capacity),
     };
   }
 

@@ -66,8 +66,6 @@ export interface RankContext {
   sortOrder(attribute: string, ascending: boolean): CustomOrder & { keys: Float64Array };
   /** Geo distance buckets, or null when geo ranking does not apply to this query. */
   geoKey: ((doc: number) => number) | null;
-  /** Scratch stamps, one per document, for walks that must see each document once. */
-  stamps: { marks: Uint32Array; next(): number };
 }
 
 export type RuleFactory = (context: RankContext) => RankRule | null;

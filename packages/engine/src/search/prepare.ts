@@ -30,7 +30,6 @@ export interface SearchEnvironment {
   synonymHits?: SynonymHit[];
   scanner: DocumentScanner;
   words: WordCache;
-  stamps: RankContext['stamps'];
 }
 
 export interface PreparedSearch {
@@ -171,7 +170,6 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
         (previous) => extendSortOrder(previous, store.numericColumn(attribute).first, ascending),
       ),
     geoKey: geoKeyFor(store, options),
-    stamps: env.stamps,
   };
   const rules = buildRules(options.ranking, context);
   return { options, parsed, words, required, matches, matchCount: count, rules, context, customOrder };

@@ -7,6 +7,7 @@
  * best key first: each document is met first at its best key, and the walk stops once enough are placed.
  */
 import type { RuleFactory } from '../rule.ts';
+import { queryBitsets } from '../../structures/bitset-pool.ts';
 
 interface Segment {
   key: number;
@@ -16,7 +17,7 @@ interface Segment {
 }
 
 export const attributeRule: RuleFactory = (context) => {
-  const { words, scanner, text, stamps } = context;
+  const { words, scanner, text } = context;
   if (words.length === 0) return null;
   const key = (doc: number): number => {
     scanner.scan(doc);
@@ -39,16 +40,17 @@ export const attributeRule: RuleFactory = (context) => {
         }
       }
       segments.sort((a, b) => a.key - b.key);
-      const marks = stamps.marks;
-      const stamp = stamps.next();
+      // The bucket's documents not visited yet: a document's first segment is its best key. One bitset (it fits
+      // in cache, where a stamp per document would not) answers both "in the bucket?" and "seen?".
+      const unseen = queryBitsets.copy(bucket).words;
       for (const segment of segments) {
         const docs = segment.docs;
         for (let k = segment.from; k < segment.to; k++) {
           const doc = docs[k];
-          // The bucket first: its bits fit in cache, the marks (one word per document) do not, and most
-          // postings of a prefix's many terms fall outside the bucket.
-          if (!bucket.has(doc) || marks[doc] === stamp) continue;
-          marks[doc] = stamp;
+          const word = doc >>> 5;
+          const bit = 1 << (doc & 31);
+          if ((unseen[word] & bit) === 0) continue;
+          unseen[word] ^= bit;
           if (!visit(doc, segment.key)) return;
         }
       }
