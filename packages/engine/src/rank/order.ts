@@ -104,8 +104,8 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
  * criteria's shortcuts (the attribute walk, the exact split, the customRanking walk) decide which documents get
  * tested, so when the floor is common a handful are, even inside a large group of one attribute key. This is
  * what makes a two-word query over tens of thousands of matches cheap when many of them hold the words side by
- * side. When floor documents turn out rare (none in a first sample, or fewer than the walks need by the time a
- * quarter of the bucket is tested), the whole bucket is keyed in id order instead (keys are memoised: nothing
+ * side. When floor documents turn out rare (too few in a first sample, or fewer than the walks need by the time
+ * a quarter of the bucket is tested), the whole bucket is keyed in id order instead (keys are memoised: nothing
  * is computed twice).
  */
 function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[]): void {
@@ -128,14 +128,16 @@ function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: numbe
     },
     expectedTests: (wanted) => Math.min(count, (wanted * (tested + 1)) / (admittedCount + 1)),
   };
-  // A sample first (its keys are memoised, so it is never wasted): when no document of it sits at the floor,
-  // the walks would visit the whole bucket for nothing, and keys in id order are cheaper.
+  // A sample first (its keys are memoised, so it is never wasted): when few documents of it sit at the floor,
+  // the gated walks would visit much of the bucket for nothing, and keys in id order are cheaper.
   set.forEach((doc) => {
     gate.admits(doc);
     return tested < SAMPLE;
   });
-  if (admittedCount > 0) placeSet(set, count, rules, r + 1, need, out, gate);
-  if (gate.closed || admittedCount === 0) {
+  // Gate only when the sample says `need` admissions are likely well within the budget.
+  const promising = admittedCount > 0 && 2 * gate.expectedTests(need) <= budget;
+  if (promising) placeSet(set, count, rules, r + 1, need, out, gate);
+  if (gate.closed || !promising) {
     out.length = start;
     placeArray(toIdArray(set, count), rules, r, need, out, true);
     return;
@@ -206,7 +208,8 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
     return;
   }
   const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = rule.key(docs[i]);
+  if (rule.keys !== undefined) rule.keys(docs, keys);
+  else for (let i = 0; i < n; i++) keys[i] = rule.key(docs[i]);
   if (gate !== undefined) {
     placeGroupsInKeyOrder(docs, keys, rules, r, need, out, gate);
     return;

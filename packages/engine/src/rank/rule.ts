@@ -26,6 +26,8 @@ export interface BucketPart {
 export interface RankRule {
   readonly name: string;
   key(doc: number): number;
+  /** Keys of many documents (ascending ids) at once, when that is cheaper than one by one. */
+  keys?(docs: Uint32Array, out: Float64Array): void;
   split?(set: Bitset, count: number): BucketPart[];
   /** Visits the documents of `bucket` in ascending key order until `visit` returns false. */
   walk?(bucket: Bitset, visit: (doc: number, key: number) => boolean): void;

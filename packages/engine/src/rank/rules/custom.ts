@@ -3,7 +3,7 @@
  * bucket is walked in that order, stopping at the first documents of the bucket met.
  */
 import type { RuleFactory } from '../rule.ts';
-import { walkOrder } from '../custom-rank.ts';
+import { orderWalkPays, walkOrder } from '../custom-rank.ts';
 
 export const customRule: RuleFactory = (context) => {
   const custom = context.custom;
@@ -14,8 +14,7 @@ export const customRule: RuleFactory = (context) => {
     key(doc) {
       return rank[doc];
     },
-    // Walking costs about need × capacity / count steps; sorting the bucket about count × log(need).
-    walkPays: (count, capacity, need) => (need * capacity) / Math.max(1, count) < count * 4,
+    walkPays: orderWalkPays,
     walk(bucket, visit) {
       walkOrder(custom, (doc) => !bucket.has(doc) || visit(doc, rank[doc]));
     },

@@ -17,7 +17,12 @@ export const proximityRule: RuleFactory = (context) => {
     scanner.usePairFloors(floors);
     // With every word required, no document beats the sum of the pairs' floors.
     const floor = context.hasOptionalWords ? undefined : floors.reduce((sum, f) => sum + f, 0);
-    return { name: 'proximity', key: (doc) => scanner.proximityOf(doc), ...(floor === undefined ? {} : { floor }) };
+    return {
+      name: 'proximity',
+      key: (doc) => scanner.proximityOf(doc),
+      keys: (docs, out) => scanner.proximitiesOf(docs, out),
+      ...(floor === undefined ? {} : { floor }),
+    };
   }
   return {
     name: 'proximity',

@@ -3,7 +3,7 @@
  * numeric value; records without it come last. Large buckets are walked in the precomputed sorted order.
  */
 import type { RankRule, RankContext } from '../rule.ts';
-import { walkOrder } from '../custom-rank.ts';
+import { orderWalkPays, walkOrder } from '../custom-rank.ts';
 
 export function sortRule(context: RankContext, attribute: string, ascending: boolean): RankRule {
   const sorted = context.sortOrder(attribute, ascending);
@@ -13,7 +13,7 @@ export function sortRule(context: RankContext, attribute: string, ascending: boo
     key(doc) {
       return keys[doc];
     },
-    walkPays: (count, capacity, need) => (need * capacity) / Math.max(1, count) < count * 4,
+    walkPays: orderWalkPays,
     walk(bucket, visit) {
       walkOrder(sorted, (doc) => !bucket.has(doc) || visit(doc, keys[doc]));
     },
