@@ -83,9 +83,7 @@ export function expandWords(
  * The match set and its size: the documents in every set of `base` (the filters and the live documents) that
  * contain the required words, minus the excluded ones. Required words and base are intersected in one pass.
  */
-export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset[]): { matches: Bitset; count: number } {
-  // The live set comes last in `base`: its capacity is the index's.
-  const capacity = base[base.length - 1].capacity;
+export function combineWords(words: ExpandedWord[], required: boolean[], excluded: Bitset[], base: Bitset[], capacity: number): { matches: Bitset; count: number } {
   const sets = [...base];
   if (words.length > 0) {
     if (required.some(Boolean)) {

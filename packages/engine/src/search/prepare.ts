@@ -57,8 +57,10 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     extra?.extraFilter,
   );
   // Live documents passing the filters, as the sets to intersect (combineWords does it in one pass).
+  // Without deleted records every id is live: intersecting with the live set would change nothing (one pass of
+  // five, at a million documents 125 KB read per search).
   const live = store.all();
-  const filtered = filterNode === null ? [live] : [evaluateFilterView(filterNode, store, queryBitsets), live];
+  const filtered = filterNode === null ? [live] : store.tombstones === 0 ? [evaluateFilterView(filterNode, store, queryBitsets)] : [evaluateFilterView(filterNode, store, queryBitsets), live];
 
   const parsed = parseQuery(options.query, {
     queryType: options.queryType,
@@ -86,7 +88,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
   const verify = parsed.phraseCount > 0 || ignoredSlots.size > 0 || (scanOptions.typoFreeSlots.size > 0 && words.some((w) => w.maxTypos > 0));
 
   const attempt = (required: boolean[]): { matches: Bitset; count: number } => {
-    const { matches, count } = combineWords(words, required, excluded, filtered);
+    const { matches, count } = combineWords(words, required, excluded, filtered, store.capacity);
     if (!verify || words.length === 0) return { matches, count };
     scanner.begin(words, required, scanOptions);
     matches.forEach((doc) => {
