@@ -82,7 +82,7 @@ export class SearchIndex implements EngineIndex {
   }
 
   getObject(objectID: string): IndexRecord | undefined {
-    const doc = this.store.byObjectID.get(objectID);
+    const doc = this.store.docOf(objectID);
     return doc === undefined ? undefined : this.store.records.get(doc);
   }
 

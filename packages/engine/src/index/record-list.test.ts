@@ -27,7 +27,7 @@ const steps = fc.array(
 function roundTrip(list: RecordList): RecordList {
   const writer = new SnapshotWriter();
   list.save(writer);
-  return RecordList.load(new SnapshotReader(writer.finish())).list;
+  return RecordList.load(new SnapshotReader(writer.finish()));
 }
 
 describe('RecordList', () => {

@@ -35,11 +35,8 @@ export class RecordList {
   private chunkOf = new GrowableUint32(1024);
   private startOf = new GrowableUint32(1024);
   private lengthOf = new GrowableUint32(1024);
-  /**
-   * Per document: its objectID, null once deleted (the one mark of a deleted record), so that saving does not
-   * parse every record for its id.
-   */
-  private objectIDs: Array<string | null> = [];
+  /** Per document: 1 once deleted (its bytes stay until the owner compacts the store). */
+  private deleted = new Uint8Array(1024);
   private readonly parsed = new Map<number, IndexRecord>();
 
   get length(): number {
@@ -81,13 +78,17 @@ export class RecordList {
     this.chunkOf.push(chunk);
     this.startOf.push(this.used);
     this.lengthOf.push(written);
-    this.objectIDs.push(record.objectID);
+    if (this.lengthOf.length > this.deleted.length) {
+      const grown = new Uint8Array(this.deleted.length * 2);
+      grown.set(this.deleted);
+      this.deleted = grown;
+    }
     this.used += written;
   }
 
   delete(doc: number): void {
     // The bytes stay until the owner compacts the store (it rebuilds once tombstones outnumber live records).
-    this.objectIDs[doc] = null;
+    if (doc < this.length) this.deleted[doc] = 1;
     this.parsed.delete(doc);
   }
 
@@ -100,46 +101,50 @@ export class RecordList {
     for (let doc = 0; doc < this.length; doc++) yield this.peek(doc);
   }
 
-  /** Every record as JSON bytes (deleted ones empty) with offsets, and the objectIDs (null when deleted). */
+  isDeleted(doc: number): boolean {
+    return doc < 0 || doc >= this.length || this.deleted[doc] === 1;
+  }
+
+  /** Every record as JSON bytes with offsets; a deleted record is an empty range (a record is never empty). */
   save(w: SnapshotWriter): void {
     const n = this.length;
     const offsets = new Uint32Array(n + 1);
     let total = 0;
-    for (let doc = 0; doc < n; doc++) if (this.objectIDs[doc] !== null) total += this.lengthOf.data[doc];
+    for (let doc = 0; doc < n; doc++) if (this.deleted[doc] === 0) total += this.lengthOf.data[doc];
     // Zero-padded to whole 32-bit words, for the u32 section type.
     const blob = new Uint8Array((total + 3) & ~3);
     let used = 0;
     for (let doc = 0; doc < n; doc++) {
-      if (this.objectIDs[doc] !== null) {
+      if (this.deleted[doc] === 0) {
         const bytes = this.bytesOf(doc);
         blob.set(bytes, used);
         used += bytes.length;
       }
       offsets[doc + 1] = used;
     }
-    w.json('records.ids', this.objectIDs);
     w.u32('records.offsets', offsets);
     w.u32('records.blob', new Uint32Array(blob.buffer));
     w.json('records.blobLength', used);
   }
 
-  /** Restores records (adopting the snapshot's bytes); returns the list and each id's objectID (null: deleted). */
-  static load(r: SnapshotReader): { list: RecordList; ids: Array<string | null> } {
-    const ids = r.json<Array<string | null>>('records.ids');
+  /** Restores records, adopting the snapshot's bytes (an empty range: a deleted record). */
+  static load(r: SnapshotReader): RecordList {
     const offsets = r.u32('records.offsets');
     const used = r.json<number>('records.blobLength');
     const words = r.u32('records.blob');
-    if (!Array.isArray(ids) || offsets.length !== ids.length + 1 || !Number.isInteger(used) || used > words.byteLength || offsets[ids.length] !== used) {
+    if (offsets.length === 0 || !Number.isInteger(used) || used > words.byteLength || offsets[offsets.length - 1] !== used) {
       throw createEngineError('INVALID_SNAPSHOT', 'records');
     }
     const list = new RecordList();
-    const n = ids.length;
+    const n = offsets.length - 1;
     const starts = new Uint32Array(n);
     const lengths = new Uint32Array(n);
+    list.deleted = new Uint8Array(Math.max(1024, n));
     for (let doc = 0; doc < n; doc++) {
       if (offsets[doc + 1] < offsets[doc]) throw createEngineError('INVALID_SNAPSHOT', 'records');
       starts[doc] = offsets[doc];
       lengths[doc] = offsets[doc + 1] - offsets[doc];
+      if (lengths[doc] === 0) list.deleted[doc] = 1;
     }
     list.chunks = [new Uint8Array(words.buffer, words.byteOffset, used)];
     // The loaded chunk is full as far as appends go: the next record starts a new chunk.
@@ -147,8 +152,7 @@ export class RecordList {
     list.chunkOf = GrowableUint32.wrap(new Uint32Array(n));
     list.startOf = GrowableUint32.wrap(starts);
     list.lengthOf = GrowableUint32.wrap(lengths);
-    list.objectIDs = ids.slice();
-    return { list, ids };
+    return list;
   }
 
   private bytesOf(doc: number): Uint8Array {
@@ -157,7 +161,7 @@ export class RecordList {
   }
 
   private read(doc: number): IndexRecord | undefined {
-    if (doc < 0 || doc >= this.length || this.objectIDs[doc] === null) return undefined;
+    if (this.isDeleted(doc)) return undefined;
     return JSON.parse(decoder.decode(this.bytesOf(doc))) as IndexRecord;
   }
 }

@@ -22,6 +22,7 @@ import type { FacetAttribute, SearchableSlot } from '../settings.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { RecordList } from './record-list.ts';
+import { ObjectIds } from './object-ids.ts';
 
 /**
  * Names the stores of this process: internal ids only mean something within one store (see `generation`).
@@ -38,7 +39,8 @@ export class IndexStore implements FilterSource {
   readonly generation = `${PROCESS_TAG}.${++storesCreated}`;
   /** Record by internal id; undefined once deleted or replaced. */
   records = new RecordList();
-  readonly byObjectID = new Map<string, DocId>();
+  /** objectID ↔ id, off the JavaScript heap (see `object-ids.ts`). */
+  private objectIds = new ObjectIds();
   private liveSet = new Bitset(1024);
   liveCount = 0;
   /** Bumped by every write: lazily derived structures compare it with the version they were built at. */
@@ -46,6 +48,12 @@ export class IndexStore implements FilterSource {
   readonly text: TextIndex;
   readonly facets = new Map<string, FacetColumn>();
   private readonly lazy = new Map<string, { version: number; capacity: number; value: unknown }>();
+
+  /** The live id holding `objectID`. */
+  docOf(objectID: string): DocId | undefined {
+    const doc = this.objectIds.get(objectID);
+    return doc === undefined ? undefined : asDocId(doc);
+  }
 
   constructor(
     searchable: SearchableSlot[] | null,
@@ -70,7 +78,7 @@ export class IndexStore implements FilterSource {
     this.remove(record.objectID);
     const doc = asDocId(this.records.length);
     this.records.push(record);
-    this.byObjectID.set(record.objectID, doc);
+    this.objectIds.push(record.objectID);
     this.text.add(doc, record);
     for (const column of this.facets.values()) column.add(doc, record);
     if (doc >= this.liveSet.capacity) {
@@ -85,9 +93,9 @@ export class IndexStore implements FilterSource {
   }
 
   remove(objectID: string): boolean {
-    const doc = this.byObjectID.get(objectID);
+    const doc = this.objectIds.get(objectID);
     if (doc === undefined) return false;
-    this.byObjectID.delete(objectID);
+    this.objectIds.delete(doc);
     this.records.delete(doc);
     this.liveSet.delete(doc);
     this.liveCount--;
@@ -114,6 +122,12 @@ export class IndexStore implements FilterSource {
   save(w: SnapshotWriter): void {
     w.json('store.meta', { documents: this.records.length, facets: this.facetAttributes.map((f) => f.attribute) });
     this.records.save(w);
+    const ids = this.objectIds.toSnapshot();
+    w.u32('records.idOffsets', ids.offsets);
+    // Zero-padded to whole 32-bit words, for the u32 section type (the offsets give the length).
+    const padded = new Uint8Array((ids.bytes.length + 3) & ~3);
+    padded.set(ids.bytes);
+    w.u32('records.idBytes', new Uint32Array(padded.buffer));
     this.facetAttributes.forEach((facet, i) => this.facets.get(facet.attribute)!.save(w, `facet.${i}`));
     this.text.save(w);
   }
@@ -123,18 +137,16 @@ export class IndexStore implements FilterSource {
     if (!Number.isInteger(meta?.documents) || !Array.isArray(meta.facets)) throw createEngineError('INVALID_SNAPSHOT', 'store metadata');
     if (meta.facets.join('\u0000') !== facetAttributes.map((f) => f.attribute).join('\u0000')) throw createEngineError('INVALID_SNAPSHOT', 'facets do not match the settings');
     const store = new IndexStore(searchable, separatorsToIndex, facetAttributes);
-    const { list, ids } = RecordList.load(r);
+    const list = RecordList.load(r);
     if (list.length !== meta.documents) throw createEngineError('INVALID_SNAPSHOT', 'record count');
     store.records = list;
+    const objectIds = r.has('records.idOffsets') ? ObjectIds.fromSnapshot(idBytes(r), r.u32('records.idOffsets'), (doc) => list.isDeleted(doc)) : fromIdList(r, list);
+    if (objectIds === null || objectIds.length !== list.length) throw createEngineError('INVALID_SNAPSHOT', 'objectIDs');
+    store.objectIds = objectIds;
     const live = new Bitset(Math.max(1024, list.length));
-    ids.forEach((id, doc) => {
-      if (id === null) return;
-      if (typeof id !== 'string') throw createEngineError('INVALID_SNAPSHOT', `record ${doc}`);
-      store.byObjectID.set(id, asDocId(doc));
-      live.add(doc);
-    });
+    for (let doc = 0; doc < list.length; doc++) if (!list.isDeleted(doc)) live.add(doc);
     store.liveSet = live;
-    store.liveCount = store.byObjectID.size;
+    store.liveCount = objectIds.size;
     facetAttributes.forEach((facet, i) => store.facets.set(facet.attribute, FacetColumn.load(r, `facet.${i}`, facet.attribute, facet.path, meta.documents)));
     (store as { text: TextIndex }).text = TextIndex.load(r, separatorsToIndex, meta.documents);
     return store;
@@ -159,7 +171,7 @@ export class IndexStore implements FilterSource {
     const capacity = this.capacity;
     if (attribute === 'objectID') {
       const set = new Bitset(capacity);
-      const doc = this.byObjectID.get(value);
+      const doc = this.objectIds.get(value);
       if (doc !== undefined) set.add(doc);
       return set;
     }
@@ -204,4 +216,28 @@ export class IndexStore implements FilterSource {
       return previous.extended(column !== undefined && previous.fromFacet ? column : null, this.records, path, from, this.capacity);
     });
   }
+}
+
+/** The objectIDs' bytes of a snapshot (the section is padded to whole words; the last offset is the length). */
+function idBytes(r: SnapshotReader): Uint8Array {
+  const offsets = r.u32('records.idOffsets');
+  const words = r.u32('records.idBytes');
+  const length = offsets.length === 0 ? 0 : offsets[offsets.length - 1];
+  if (length > words.byteLength) throw createEngineError('INVALID_SNAPSHOT', 'objectIDs');
+  return new Uint8Array(words.buffer, words.byteOffset, length);
+}
+
+/** objectIDs of a snapshot written before they were kept as bytes: a JSON list, null for deleted records. */
+function fromIdList(r: SnapshotReader, list: RecordList): ObjectIds | null {
+  const ids = r.json<Array<string | null>>('records.ids');
+  if (!Array.isArray(ids) || ids.length !== list.length) return null;
+  const objectIds = new ObjectIds();
+  for (let doc = 0; doc < ids.length; doc++) {
+    const id = ids[doc];
+    if ((id === null) !== list.isDeleted(doc) || (id !== null && typeof id !== 'string')) return null;
+    if (id !== null && objectIds.get(id) !== undefined) return null;
+    objectIds.push(id ?? '');
+    if (id === null) objectIds.delete(doc);
+  }
+  return objectIds;
 }

@@ -234,7 +234,7 @@ function decodeCursor(env: SearchEnvironment, cursor: unknown): number {
   const { next, store, last } = (parsed ?? {}) as { next?: unknown; store?: unknown; last?: unknown };
   if (typeof next !== 'number' || !Number.isInteger(next) || next < 0) throw createEngineError('INVALID_PARAMETER', 'cursor', 'not a cursor this index issued');
   if (store === undefined || store === env.store.generation) return next;
-  const moved = typeof last === 'string' ? env.store.byObjectID.get(last) : undefined;
+  const moved = typeof last === 'string' ? env.store.docOf(last) : undefined;
   if (moved === undefined) throw createEngineError('INVALID_PARAMETER', 'cursor', 'expired: the index was rebuilt since; browse again from the start');
   return moved + 1;
 }

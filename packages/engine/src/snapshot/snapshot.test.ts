@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchParams, SearchResponse } from '@vitrine/protocol';
 import { generateProducts, demoSettings } from '@vitrine/demo';
 import { EngineError, SearchIndex, loadSnapshot } from '../index.ts';
+import { SnapshotReader, SnapshotWriter } from './format.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
 import type { IndexStore } from '../index/store.ts';
 
@@ -54,6 +55,30 @@ describe('snapshots', () => {
     }
     for (const params of [...queries, { query: 'quantum' }]) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
     expect(loaded.search({ query: 'quantum' }).nbHits).toBe(1);
+  });
+
+  it('loads snapshots written before objectIDs were kept as bytes (a JSON list, null for deleted records)', () => {
+    const index = sample();
+    const reader = new SnapshotReader(index.saveSnapshot());
+    const sections = (reader as unknown as { sections: Map<string, { kind: 'json' | 'u32' | 'f64' }> }).sections;
+    const writer = new SnapshotWriter();
+    for (const [name, { kind }] of sections) {
+      if (name === 'records.idOffsets' || name === 'records.idBytes') continue;
+      if (kind === 'json') writer.json(name, reader.json(name));
+      else if (kind === 'u32') writer.u32(name, reader.u32(name));
+      else writer.f64(name, reader.f64(name));
+    }
+    const storeOf = (i: SearchIndex): IndexStore => (i as unknown as { store: IndexStore }).store;
+    const previous = Array.from({ length: storeOf(index).capacity }, (_, doc) => (storeOf(index).records.isDeleted(doc) ? null : (storeOf(index).records.get(doc)!.objectID as string)));
+    writer.json('records.ids', previous);
+    const loaded = loadSnapshot(writer.finish());
+    expect(loaded.size).toBe(index.size);
+    expect(loaded.getObject('5')).toBeUndefined();
+    expect(loaded.getObject('8')!.name).toBe('Replaced Telly');
+    for (const params of queries) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
+    loaded.saveObjects([{ objectID: '8', name: 'Replaced Again' }]);
+    expect(loaded.getObject('8')!.name).toBe('Replaced Again');
+    expect(loaded.size).toBe(index.size);
   });
 
   it('restores the filter of adjacent terms as saved, and later writes extend it', () => {
