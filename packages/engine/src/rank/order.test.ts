@@ -50,39 +50,55 @@ function rules(a: number[], b: number[], rank: number[], walkOrder: number[]): R
   return [splitRule, groupedWalk, custom];
 }
 
+/** A deterministic generator from a seed (a linear congruential one: enough to scramble test data). */
+function seeded(seed: number): (m: number) => number {
+  let state = seed;
+  return (m) => {
+    state = (state * 1103515245 + 12345) >>> 0;
+    return state % m;
+  };
+}
+
+/** Four documents in five of 0..n-1, as a bitset and as the list of members. */
+function randomBucket(n: number, random: (m: number) => number): { set: Bitset; members: number[] } {
+  const set = new Bitset(n + 40);
+  const members: number[] = [];
+  for (let doc = 0; doc < n; doc++) {
+    if (random(5) !== 0) {
+      set.add(doc);
+      members.push(doc);
+    }
+  }
+  return { set, members };
+}
+
+/** The first `need` members by a full lexicographic sort over the rules' keys, then id. */
+function fullSort(members: number[], used: RankRule[], need: number): number[] {
+  return members
+    .slice()
+    .sort((x, y) => {
+      for (const rule of used) {
+        const d = rule.key(x) - rule.key(y);
+        if (d !== 0) return d;
+      }
+      return x - y;
+    })
+    .slice(0, need);
+}
+
 describe('orderSet', () => {
   it('equals a full sort for any need', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 6000 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 1, max: 300 }), fc.boolean(), (n, seed, need, withCustom) => {
-        let state = seed;
-        const random = (m: number): number => {
-          state = (state * 1103515245 + 12345) >>> 0;
-          return state % m;
-        };
+        const random = seeded(seed);
         const a = Array.from({ length: n }, () => random(3));
         const b = Array.from({ length: n }, () => random(4));
         const rank = Array.from({ length: n }, (_, i) => i).sort(() => random(3) - 1);
         const walkOrder = Array.from({ length: n }, (_, i) => i).sort(() => random(3) - 1);
         const all = rules(a, b, rank, walkOrder);
         const used = withCustom ? all : all.slice(0, 2);
-        const set = new Bitset(n + 40);
-        const members: number[] = [];
-        for (let doc = 0; doc < n; doc++) {
-          if (random(5) !== 0) {
-            set.add(doc);
-            members.push(doc);
-          }
-        }
-        const expected = members
-          .slice()
-          .sort((x, y) => {
-            for (const rule of used) {
-              const d = rule.key(x) - rule.key(y);
-              if (d !== 0) return d;
-            }
-            return x - y;
-          })
-          .slice(0, need);
+        const { set, members } = randomBucket(n, random);
+        const expected = fullSort(members, used, need);
         expect(orderSet(set, members.length, used, need)).toEqual(expected);
         expect(orderTop(Uint32Array.from(members), used, need)).toEqual(expected);
       }),
@@ -90,7 +106,6 @@ describe('orderSet', () => {
     );
   });
 });
-
 
 describe('orderSet with a floor criterion first', () => {
   it('equals a full sort whatever the share of documents at the floor', () => {
@@ -101,11 +116,7 @@ describe('orderSet with a floor criterion first', () => {
         fc.integer({ min: 1, max: 300 }),
         fc.constantFrom(1, 3, 50, 300, 3000),
         (n, seed, need, rarity) => {
-          let state = seed;
-          const random = (m: number): number => {
-            state = (state * 1103515245 + 12345) >>> 0;
-            return state % m;
-          };
+          const random = seeded(seed);
           const a = Array.from({ length: n }, () => random(3));
           const b = Array.from({ length: n }, () => random(4));
           // One document in `rarity` sits at the floor (key 2); the others are above it.
@@ -115,24 +126,8 @@ describe('orderSet with a floor criterion first', () => {
           const [splitRule, groupedWalk, custom] = rules(a, b, rank, walkOrder);
           const floorRule: RankRule = { name: 'floor', key: (doc) => distance[doc], floor: 2 };
           const used = [floorRule, groupedWalk, splitRule, custom];
-          const set = new Bitset(n + 40);
-          const members: number[] = [];
-          for (let doc = 0; doc < n; doc++) {
-            if (random(5) !== 0) {
-              set.add(doc);
-              members.push(doc);
-            }
-          }
-          const expected = members
-            .slice()
-            .sort((x, y) => {
-              for (const rule of used) {
-                const d = rule.key(x) - rule.key(y);
-                if (d !== 0) return d;
-              }
-              return x - y;
-            })
-            .slice(0, need);
+          const { set, members } = randomBucket(n, random);
+          const expected = fullSort(members, used, need);
           expect(orderSet(set, members.length, used, need)).toEqual(expected);
         },
       ),
