@@ -60,6 +60,11 @@ interface Gate {
   expectedTests(need: number): number;
 }
 
+/** How many documents a walk should expect to visit to place `need`: more behind a gate that admits few. */
+function wantedFrom(need: number, gate: Gate | undefined): number {
+  return gate === undefined ? need : gate.expectedTests(need);
+}
+
 function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need: number, out: number[], gate?: Gate): void {
   if (count === 0 || need <= 0 || gate?.closed) return;
   if (r === rules.length) {
@@ -86,7 +91,7 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     }
     return;
   }
-  if (rule.walk && rule.walkPays!(count, set.capacity, gate === undefined ? need : gate.expectedTests(need))) {
+  if (rule.walk && rule.walkPays!(count, set.capacity, wantedFrom(need, gate))) {
     walkGroups(set, rule, rules, r, need, out, gate);
     return;
   }
@@ -199,8 +204,7 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
   const rule = rules[r];
   const n = docs.length;
   const floorWalk = gate === undefined && rule.floor !== undefined && rules[r + 1]?.walk !== undefined;
-  const wanted = gate === undefined ? need : gate.expectedTests(need);
-  if (!keyed && n > SMALL && (rule.split || floorWalk || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, wanted)))) {
+  if (!keyed && n > SMALL && (rule.split || floorWalk || (rule.walk && rule.walkPays!(n, docs[n - 1] + 1, wantedFrom(need, gate))))) {
     // A large group reaching a criterion with a bitset shortcut: back to bucket mode.
     const set = new Bitset(docs[n - 1] + 1);
     for (let i = 0; i < n; i++) set.add(docs[i]);

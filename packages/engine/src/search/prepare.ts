@@ -60,7 +60,8 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
   // Without deleted records every id is live: intersecting with the live set would change nothing (one pass of
   // five, at a million documents 125 KB read per search).
   const live = store.all();
-  const filtered = filterNode === null ? [live] : store.tombstones === 0 ? [evaluateFilterView(filterNode, store, queryBitsets)] : [evaluateFilterView(filterNode, store, queryBitsets), live];
+  const filterSet = filterNode === null ? null : evaluateFilterView(filterNode, store, queryBitsets);
+  const filtered = filterSet === null ? [live] : store.tombstones === 0 ? [filterSet] : [filterSet, live];
 
   const parsed = parseQuery(options.query, {
     queryType: options.queryType,
