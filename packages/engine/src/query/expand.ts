@@ -131,6 +131,7 @@ export function expandWord(text: TextIndex, word: QueryWord, options: WordOption
 function assemble(text: TextIndex, word: QueryWord, options: WordOptions, extraTerms: string[], expansion: Expansion, levels: Bitset[]): ExpandedWord {
   const { alternatives, alternativeTerms } = expansion;
   const documents = text.documentCount;
+  const termsAtBuild = text.dict.size;
   const capacity = levels[levels.length - 1].capacity;
   const exactTerms = alternatives.filter((a) => a.exact).map((a) => a.termId);
   let exact: Bitset | null = null;
@@ -165,7 +166,9 @@ function assemble(text: TextIndex, word: QueryWord, options: WordOptions, extraT
     extend(current: TextIndex): ExpandedWord | null {
       const now = current.documentCount;
       if (current !== text || now < documents || now - documents > EXTEND_LIMIT) return null;
-      const next = collectAlternatives(current, word, options, extraTerms);
+      // The dictionary only grows: with no new term since, the alternatives are the same (most writes, such as
+      // a stock or popularity update, bring no new word), and the fuzzy walk need not run again.
+      const next = current.dict.size === termsAtBuild ? expansion : collectAlternatives(current, word, options, extraTerms);
       const byTerm = new Map<number, Alternative>();
       for (const alternative of next.alternatives) byTerm.set(alternative.termId, alternative);
       // New terms may join; an existing one never changes its typos (same word, same dictionary entry).

@@ -1,31 +1,56 @@
 /**
- * The query bitset pool: sets handed back at the end of a search are reused (emptied), and free lists of
- * capacities no longer asked for are dropped, so an index growing by small writes does not strand memory.
+ * The query bitset pool: buffers handed back at the end of a search are reused (emptied) for any capacity of
+ * the same size class, so an index growing by small writes keeps reusing them, and free lists of classes no
+ * longer asked for are dropped.
  */
 import { describe, expect, it } from 'vitest';
 import { queryBitsets } from './bitset-pool.ts';
+import { Bitset } from './bitset.ts';
 
 describe('query bitset pool', () => {
-  it('reuses released sets, emptied', () => {
+  it('reuses released buffers, emptied', () => {
     const first = queryBitsets.acquire(1000);
     first.add(7);
     queryBitsets.releaseAll();
     const second = queryBitsets.acquire(1000);
-    expect(second).toBe(first);
+    expect(second.words.buffer).toBe(first.words.buffer);
     expect(second.isEmpty()).toBe(true);
+    expect(second.words.length).toBe(32);
     queryBitsets.releaseAll();
   });
 
-  it('keeps free lists for a few capacities only', () => {
-    for (let capacity = 2000; capacity < 2100; capacity++) {
+  it('serves a capacity grown by a few writes from the same buffer, with the exact word count', () => {
+    const before = queryBitsets.acquire(100_000);
+    before.words.fill(0xffffffff);
+    queryBitsets.releaseAll();
+    const after = queryBitsets.acquire(100_010);
+    expect(after.words.buffer).toBe(before.words.buffer);
+    expect(after.words.length).toBe(Math.ceil(100_010 / 32));
+    expect(after.isEmpty()).toBe(true);
+    const copy = queryBitsets.copy(Bitset.fromIds(100_020, [5, 100_019]));
+    expect(copy.words.buffer).not.toBe(after.words.buffer);
+    expect(copy.toArray()).toEqual([5, 100_019]);
+    queryBitsets.releaseAll();
+  });
+
+  it('keeps free lists for a few size classes only', () => {
+    for (let capacity = 40_000; capacity < 1_000_000; capacity += 40_000) {
       queryBitsets.acquire(capacity);
       queryBitsets.releaseAll();
     }
     expect(queryBitsets.freeCapacities).toBeLessThanOrEqual(4);
-    // The most recent capacity is still served from its free list.
-    const reused = queryBitsets.acquire(2099);
+    // The most recent class is still served from its free list.
+    const reused = queryBitsets.acquire(990_000);
     queryBitsets.releaseAll();
-    expect(queryBitsets.acquire(2099)).toBe(reused);
+    expect(queryBitsets.acquire(990_000).words.buffer).toBe(reused.words.buffer);
+    queryBitsets.releaseAll();
+  });
+
+  it('never takes back a set it did not hand out', () => {
+    const own = new Bitset(32_768);
+    queryBitsets.retire(own);
+    queryBitsets.releaseAll();
+    expect(queryBitsets.acquire(32_768).words.buffer).not.toBe(own.words.buffer);
     queryBitsets.releaseAll();
   });
 });
