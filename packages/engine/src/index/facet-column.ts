@@ -106,9 +106,9 @@ export class FacetColumn {
   }
 
   /**
-   * Documents having value `id` as a bitset (cached; shared, never mutated once returned). Includes deleted
-   * documents. After a few appended documents, a cached set is copied and the new documents' values read,
-   * rather than re-inverting the whole column.
+   * Documents having value `id` as a bitset (cached; shared: callers never mutate it, nor keep it past their
+   * search). Includes deleted documents. After a few appended documents, the cached set is grown and the new
+   * documents' values read, rather than re-inverting the whole column.
    */
   docsWith(id: number, capacity: number): Bitset {
     const docs = this.offsets.length - 1;
@@ -116,15 +116,15 @@ export class FacetColumn {
     if (entry !== undefined && entry.set.capacity === capacity && entry.docs === docs) return entry.set;
     let set: Bitset;
     if (entry !== undefined && entry.docs <= docs && docs - entry.docs <= CATCH_UP_LIMIT && entry.set.capacity <= capacity) {
-      set = new Bitset(capacity);
-      set.words.set(entry.set.words);
+      // Grown in place while its buffer has room (a set handed out earlier is only used within its search).
+      set = entry.set.grownTo(capacity);
       const offsets = this.offsets.data;
       const values = this.values.data;
       for (let d = entry.docs; d < docs; d++) {
         for (let k = offsets[d]; k < offsets[d + 1]; k++) if (values[k] === id) set.add(d);
       }
     } else {
-      set = new Bitset(capacity);
+      set = Bitset.growable(capacity);
       const held = this.docsOf(id);
       for (let k = 0; k < held.length; k++) set.add(held[k]);
     }

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { TextIndex } from './text-index.ts';
 import { asDocId } from '../structures/ids.ts';
 import { parsePath } from './attributes.ts';
+import { Bitset } from '../structures/bitset.ts';
 
 const WORDS = ['red', 'shoe', 'blue', 'shirt', 'wool', 'sock'];
 const slots = [
@@ -58,5 +59,50 @@ describe('TextIndex tail levels', () => {
     const groups = text.groups(termId);
     expect(groups.length).toBeLessThanOrEqual(16);
     expect(groups.reduce((sum, grouped) => sum + grouped.docs.length, 0)).toBe(20_000);
+  });
+
+  it('ORs in each term\'s documents, frequent terms through cached sets kept up to date across writes and merges', () => {
+    // Past 4,096 documents, terms in 1/64 of them are served from cached bitsets that later writes extend in
+    // place (or rebuild after a tail merge): every read must still equal the term's documents.
+    type Step = { kind: 'add'; records: string[][] } | { kind: 'settle' } | { kind: 'group'; word: string } | { kind: 'read' };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 900 }).map((records): Step => ({ kind: 'add', records })),
+      fc.constant<Step>({ kind: 'settle' }),
+      fc.constantFrom(...WORDS).map((word): Step => ({ kind: 'group', word })),
+      fc.constant<Step>({ kind: 'read' }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), fc.integer({ min: 0, max: 5 }), (steps, seedWord) => {
+        const text = new TextIndex(slots, '');
+        const model = new Map<string, number[]>(WORDS.map((word) => [word, []]));
+        const add = (words: string[]): void => {
+          const doc = text.documentCount;
+          text.add(asDocId(doc), { name: words.join(' '), tags: [] });
+          for (const word of new Set(words)) model.get(word)!.push(doc);
+        };
+        // A first bulk where one word is in every document and the others in some.
+        for (let doc = 0; doc < 5000; doc++) add([WORDS[seedWord], WORDS[doc % WORDS.length], WORDS[(doc * 7) % WORDS.length]]);
+        text.settle();
+        const read = (): void => {
+          for (const word of WORDS) {
+            const termId = text.dict.idOf(word);
+            const set = new Bitset(text.documentCount);
+            if (termId !== undefined) text.orInto(termId, set);
+            expect(set.toArray()).toEqual(model.get(word));
+          }
+        };
+        read();
+        for (const s of steps) {
+          if (s.kind === 'add') s.records.forEach(add);
+          else if (s.kind === 'settle') text.settle();
+          else if (s.kind === 'group') {
+            const termId = text.dict.idOf(s.word);
+            if (termId !== undefined) text.groups(termId);
+          } else read();
+        }
+        read();
+      }),
+      { numRuns: 25 },
+    );
   });
 });

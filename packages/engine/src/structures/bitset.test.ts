@@ -32,3 +32,31 @@ describe('intersectInto', () => {
     );
   });
 });
+
+describe('growable sets', () => {
+  it('keep their ids and take new ones as they grow, in place while the buffer has room', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 20_000 }), { minLength: 1, maxLength: 8 }), (growths) => {
+        let capacity = 1 + growths[0];
+        let set = Bitset.growable(capacity);
+        const expected: number[] = [];
+        for (const growth of growths) {
+          const next = capacity + growth;
+          const before = set.words.buffer;
+          const roomWords = before.byteLength / 4;
+          set = set.grownTo(next);
+          expect(set.words.length).toBe((next + 31) >>> 5);
+          if (((next + 31) >>> 5) <= roomWords) expect(set.words.buffer).toBe(before);
+          // Ids only ever appended, as an index growing by writes appends documents.
+          for (let id = capacity; id < next; id += 997) {
+            set.add(id);
+            expected.push(id);
+          }
+          capacity = next;
+          expect(set.toArray()).toEqual(expected);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -4,6 +4,9 @@
  * Filters, facet values and match sets are all bitsets of the same capacity, so combining them is a tight loop
  * over words: at a million documents that is 31,250 words, a few microseconds per operation.
  */
+/** Growable sets reserve whole blocks of this many words (see `Bitset.growable`). */
+const GROWTH_BLOCK_WORDS = 1024;
+
 export class Bitset {
   readonly words: Uint32Array;
 
@@ -34,6 +37,29 @@ export class Bitset {
 
   delete(id: number): void {
     this.words[id >>> 5] &= ~(1 << (id & 31));
+  }
+
+  /**
+   * An empty set whose buffer has room to grow (rounded up to whole blocks of 32,768 ids): a cached set that
+   * follows an index growing by writes (`grownTo`) then extends in place rather than being copied after each.
+   */
+  static growable(capacity: number): Bitset {
+    const words = (capacity + 31) >>> 5;
+    const room = Math.max(GROWTH_BLOCK_WORDS, Math.ceil(words / GROWTH_BLOCK_WORDS) * GROWTH_BLOCK_WORDS);
+    return new Bitset(capacity, new Uint32Array(room).subarray(0, words));
+  }
+
+  /**
+   * The same ids in a set of `capacity` (not smaller than this one's): a view of the same buffer when it has
+   * room, otherwise a growable copy. The caller drops this set for the returned one (they may share words).
+   */
+  grownTo(capacity: number): Bitset {
+    const words = (capacity + 31) >>> 5;
+    const room = this.words.buffer.byteLength / 4 - this.words.byteOffset / 4;
+    if (words <= room) return new Bitset(capacity, new Uint32Array(this.words.buffer, this.words.byteOffset, words));
+    const grown = Bitset.growable(capacity);
+    grown.words.set(this.words);
+    return grown;
   }
 
   clone(): Bitset {
