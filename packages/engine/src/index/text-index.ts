@@ -13,7 +13,7 @@
  */
 import type { DocId } from '../structures/ids.ts';
 import { GrowableUint32 } from '../structures/growable.ts';
-import { Bitset } from '../structures/bitset.ts';
+import { Bitset, reservedWords, wordsFor } from '../structures/bitset.ts';
 import { EMPTY_PARTITIONED, mergePartitioned, partition, type Partitioned } from './partitioned.ts';
 import { forEachToken } from '../tokenize/index.ts';
 import { TermDictionary } from './dictionary.ts';
@@ -38,6 +38,11 @@ function scatter(docs: Uint32Array, set: Bitset): void {
   }
 }
 const MAX_SLOTS = 1 << 13;
+
+/** Words a cached set holds: its whole buffer (reserved for growth), not just the words it uses yet. */
+function heldWords(set: Bitset): number {
+  return set.words.buffer.byteLength / 4;
+}
 /**
  * Terms in at least 1/DENSE_SHARE of the documents are OR-ed in as cached bitsets rather than set posting by
  * posting (a scattered write each). On the 1M benchmark mixes, 1/64 answered (a), (b) and (d) about 10% faster
@@ -90,7 +95,7 @@ export class TextIndex {
   private sole: GrowableUint32[] = [];
   /** Bitsets of frequent terms, where OR-ing 32 documents per word beats setting them one by one. */
   private dense = new Map<number, { df: number; set: Bitset; tailLength: number }>();
-  /** Words held by `dense` (bounded by `MAX_DENSE_WORDS`). */
+  /** Words held by `dense`, buffers whole (bounded by `MAX_DENSE_WORDS`). */
   private denseWords = 0;
   /** Per term: the last document appended, + 1 (dedupes a term repeated within one document). */
   private lastDoc = new GrowableUint32(1024);
@@ -306,22 +311,23 @@ export class TextIndex {
     if (cached !== undefined) {
       if (cached.df === df && cached.set.capacity === capacity) return cached.set;
       if (cached.set.capacity <= capacity && tail.length - cached.tailLength === df - cached.df) {
+        this.denseWords -= heldWords(cached.set);
         cached.set = cached.set.grownTo(capacity);
+        this.denseWords += heldWords(cached.set);
         scatter(tail.view().subarray(cached.tailLength), cached.set);
         cached.df = df;
         cached.tailLength = tail.length;
         return cached.set;
       }
-      this.denseWords -= cached.set.words.length;
+      this.denseWords -= heldWords(cached.set);
       this.dense.delete(termId);
     }
-    const words = (capacity + 31) >>> 5;
-    if (this.denseWords + words > MAX_DENSE_WORDS) return null;
+    if (this.denseWords + reservedWords(wordsFor(capacity)) > MAX_DENSE_WORDS) return null;
     const set = Bitset.growable(capacity);
     scatter(this.grouped[termId].docs, set);
     scatter(tail.view(), set);
     this.dense.set(termId, { df, set, tailLength: tail.length });
-    this.denseWords += words;
+    this.denseWords += heldWords(set);
     return set;
   }
 

@@ -9,26 +9,18 @@
  *
  * Buffers are pooled by size class, not by exact capacity: every write makes an index's capacity a few ids
  * larger, and a pool keyed by capacity would allocate every temporary afresh after each write (measured: a
- * tenth of a search's time under a 10% write load). A set is a view of the first words of a class buffer.
+ * tenth of a search's time under a 10% write load). A set is a view of the first words of a class buffer,
+ * reserved in whole blocks as growable sets are (`reservedWords`).
  */
-import { Bitset } from './bitset.ts';
+import { Bitset, reservedWords, wordsFor } from './bitset.ts';
 
 const MAX_FREE_PER_CLASS = 64;
 /**
- * Size classes with free lists kept. An index growing by writes moves to the next class every 32,768 ids, and
- * sets of a smaller class are never asked for again: without this bound, each step would strand a free list.
+ * Size classes with free lists kept. An index growing by writes moves to the next class every 32,768 ids (the
+ * block of `reservedWords`), and sets of a smaller class are never asked for again: without this bound, each
+ * step would strand a free list.
  */
 const MAX_CLASSES = 4;
-/** Class granularity in 32-bit words (1,024 words hold 32,768 ids). */
-const CLASS_WORDS = 1024;
-
-function wordsFor(capacity: number): number {
-  return (capacity + 31) >>> 5;
-}
-
-function classOf(words: number): number {
-  return Math.max(CLASS_WORDS, Math.ceil(words / CLASS_WORDS) * CLASS_WORDS);
-}
 
 class BitsetPool {
   private readonly free = new Map<number, Uint32Array[]>();
@@ -39,7 +31,7 @@ class BitsetPool {
   /** An empty set. */
   acquire(capacity: number): Bitset {
     const set = this.take(capacity);
-    this.retire(set);
+    this.lent(set);
     return set;
   }
 
@@ -47,7 +39,7 @@ class BitsetPool {
   copy(source: Bitset): Bitset {
     const set = this.fromBuffer(source.capacity);
     set.words.set(source.words);
-    this.retire(set);
+    this.lent(set);
     return set;
   }
 
@@ -63,7 +55,7 @@ class BitsetPool {
 
   /** Gives back a set from `take`, once no one uses it: it becomes free at the end of the current search. */
   retire(set: Bitset): void {
-    if (this.own.has(set.words.buffer)) this.used.push(new Uint32Array(set.words.buffer));
+    if (this.own.has(set.words.buffer)) this.lent(set);
   }
 
   /** Hands back every set taken since the last call. */
@@ -88,12 +80,18 @@ class BitsetPool {
   /** A set over a pooled (or new) class buffer; its words are not cleared. */
   private fromBuffer(capacity: number): Bitset {
     const words = wordsFor(capacity);
-    let buffer = this.free.get(classOf(words))?.pop();
+    const size = reservedWords(words);
+    let buffer = this.free.get(size)?.pop();
     if (buffer === undefined) {
-      buffer = new Uint32Array(classOf(words));
+      buffer = new Uint32Array(size);
       this.own.add(buffer.buffer);
     }
     return new Bitset(capacity, buffer.subarray(0, words));
+  }
+
+  /** Records a set over one of this pool's buffers as in use until `releaseAll`. */
+  private lent(set: Bitset): void {
+    this.used.push(new Uint32Array(set.words.buffer));
   }
 }
 

@@ -4,14 +4,24 @@
  * Filters, facet values and match sets are all bitsets of the same capacity, so combining them is a tight loop
  * over words: at a million documents that is 31,250 words, a few microseconds per operation.
  */
-/** Growable sets reserve whole blocks of this many words (see `Bitset.growable`). */
+/** Growable sets reserve whole blocks of this many words (1,024 words hold 32,768 ids; see `Bitset.growable`). */
 const GROWTH_BLOCK_WORDS = 1024;
+
+/** 32-bit words holding `capacity` ids. */
+export function wordsFor(capacity: number): number {
+  return (capacity + 31) >>> 5;
+}
+
+/** Words reserved for a set of `words` words that may grow: whole blocks, at least one. */
+export function reservedWords(words: number): number {
+  return Math.max(GROWTH_BLOCK_WORDS, Math.ceil(words / GROWTH_BLOCK_WORDS) * GROWTH_BLOCK_WORDS);
+}
 
 export class Bitset {
   readonly words: Uint32Array;
 
   constructor(readonly capacity: number, words?: Uint32Array) {
-    this.words = words ?? new Uint32Array((capacity + 31) >>> 5);
+    this.words = words ?? new Uint32Array(wordsFor(capacity));
   }
 
   static full(capacity: number): Bitset {
@@ -44,9 +54,8 @@ export class Bitset {
    * follows an index growing by writes (`grownTo`) then extends in place rather than being copied after each.
    */
   static growable(capacity: number): Bitset {
-    const words = (capacity + 31) >>> 5;
-    const room = Math.max(GROWTH_BLOCK_WORDS, Math.ceil(words / GROWTH_BLOCK_WORDS) * GROWTH_BLOCK_WORDS);
-    return new Bitset(capacity, new Uint32Array(room).subarray(0, words));
+    const words = wordsFor(capacity);
+    return new Bitset(capacity, new Uint32Array(reservedWords(words)).subarray(0, words));
   }
 
   /**
@@ -54,7 +63,7 @@ export class Bitset {
    * room, otherwise a growable copy. The caller drops this set for the returned one (they may share words).
    */
   grownTo(capacity: number): Bitset {
-    const words = (capacity + 31) >>> 5;
+    const words = wordsFor(capacity);
     const room = this.words.buffer.byteLength / 4 - this.words.byteOffset / 4;
     if (words <= room) return new Bitset(capacity, new Uint32Array(this.words.buffer, this.words.byteOffset, words));
     const grown = Bitset.growable(capacity);
