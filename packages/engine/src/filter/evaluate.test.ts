@@ -5,12 +5,14 @@
  * - the sets a source hands out are never mutated, and the returned set belongs to the caller;
  * - NOT never resurrects deleted documents; empty AND/OR groups and constants have their logical meaning;
  * - very wide and very deep trees evaluate without recursion limits;
+ * - evaluateFilterConjuncts: the intersection of its sets minus its subtracted sets is the filter's documents;
  * - andFilterNodes / buildFilterNode combine forms with AND and cannot be widened by a request.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ArrayFilterSource, bruteForceIds } from './array-source.ts';
-import { andFilterNodes, buildFilterNode, evaluateFilter, parseFilterString } from './index.ts';
+import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, parseFilterString } from './index.ts';
+import { Bitset, intersectInto } from '../structures/bitset.ts';
 import { recordsArbitrary, treeArbitrary } from './test-arbitraries.ts';
 import type { FilterNode } from './types.ts';
 
@@ -94,6 +96,42 @@ describe('evaluateFilter', () => {
         expect(evaluateFilter(tree, source).toArray()).toEqual(got);
         expect(shared()).toEqual(handed);
         expect(got).toEqual(bruteForceIds(recs, tree));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('evaluateFilterConjuncts', () => {
+  const fresh = { acquire: (capacity: number) => new Bitset(capacity), scratch: (capacity: number) => Bitset.full(capacity), copy: (set: Bitset) => set.clone() };
+
+  /** What a search does with the conjuncts: intersect the included sets, subtract the excluded ones. */
+  function combined(tree: FilterNode, source: ArrayFilterSource): number[] {
+    const { include, exclude } = evaluateFilterConjuncts(tree, source, fresh);
+    const result = Bitset.full(source.capacity);
+    intersectInto(result, include);
+    for (const set of exclude) result.andNotCount(set);
+    return result.toArray();
+  }
+
+  it('splits a top-level AND into the sets to intersect and those to subtract', () => {
+    const source = new ArrayFilterSource(records);
+    const { include, exclude } = evaluateFilterConjuncts(parseFilterString('brand:apple AND (price > 40 OR sale) AND NOT new'), source, fresh);
+    expect(include.map((set) => set.toArray())).toEqual([[0, 3], [2]]);
+    expect(exclude.map((set) => set.toArray())).toEqual([[0]]);
+    expect(combined(parseFilterString('NOT new AND NOT sale'), source)).toEqual([3, 4]);
+    expect(combined(parseFilterString('brand:sony OR price = 3'), source)).toEqual([2, 3]);
+  });
+
+  it('agrees with a brute-force evaluator on random trees and records, and leaves the source sets as they were', () => {
+    fc.assert(
+      fc.property(recordsArbitrary, treeArbitrary, (recs, tree) => {
+        const source = new ArrayFilterSource(recs);
+        const before = evaluateFilter(tree, source).toArray();
+        const handed = source.handedOut().map(([key, set]) => `${key}=${set.toArray().join(',')}`);
+        expect(combined(tree, source)).toEqual(bruteForceIds(recs, tree));
+        expect(before).toEqual(bruteForceIds(recs, tree));
+        expect(source.handedOut().filter(([key]) => handed.some((h) => h.startsWith(`${key}=`))).map(([key, set]) => `${key}=${set.toArray().join(',')}`)).toEqual(handed);
       }),
       { numRuns: 1500 },
     );

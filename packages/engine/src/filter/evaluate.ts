@@ -1,4 +1,4 @@
-import { Bitset, popcount } from '../structures/bitset.ts';
+import { Bitset, popcount, unionInto } from '../structures/bitset.ts';
 import type { FilterNode, FilterSource } from './types.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { FilterNode, FilterSource } from './types.ts';
  *   sample of words: an exact count would cost as much as the intersection itself); its group operands are
  *   only evaluated when the leaves left something. `NOT x` operands are subtracted (`andNot`) instead of
  *   being complemented.
- * - OR unions into one owned set.
+ * - OR unions its operands into one owned set, in one pass per four operands.
  * - NOT is `all()` minus the child (deleted documents never come back through a complement).
  *
  * Sets from the source may be shared with the index: they are cloned before any mutation. The returned set
@@ -26,10 +26,12 @@ export function evaluateFilter(node: FilterNode, source: FilterSource): Bitset {
 export interface SetAllocator {
   /** An empty set. */
   acquire(capacity: number): Bitset;
+  /** A set the caller overwrites entirely (its words may hold anything). */
+  scratch(capacity: number): Bitset;
   copy(set: Bitset): Bitset;
 }
 
-const freshSets: SetAllocator = { acquire: (capacity) => new Bitset(capacity), copy: (set) => set.clone() };
+const freshSets: SetAllocator = { acquire: (capacity) => new Bitset(capacity), scratch: (capacity) => new Bitset(capacity), copy: (set) => set.clone() };
 
 /**
  * The filter's documents for a caller that only reads them before `sets` takes them back: a set shared with the
@@ -37,6 +39,32 @@ const freshSets: SetAllocator = { acquire: (capacity) => new Bitset(capacity), c
  */
 export function evaluateFilterView(node: FilterNode, source: FilterSource, sets: SetAllocator): Bitset {
   return run(node, source, sets).set;
+}
+
+/** A filter as the sets to intersect and the sets to subtract (see `evaluateFilterConjuncts`). */
+export interface FilterConjuncts {
+  /** At least one. */
+  include: Bitset[];
+  exclude: Bitset[];
+}
+
+/**
+ * The filter's documents as the operands of its top-level AND, for a caller that intersects them with other sets
+ * anyway (the search, with the query words): `a AND (b OR c) AND NOT d` gives include [a, b ∪ c] and exclude
+ * [d], so the AND itself costs no pass of its own: at a million documents, a multi-query of InstantSearch went
+ * from about ten passes over 125 KB sets to four. Sets are views, as with `evaluateFilterView`.
+ */
+export function evaluateFilterConjuncts(node: FilterNode, source: FilterSource, sets: SetAllocator): FilterConjuncts {
+  if (node.kind !== 'and') return { include: [run(node, source, sets).set], exclude: [] };
+  const include: Bitset[] = [];
+  const exclude: Bitset[] = [];
+  // Trees are flat (see nodes.ts): the children of an AND are leaves, ORs and NOTs, never ANDs.
+  for (const child of node.children) {
+    if (child.kind === 'not') exclude.push(run(child.child, source, sets).set);
+    else include.push(run(child, source, sets).set);
+  }
+  if (include.length === 0) include.push(source.all());
+  return { include, exclude };
 }
 
 interface Result {
@@ -55,10 +83,10 @@ interface Frame {
   kind: 'and' | 'or' | 'not';
   operands: Operand[];
   next: number;
-  /** AND: intersected operands not yet folded into `acc` (NOT: its one operand). */
+  /** AND: intersected operands not yet folded into `acc` (NOT: its one operand; OR: every operand). */
   positives: Array<Result & { estimate: number }>;
   negatives: Result[];
-  /** AND: the running intersection; OR: the running union. Always owned. */
+  /** AND: the running intersection. Always owned. */
   acc: Bitset | null;
   /** Set when an AND is known to be empty: the remaining operands need not be evaluated. */
   empty: boolean;
@@ -72,7 +100,7 @@ function run(root: FilterNode, source: FilterSource, sets: SetAllocator): Result
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     if (returned !== undefined) {
-      accept(frame, returned, sets);
+      accept(frame, returned);
       returned = undefined;
     }
     if (frame.empty || frame.next >= frame.operands.length) {
@@ -135,10 +163,10 @@ function frame(kind: Frame['kind'], operands: Operand[]): Frame {
   return { kind, operands, next: 0, positives: [], negatives: [], acc: null, empty: false };
 }
 
-function accept(frame: Frame, result: Result, sets: SetAllocator): void {
+function accept(frame: Frame, result: Result): void {
   if (frame.kind === 'or') {
-    if (frame.acc === null) frame.acc = result.owned ? result.set : sets.copy(result.set);
-    else frame.acc.or(result.set);
+    // Unioned all at once in finish().
+    frame.positives.push({ ...result, estimate: 0 });
     return;
   }
   // NOT keeps its single operand as a positive; finish() complements it.
@@ -167,7 +195,14 @@ function foldPositives(frame: Frame, sets: SetAllocator): void {
 }
 
 function finish(frame: Frame, source: FilterSource, sets: SetAllocator): Result {
-  if (frame.kind === 'or') return { set: frame.acc ?? sets.acquire(source.capacity), owned: true };
+  if (frame.kind === 'or') {
+    const operands = frame.positives;
+    if (operands.length === 0) return { set: sets.acquire(source.capacity), owned: true };
+    if (operands.length === 1) return operands[0];
+    const union = sets.scratch(source.capacity);
+    unionInto(union, operands.map((operand) => operand.set));
+    return { set: union, owned: true };
+  }
   if (frame.kind === 'not') {
     const child = frame.positives[0];
     const set = child.owned ? child.set.not().and(source.all()) : sets.copy(source.all()).andNot(child.set);

@@ -3,7 +3,7 @@
  * share their postings unions, and kept up to date across writes), then combines the words' document sets: AND of the
  * required words (OR of all words when every word is optional), minus `-excluded` words, within the filters.
  */
-import { intersectInto, type Bitset } from '../structures/bitset.ts';
+import { intersectInto, unionInto, type Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { TextIndex } from '../index/text-index.ts';
 import { expandWord, sequenceSynonyms, typosForLength, type ExpandedWord } from './expand.ts';
@@ -90,12 +90,12 @@ export function combineWords(words: ExpandedWord[], required: boolean[], exclude
       const wordSets = words.filter((_, i) => required[i]).map((word) => word.docs);
       sets.push(...wordSets);
     } else {
-      const any = queryBitsets.acquire(capacity);
-      for (const word of words) any.or(word.docs);
+      const any = queryBitsets.scratch(capacity);
+      unionInto(any, words.map((word) => word.docs));
       sets.push(any);
     }
   }
-  const result = queryBitsets.acquire(capacity);
+  const result = queryBitsets.scratch(capacity);
   let count = intersectInto(result, sets);
   for (const set of excluded) count = result.andNotCount(set);
   return { matches: result, count };

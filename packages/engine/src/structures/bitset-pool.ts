@@ -35,6 +35,13 @@ class BitsetPool {
     return set;
   }
 
+  /** A set whose words are left as they were: for a caller that writes every word (`intersectInto`, `unionInto`). */
+  scratch(capacity: number): Bitset {
+    const set = this.fromBuffer(capacity);
+    this.lent(set);
+    return set;
+  }
+
   /** A copy of `source`. */
   copy(source: Bitset): Bitset {
     const set = this.fromBuffer(source.capacity);

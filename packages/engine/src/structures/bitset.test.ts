@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Bitset, intersectInto } from './bitset.ts';
+import { Bitset, intersectInto, unionInto } from './bitset.ts';
 
 /** A set given as its capacity and members (members may fall past a shorter capacity: they are dropped). */
 const sets = (capacity: number) =>
@@ -9,16 +9,20 @@ const sets = (capacity: number) =>
       capacity: fc.integer({ min: Math.max(0, capacity - 70), max: capacity }),
       members: fc.uniqueArray(fc.integer({ min: 0, max: capacity - 1 }), { maxLength: 120 }),
     }),
-    { minLength: 1, maxLength: 6 },
+    { minLength: 1, maxLength: 9 },
   );
 
 describe('intersectInto', () => {
-  it('equals the members common to every source, with their count, for 1 to 6 sources of mixed lengths', () => {
+  it('equals the members common to every source, with their count, for 1 to 9 sources of mixed lengths', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 300 }).chain((capacity) => fc.tuple(fc.constant(capacity), sets(capacity))),
-        ([capacity, specs]) => {
-          const sources = specs.map((spec) => Bitset.fromIds(spec.capacity, spec.members.filter((id) => id < spec.capacity)));
+        fc.integer({ min: 1, max: 300 }).chain((capacity) =>
+          fc.tuple(fc.constant(capacity), sets(capacity), fc.uniqueArray(fc.integer({ min: 0, max: capacity - 1 }), { maxLength: 40 })),
+        ),
+        ([capacity, specs, core]) => {
+          // Members shared by every source keep the intersection of many sources non-empty (the passes past the
+          // first four stop early once nothing is left).
+          const sources = specs.map((spec) => Bitset.fromIds(spec.capacity, [...spec.members, ...core].filter((id, i, all) => id < spec.capacity && all.indexOf(id) === i)));
           // The target starts dirty: every word must be written.
           const target = Bitset.full(capacity);
           const count = intersectInto(target, sources);
@@ -26,6 +30,26 @@ describe('intersectInto', () => {
           for (let id = 0; id < capacity; id++) if (sources.every((source) => id < source.capacity && source.has(id))) expected.push(id);
           expect(target.toArray()).toEqual(expected);
           expect(count).toBe(expected.length);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('unionInto', () => {
+  it('equals the members of any source, for 1 to 9 sources of mixed lengths', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }).chain((capacity) => fc.tuple(fc.constant(capacity), sets(capacity))),
+        ([capacity, specs]) => {
+          const sources = specs.map((spec) => Bitset.fromIds(spec.capacity, spec.members.filter((id) => id < spec.capacity)));
+          const target = Bitset.full(capacity);
+          unionInto(target, sources);
+          const expected: number[] = [];
+          for (let id = 0; id < capacity; id++) if (sources.some((source) => id < source.capacity && source.has(id))) expected.push(id);
+          expect(target.toArray()).toEqual(expected);
+          expect(sources.map((source) => source.toArray())).toEqual(specs.map((spec) => [...new Set(spec.members.filter((id) => id < spec.capacity))].sort((a, b) => a - b)));
         },
       ),
       { numRuns: 400 },
