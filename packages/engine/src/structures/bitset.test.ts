@@ -37,6 +37,34 @@ describe('intersectInto', () => {
   });
 });
 
+describe('counting operations', () => {
+  it('count, countAnd, andCount and andNotCount agree with the members, against a set of the same or a shorter capacity', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 400 }).chain((capacity) => fc.tuple(fc.constant(capacity), sets(capacity).map((specs) => specs.slice(0, 2)))),
+        ([capacity, specs]) => {
+          const members = (i: number) => [...new Set(specs[i % specs.length].members)].sort((x, y) => x - y);
+          const a = Bitset.fromIds(capacity, members(0));
+          const otherCapacity = specs[1 % specs.length].capacity;
+          const bMembers = members(1).filter((id) => id < otherCapacity);
+          const b = Bitset.fromIds(otherCapacity, bMembers);
+          const common = members(0).filter((id) => bMembers.includes(id));
+          const onlyA = members(0).filter((id) => !bMembers.includes(id));
+          expect(a.count()).toBe(members(0).length);
+          expect(a.countAnd(b)).toBe(common.length);
+          const intersected = a.clone();
+          expect(intersected.andCount(b)).toBe(common.length);
+          expect(intersected.toArray()).toEqual(common);
+          const subtracted = a.clone();
+          expect(subtracted.andNotCount(b)).toBe(onlyA.length);
+          expect(subtracted.toArray()).toEqual(onlyA);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('unionInto', () => {
   it('equals the members of any source, for 1 to 9 sources of mixed lengths', () => {
     fc.assert(

@@ -94,42 +94,20 @@ export class Bitset {
   /** In place: this ∩ other, returning the new size (one pass instead of `and` then `count`). */
   andCount(other: Bitset): number {
     const a = this.words;
-    const b = other.words;
-    let total = 0;
-    for (let i = 0; i < a.length; i++) {
-      const w = a[i] & b[i];
-      a[i] = w;
-      if (w !== 0) total += popcount(w);
-    }
+    const n = Math.min(a.length, other.words.length);
+    const total = intersect2(a, a, other.words, n);
+    a.fill(0, n);
     return total;
   }
 
   /** In place: this \ other, returning the new size. */
   andNotCount(other: Bitset): number {
     const a = this.words;
-    const b = other.words;
-    let total = 0;
-    for (let i = 0; i < a.length; i++) {
-      const w = a[i] & ~b[i];
-      a[i] = w;
-      if (w !== 0) total += popcount(w);
-    }
+    const n = Math.min(a.length, other.words.length);
+    let total = subtract2(a, a, other.words, n);
+    // Past the end of a shorter `other` there is nothing to subtract.
+    for (let i = n; i < a.length; i++) total += popcount(a[i]);
     return total;
-  }
-
-  /** A new set: this \ other, and its size, in one pass. */
-  minusCount(other: Bitset): { set: Bitset; count: number } {
-    const out = new Bitset(this.capacity);
-    const a = this.words;
-    const b = other.words;
-    const o = out.words;
-    let total = 0;
-    for (let i = 0; i < a.length; i++) {
-      const w = a[i] & ~b[i];
-      o[i] = w;
-      if (w !== 0) total += popcount(w);
-    }
-    return { set: out, count: total };
   }
 
   /** In place: this ∪ other. */
@@ -155,22 +133,12 @@ export class Bitset {
   }
 
   count(): number {
-    let total = 0;
-    const a = this.words;
-    for (let i = 0; i < a.length; i++) total += popcount(a[i]);
-    return total;
+    return countAnd2(this.words, this.words, this.words.length);
   }
 
   /** |this ∩ other| without allocating. */
   countAnd(other: Bitset): number {
-    let total = 0;
-    const a = this.words;
-    const b = other.words;
-    for (let i = 0; i < a.length; i++) {
-      const w = a[i] & b[i];
-      if (w !== 0) total += popcount(w);
-    }
-    return total;
+    return countAnd2(this.words, other.words, Math.min(this.words.length, other.words.length));
   }
 
   isEmpty(): boolean {
@@ -292,6 +260,44 @@ function intersect2(out: Uint32Array, a: Uint32Array, b: Uint32Array, n: number)
   }
   for (; i < n; i++) {
     const w = a[i] & b[i];
+    out[i] = w;
+    if (w !== 0) total += popcount(w);
+  }
+  return total;
+}
+
+/** |a ∩ b| over the first n words. */
+function countAnd2(a: Uint32Array, b: Uint32Array, n: number): number {
+  let total = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const w0 = a[i] & b[i];
+    const w1 = a[i + 1] & b[i + 1];
+    const w2 = a[i + 2] & b[i + 2];
+    const w3 = a[i + 3] & b[i + 3];
+    if ((w0 | w1 | w2 | w3) !== 0) total += popcount4(w0, w1, w2, w3);
+  }
+  for (; i < n; i++) total += popcount(a[i] & b[i]);
+  return total;
+}
+
+/** out[0, n) = a \ b, returning the bits set. */
+function subtract2(out: Uint32Array, a: Uint32Array, b: Uint32Array, n: number): number {
+  let total = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const w0 = a[i] & ~b[i];
+    const w1 = a[i + 1] & ~b[i + 1];
+    const w2 = a[i + 2] & ~b[i + 2];
+    const w3 = a[i + 3] & ~b[i + 3];
+    out[i] = w0;
+    out[i + 1] = w1;
+    out[i + 2] = w2;
+    out[i + 3] = w3;
+    if ((w0 | w1 | w2 | w3) !== 0) total += popcount4(w0, w1, w2, w3);
+  }
+  for (; i < n; i++) {
+    const w = a[i] & ~b[i];
     out[i] = w;
     if (w !== 0) total += popcount(w);
   }
