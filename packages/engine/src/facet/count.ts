@@ -191,9 +191,9 @@ export function topFacetValues(column: FacetColumn, counts: Uint32Array, limit: 
   const ids: number[] = [];
   for (let v = 0; v < counts.length; v++) if (counts[v] > 0) ids.push(v);
   const labels = column.labels;
-  const byLabel = (a: number, b: number): number => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0);
-  if (sortBy === 'alpha') ids.sort(byLabel);
-  else ids.sort((a, b) => counts[b] - counts[a] || byLabel(a, b));
+  const ranks = column.labelRanks();
+  if (sortBy === 'alpha') ids.sort((a, b) => ranks[a] - ranks[b]);
+  else ids.sort((a, b) => counts[b] - counts[a] || ranks[a] - ranks[b]);
   const result: Record<string, number> = {};
   for (let i = 0; i < Math.min(limit, ids.length); i++) result[labels[ids[i]]] = counts[ids[i]];
   return result;

@@ -35,6 +35,21 @@ describe('facets', () => {
     expect(r.facets_stats).toEqual({ rating: { min: 3, max: 5, avg: 4.125, sum: 16.5 } });
   });
 
+  it('orders values by count then label, and alphabetically, also after writes add values that sort first', () => {
+    const index = new SearchIndex({ searchableAttributes: ['name'], attributesForFaceting: ['brand'] });
+    index.saveObjects(['Zeta', 'Mu', 'Beta', 'Mu', 'Zeta'].map((brand, i) => ({ objectID: String(i), name: 'lamp', brand })));
+    const order = (sortFacetValuesBy?: 'count' | 'alpha') => Object.keys(index.search({ query: '', facets: ['brand'], sortFacetValuesBy }).facets!.brand);
+    expect(order()).toEqual(['Mu', 'Zeta', 'Beta']);
+    expect(order('alpha')).toEqual(['Beta', 'Mu', 'Zeta']);
+    index.saveObjects([
+      { objectID: 'a1', name: 'lamp', brand: 'Alpha' },
+      { objectID: 'a2', name: 'lamp', brand: 'Alpha' },
+      { objectID: 'b1', name: 'lamp', brand: 'Beta' },
+    ]);
+    expect(order()).toEqual(['Alpha', 'Beta', 'Mu', 'Zeta']);
+    expect(order('alpha')).toEqual(['Alpha', 'Beta', 'Mu', 'Zeta']);
+  });
+
   it('counts within the query and filters', () => {
     const r = catalogue().search({ query: 'chair', facets: ['colors'], filters: 'onSale:true' });
     expect(r.nbHits).toBe(1);

@@ -44,6 +44,22 @@ export class FacetColumn {
   }
 
   /**
+   * Each value id's position in the labels' order (code unit order, as `<` compares strings): facet values are
+   * sorted on every search, and comparing two numbers is much cheaper than comparing two labels. Rebuilt only
+   * when values were added.
+   */
+  labelRanks(): Uint32Array {
+    if (this.ranks !== null && this.ranks.length === this.labels.length) return this.ranks;
+    const labels = this.labels;
+    const order = labels.map((_, id) => id).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
+    const ranks = new Uint32Array(labels.length);
+    order.forEach((id, rank) => (ranks[id] = rank));
+    return (this.ranks = ranks);
+  }
+
+  private ranks: Uint32Array | null = null;
+
+  /**
    * When no document has more than one value (brand, colour, category level...), the value id per document
    * (NONE without a value): counting is then one array read per document. Null for multi-valued columns.
    */
