@@ -12,6 +12,6 @@ export {
   type OptionalFilter,
 } from './lists.ts';
 export { buildFilterNode, andFilterNodes, type FilterParams } from './build.ts';
-export { evaluateFilter, evaluateFilterConjuncts, evaluateFilterView, type FilterConjuncts } from './evaluate.ts';
+export { evaluateFilter, evaluateFilterConjuncts, type FilterConjuncts } from './evaluate.ts';
 export { filterToString } from './to-string.ts';
 export type { FilterNode, FilterLimits, FilterSource, NumericOperator } from './types.ts';
