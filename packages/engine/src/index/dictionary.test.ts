@@ -38,6 +38,16 @@ function collect(dict: TermDictionary, word: string, distance: number, prefix: b
   return found;
 }
 
+/** The terms within the distance, by brute force. */
+function expected(terms: Set<string>, word: string, distance: number, prefix: boolean): Map<string, number> {
+  const within = new Map<string, number>();
+  for (const t of terms) {
+    const d = prefix ? prefixOsa(word, t) : osa(t, word);
+    if (d <= distance) within.set(t, d);
+  }
+  return within;
+}
+
 describe('TermDictionary', () => {
   it('interns terms with dense ids', () => {
     const dict = new TermDictionary();
@@ -69,16 +79,46 @@ describe('TermDictionary', () => {
       fc.property(fc.array(nonEmpty, { maxLength: 40 }), nonEmpty, fc.integer({ min: 0, max: 2 }), fc.boolean(), (terms, word, distance, prefix) => {
         const dict = new TermDictionary();
         for (const t of terms) dict.intern(t);
-        const found = collect(dict, word, distance, prefix);
-        const expected = new Map<string, number>();
-        for (const t of new Set(terms)) {
-          const d = prefix ? prefixOsa(word, t) : osa(t, word);
-          if (d <= distance) expected.set(t, d);
-        }
-        expect(found).toEqual(expected);
+        expect(collect(dict, word, distance, prefix)).toEqual(expected(new Set(terms), word, distance, prefix));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('finds them among terms added after a walk (the recent terms trie), batch after batch', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(nonEmpty, { maxLength: 15 }), { minLength: 1, maxLength: 4 }), nonEmpty, fc.integer({ min: 0, max: 2 }), fc.boolean(), (batches, word, distance, prefix) => {
+        const dict = new TermDictionary();
+        const seen = new Set<string>();
+        for (const batch of batches) {
+          for (const t of batch) {
+            dict.intern(t);
+            seen.add(t);
+          }
+          expect(collect(dict, word, distance, prefix)).toEqual(expected(seen, word, distance, prefix));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stays exact across the rebuild of its trie as the dictionary grows by thousands of terms', () => {
+    const dict = new TermDictionary();
+    const seen = new Set<string>();
+    let seed = 7;
+    const letter = () => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) % 2147483648) % 6));
+    for (let step = 0; step < 6; step++) {
+      // 1,000 terms per step: the recent terms pass 2,048 at the third step, and a sixteenth of the trie later.
+      for (let i = 0; i < 1000; i++) {
+        const term = Array.from({ length: 3 + (i % 5) }, letter).join('');
+        dict.intern(term);
+        seen.add(term);
+      }
+      for (const word of ['abc', 'fedc', 'aabbc']) {
+        expect(collect(dict, word, 1, true)).toEqual(expected(seen, word, 1, true));
+        expect(collect(dict, word, 2, false)).toEqual(expected(seen, word, 2, false));
+      }
+    }
   });
 
   it('counts a swap of adjacent letters as one typo', () => {
