@@ -51,8 +51,8 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups:
   const { options } = prepared;
   const { set: matches, count: matchCount } =
     groups !== null && options.facetingAfterDistinct ? distinctMatches(prepared.matches, groups, options.distinct) : { set: prepared.matches, count: prepared.matchCount };
-  const names = facetNames(env, options.facets);
   if (options.facets.length === 0) return {};
+  const names = facetNames(env, options.facets);
   const facets: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   const columns = names.map((name) => env.store.facets.get(name)!);
