@@ -5,6 +5,7 @@
  * maxFacetHits, only on searchable() facets).
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { SearchIndex } from '../search-index.ts';
 import { EngineError } from '../errors.ts';
 
@@ -62,6 +63,25 @@ describe('facets', () => {
     const alpha = index.search({ query: '', facets: ['brand'], sortFacetValuesBy: 'alpha' }).facets!.brand;
     expect(Object.keys(alpha)).toEqual(['Oak & Co', 'Oakley Home', 'Pine Works']);
     expect(() => index.search({ facets: ['brand'], maxValuesPerFacet: 1001 })).toThrow(EngineError);
+  });
+
+  it('returns the top values in order for any counts and limit (against a comparator sort of the tally)', () => {
+    const label = fc.stringMatching(/^[a-e]{1,3}$/);
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom('count', 'alpha'), (tags, limit, sortBy) => {
+        const index = new SearchIndex({ attributesForFaceting: ['tag'] });
+        index.saveObjects(tags.map((tag, i) => ({ objectID: String(i), tag })));
+        const tally = new Map<string, number>();
+        for (const tag of tags) tally.set(tag, (tally.get(tag) ?? 0) + 1);
+        const byLabel = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+        const expected = [...tally]
+          .sort(sortBy === 'alpha' ? (a, b) => byLabel(a[0], b[0]) : (a, b) => b[1] - a[1] || byLabel(a[0], b[0]))
+          .slice(0, limit);
+        const facets = index.search({ query: '', facets: ['tag'], maxValuesPerFacet: limit, sortFacetValuesBy: sortBy }).facets!.tag;
+        expect(Object.entries(facets)).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('passes renderingContent through', () => {

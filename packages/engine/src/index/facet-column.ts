@@ -54,10 +54,18 @@ export class FacetColumn {
     const order = labels.map((_, id) => id).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
     const ranks = new Uint32Array(labels.length);
     order.forEach((id, rank) => (ranks[id] = rank));
+    this.order = Uint32Array.from(order);
     return (this.ranks = ranks);
   }
 
+  /** The value ids in the labels' order: the inverse of `labelRanks`. */
+  labelOrder(): Uint32Array {
+    this.labelRanks();
+    return this.order!;
+  }
+
   private ranks: Uint32Array | null = null;
+  private order: Uint32Array | null = null;
 
   /**
    * When no document has more than one value (brand, colour, category level...), the value id per document

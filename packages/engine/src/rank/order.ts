@@ -13,6 +13,7 @@
 import { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { RankRule } from './rule.ts';
+import { kthSmallest } from '../structures/kth-smallest.ts';
 
 /** Buckets up to this size are ordered with per-document keys. */
 const SMALL = 1024;
@@ -321,39 +322,4 @@ function placeGroupsInKeyOrder(docs: Uint32Array, keys: Float64Array, rules: Ran
     above = threshold;
     take *= 4;
   }
-}
-
-/** The k-th smallest value (1-based k ≤ length), with a bounded max-heap: O(n log k). */
-export function kthSmallest(values: Float64Array, k: number): number {
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (size < k) {
-      let c = size++;
-      heap[c] = v;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (heap[p] >= heap[c]) break;
-        const t = heap[p];
-        heap[p] = heap[c];
-        heap[c] = t;
-        c = p;
-      }
-    } else if (v < heap[0]) {
-      heap[0] = v;
-      let p = 0;
-      for (;;) {
-        const l = 2 * p + 1;
-        if (l >= k) break;
-        const m = l + 1 < k && heap[l + 1] > heap[l] ? l + 1 : l;
-        if (heap[m] <= heap[p]) break;
-        const t = heap[p];
-        heap[p] = heap[m];
-        heap[m] = t;
-        p = m;
-      }
-    }
-  }
-  return heap[0];
 }
