@@ -7,7 +7,7 @@
  * - the typo walk goes down a trie built from that order (`TermTrie`), reusing the edit-distance rows of shared
  *   prefixes and skipping every term under a prefix that can no longer match.
  * The sorted view is rebuilt lazily after new terms arrive (one sort of the new terms plus a linear merge).
- * The trie is not: building it costs about 70 ms at 200,000 terms, and catalogues whose searchable attributes
+ * The trie is not: building it costs 70–105 ms at 200,000 terms, and catalogues whose searchable attributes
  * hold codes (SKUs) add new terms with every batch. Terms added since it was built get a small trie of their
  * own, and the large one is rebuilt only once they outnumber a sixteenth of it — a constant cost per term
  * added, however writes and searches interleave.
