@@ -8,6 +8,7 @@
  * Both must return the same values in the same order (checked before timing). Rounds alternate the two; the
  * median round is reported.
  */
+import { createRandom } from '../../demo/src/random.ts';
 import { topFacetValues } from '../src/facet/count.ts';
 import type { FacetColumn } from '../src/index/facet-column.ts';
 import { SearchIndex } from '../src/index.ts';
@@ -27,14 +28,7 @@ function comparatorSort(column: FacetColumn, counts: Uint32Array, limit: number)
   return result;
 }
 
-// mulberry32: a seeded generator whose successive outputs are independent enough to be multiplied together.
-let seed = 5;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = createRandom(5).next;
 
 console.log(`values   typed keys us   comparator us   ratio   (top ${LIMIT} by count)`);
 for (const values of [5, 20, 250, 5000]) {

@@ -11,6 +11,7 @@
  * find the same terms with the same distances (checked before timing). Rounds alternate the two; the median round is reported.
  */
 import { generateProducts } from '@vitrine/demo';
+import { createRandom } from '../../demo/src/random.ts';
 import { TermTrie } from '../src/index/term-trie.ts';
 import { sortedWalkFuzzy } from './reference/sorted-walk.ts';
 
@@ -20,14 +21,7 @@ function option(name: string, fallback: number): number {
 }
 const ROUNDS = option('rounds', 7);
 
-// mulberry32: a seeded generator whose successive outputs are independent enough to be multiplied together.
-let seed = 11;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const random = createRandom(11).next;
 
 function demoVocabulary(): string[] {
   const terms = new Set<string>();
