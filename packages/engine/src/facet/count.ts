@@ -196,9 +196,16 @@ export function topFacetValues(column: FacetColumn, counts: Uint32Array, limit: 
   // `counts` may be longer than the column's values (a reused buffer): the values are what `ranks` covers.
   const ranks = column.labelRanks();
   const values = ranks.length;
+  // One pass for the highest count and how many values have one, so the keys take no more room than those
+  // (a facet of a million values may have a handful counted).
   let highest = 0;
-  if (sortBy === 'count') for (let v = 0; v < values; v++) if (counts[v] > highest) highest = counts[v];
-  const keys = new Float64Array(values);
+  let counted = 0;
+  for (let v = 0; v < values; v++) {
+    if (!(counts[v] > 0)) continue;
+    counted++;
+    if (counts[v] > highest) highest = counts[v];
+  }
+  const keys = new Float64Array(counted);
   let m = 0;
   const byCount = sortBy === 'count' ? 1 : 0;
   for (let v = 0; v < values; v++) if (counts[v] > 0) keys[m++] = byCount * (highest - counts[v]) * values + ranks[v];
