@@ -8,7 +8,8 @@
  *
  * Query words are prefixes of dictionary words, as typed: 4–6 letters with one typo allowed, 8 letters with
  * two, as-you-type (a term matches when one of its prefixes is within the distance). Both implementations must
- * find the same terms with the same distances (checked before timing). Rounds alternate the two; the median round is reported.
+ * find the same terms with the same distances (checked before timing). Rounds alternate the two; the median
+ * round is reported.
  */
 import { generateProducts } from '@vitrine/demo';
 import { createRandom } from '../../demo/src/random.ts';

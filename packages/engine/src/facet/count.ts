@@ -190,10 +190,10 @@ export function countFacetValues(column: FacetColumn, matches: Bitset, matchCoun
  */
 export function topFacetValues(column: FacetColumn, counts: Uint32Array, limit: number, sortBy: 'count' | 'alpha'): Record<string, number> {
   // Each value becomes one number that sorts in the wanted order — (highest count - count) × values + label
-  // rank, or the label rank alone for `alpha` — so the sort is a typed array's native numeric sort rather than a comparator called per comparison
-  // (which cost more than the counting itself on a 200-value facet). Keys are distinct (ranks are), and stay
-  // exact: highest count × values is far below 2^53.
-  // `counts` may be longer than the column's values (a reused buffer): the values are what `ranks` covers.
+  // rank, or the label rank alone for `alpha` — so the sort is a typed array's native numeric sort rather than
+  // a comparator called per comparison (which cost more than the counting itself on a 200-value facet). Keys
+  // are distinct (ranks are), and stay exact: highest count × values is far below 2^53. `counts` may be longer
+  // than the column's values (a reused buffer): the values are what `ranks` covers.
   const ranks = column.labelRanks();
   const values = ranks.length;
   // One pass for the highest count and how many values have one, so the keys take no more room than those
@@ -205,24 +205,22 @@ export function topFacetValues(column: FacetColumn, counts: Uint32Array, limit: 
     counted++;
     if (counts[v] > highest) highest = counts[v];
   }
-  const keys = new Float64Array(counted);
-  let m = 0;
+  let keys = new Float64Array(counted);
   const byCount = sortBy === 'count' ? 1 : 0;
-  for (let v = 0; v < values; v++) if (counts[v] > 0) keys[m++] = byCount * (highest - counts[v]) * values + ranks[v];
-  let chosen = keys.subarray(0, m);
-  if (m > 4 * limit && limit > 0) {
+  for (let v = 0, k = 0; v < values; v++) if (counts[v] > 0) keys[k++] = byCount * (highest - counts[v]) * values + ranks[v];
+  if (counted > 4 * limit && limit > 0) {
     // Many values and few wanted: keep the `limit` smallest keys before sorting.
-    const threshold = kthSmallest(chosen, limit);
+    const threshold = kthSmallest(keys, limit);
     let kept = 0;
-    for (let i = 0; i < m; i++) if (chosen[i] <= threshold) chosen[kept++] = chosen[i];
-    chosen = chosen.subarray(0, kept);
+    for (let i = 0; i < counted; i++) if (keys[i] <= threshold) keys[kept++] = keys[i];
+    keys = keys.subarray(0, kept);
   }
-  chosen.sort();
+  keys.sort();
   const labels = column.labels;
   const byRank = column.labelOrder();
   const result: Record<string, number> = {};
-  for (let i = 0; i < Math.min(limit, chosen.length); i++) {
-    const id = byRank[chosen[i] % values];
+  for (let i = 0; i < Math.min(limit, keys.length); i++) {
+    const id = byRank[keys[i] % values];
     result[labels[id]] = counts[id];
   }
   return result;
