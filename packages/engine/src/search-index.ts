@@ -21,7 +21,9 @@ import { compileSynonyms, validateSynonym, type SynonymTable } from './query/syn
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
 import { queryBitsets } from './structures/bitset-pool.ts';
-import { runSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
+import { executeSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
+import { ResultCache, resultKey, type ResultCacheStats } from './search/result-cache.ts';
+import { encodeParams } from './response/retrieve.ts';
 import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.ts';
 
 /** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
@@ -35,6 +37,7 @@ export class SearchIndex implements EngineIndex {
   private scanner: DocumentScanner | null = null;
   private settledVersion = -1;
   private readonly words = new WordCache();
+  private readonly results = new ResultCache();
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
@@ -54,6 +57,7 @@ export class SearchIndex implements EngineIndex {
     validateSettings(settings);
     const before = this.settings;
     this.settings = structuredClone(settings);
+    this.results.clear();
     const same = (key: string): boolean => JSON.stringify(before[key]) === JSON.stringify(settings[key]);
     if (!same('searchableAttributes') || !same('separatorsToIndex') || !same('attributesForFaceting')) this.rebuild();
     if (!same('separatorsToIndex')) this.synonymTable = null;
@@ -79,6 +83,7 @@ export class SearchIndex implements EngineIndex {
     this.store = this.emptyStore();
     this.scanner = null;
     this.words.clear();
+    this.results.clear();
   }
 
   getObject(objectID: string): IndexRecord | undefined {
@@ -96,6 +101,7 @@ export class SearchIndex implements EngineIndex {
     this.synonymHits = structuredClone(synonyms);
     this.synonymTable = null;
     this.words.clear();
+    this.results.clear();
   }
 
   getSynonyms(): SynonymHit[] {
@@ -103,11 +109,31 @@ export class SearchIndex implements EngineIndex {
   }
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
+    const key = this.results.enabled ? resultKey(params, settingsOverride, options) : null;
+    if (key !== null) {
+      const cached = this.results.get(key, this.store);
+      // The key leaves out analytics parameters, which the `params` echo still shows.
+      if (cached !== undefined) return { ...cached, params: encodeParams(params), processingTimeMS: 0 };
+    }
     try {
-      return runSearch(this.environment(), params, settingsOverride, options);
+      const { response, dependencies } = executeSearch(this.environment(), params, settingsOverride, options);
+      if (key !== null) this.results.offer(key, response, dependencies, this.store);
+      return response;
     } finally {
       queryBitsets.releaseAll();
     }
+  }
+
+  /**
+   * Sets the budget of the result cache in estimated bytes (0 turns it off; see `search/result-cache.ts`).
+   * Benchmarks against other engines turn it off, so that a repeated query measures the search, not the cache.
+   */
+  setResultCacheBytes(bytes: number): void {
+    this.results.resize(bytes, this.store);
+  }
+
+  resultCacheStats(): ResultCacheStats {
+    return this.results.stats();
   }
 
   searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams = {}, options?: SearchOptions): SearchForFacetValuesResponse {
@@ -199,6 +225,7 @@ export class SearchIndex implements EngineIndex {
     for (const record of old.records.values()) if (record !== undefined) this.store.upsert(record);
     this.scanner = null;
     this.words.clear();
+    this.results.clear();
   }
 
   private maybeCompact(): void {

@@ -13,6 +13,8 @@ export function vitrineEngine(): BenchEngine {
     name: 'vitrine',
     build(products: Iterable<Product>) {
       index = new SearchIndex(demoSettings);
+      // No result cache: the peers have none, and the workload repeats queries (a category page, a query).
+      index.setResultCacheBytes(0);
       for (const batch of inBatches(products, 1000)) index.saveObjects(batch);
       // Settle the structures built lazily on the first query after writes (as the server's first query would).
       index.search({ query: '', facets: FACETS });

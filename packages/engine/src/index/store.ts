@@ -23,6 +23,7 @@ import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { RecordList } from './record-list.ts';
 import { ObjectIds } from './object-ids.ts';
+import { ChangeLog } from './changes.ts';
 
 /**
  * Names the stores of this process: internal ids only mean something within one store (see `generation`).
@@ -48,6 +49,8 @@ export class IndexStore implements FilterSource {
   readonly text: TextIndex;
   readonly facets = new Map<string, FacetColumn>();
   private readonly lazy = new Map<string, { version: number; capacity: number; value: unknown }>();
+  /** What each write changed, for results cached across writes (see `changes.ts`). */
+  readonly changes = new ChangeLog();
 
   /** The live id holding `objectID`. */
   docOf(objectID: string): DocId | undefined {
@@ -75,7 +78,9 @@ export class IndexStore implements FilterSource {
 
   /** Adds or replaces one record (the caller has validated it). */
   upsert(record: IndexRecord): DocId {
-    this.remove(record.objectID);
+    const previous = this.objectIds.get(record.objectID);
+    const before = previous !== undefined && this.changes.detailed ? this.records.peek(previous) : undefined;
+    this.removeDoc(previous);
     const doc = asDocId(this.records.length);
     this.records.push(record);
     this.objectIds.push(record.objectID);
@@ -89,11 +94,18 @@ export class IndexStore implements FilterSource {
     this.liveSet.add(doc);
     this.liveCount++;
     this.version++;
+    if (previous === undefined) this.changes.membershipChanged(this.version);
+    else this.changes.replaced(before, record, this.version);
     return doc;
   }
 
   remove(objectID: string): boolean {
-    const doc = this.objectIds.get(objectID);
+    if (!this.removeDoc(this.objectIds.get(objectID))) return false;
+    this.changes.membershipChanged(this.version);
+    return true;
+  }
+
+  private removeDoc(doc: number | undefined): boolean {
     if (doc === undefined) return false;
     this.objectIds.delete(doc);
     this.records.delete(doc);

@@ -107,7 +107,8 @@ export class TextIndex {
   readonly slots: SearchableSlot[];
   private readonly valueCache = new Map<string, Uint32Array>();
   private readonly slotByAttribute = new Map<string, number>();
-  private readonly dynamic: boolean;
+  /** Slots discovered from records (searchableAttributes not set): any attribute may become searchable. */
+  readonly dynamic: boolean;
 
   constructor(
     configured: SearchableSlot[] | null,

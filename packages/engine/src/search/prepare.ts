@@ -10,6 +10,7 @@ import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { IndexStore } from '../index/store.ts';
 import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, optionalFiltersToNodes } from '../filter/index.ts';
 import type { FilterList } from '@vitrine/protocol';
+import type { FilterNode } from '../filter/types.ts';
 import { resolveOptions, type QueryOptions } from '../query/options.ts';
 import { parseQuery, type ParsedQuery } from '../query/parse.ts';
 import { withoutStopWords } from '../query/stop-words.ts';
@@ -34,6 +35,8 @@ export interface SearchEnvironment {
 
 export interface PreparedSearch {
   options: QueryOptions;
+  /** Every filter of the search (the request's and the forced one) as one tree; null: none. */
+  filter: FilterNode | null;
   parsed: ParsedQuery;
   words: ExpandedWord[];
   required: boolean[];
@@ -177,5 +180,5 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     geoKey: geoKeyFor(store, options),
   };
   const rules = buildRules(options.ranking, context);
-  return { options, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
+  return { options, filter: filterNode, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
 }

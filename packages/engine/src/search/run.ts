@@ -24,6 +24,8 @@ import { encodeParams, parseRetrieve, retrieve, type RetrieveSpec } from '../res
 import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './prepare.ts';
 import { distinctCount, distinctGroups, distinctMatches, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
 import { geoDistance } from '../rank/geo-distance.ts';
+import { topLevel } from '../index/changes.ts';
+import type { FilterNode } from '../filter/types.ts';
 
 export type { SearchEnvironment } from './prepare.ts';
 
@@ -134,7 +136,18 @@ function defaultHighlightAttributes(env: SearchEnvironment, prepared: PreparedSe
   return env.store.text.slots.map((slot) => slot.attribute);
 }
 
+/** A search's response and what it depends on, for the result cache (see `result-cache.ts`). */
+export interface ExecutedSearch {
+  response: SearchResponse;
+  /** Attributes (first path segments) the response depends on besides the set of records; null: everything. */
+  dependencies: string[] | null;
+}
+
 export function runSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): SearchResponse {
+  return executeSearch(env, params, override, extra).response;
+}
+
+export function executeSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): ExecutedSearch {
   const started = performance.now();
   const prepared = prepareSearch(env, params, override, extra);
   const { options } = prepared;
@@ -181,7 +194,31 @@ export function runSearch(env: SearchEnvironment, params: SearchParams, override
     renderingContent: options.renderingContent ?? {},
     processingTimeMS: Math.round(performance.now() - started),
   };
-  return response;
+  const hitFree = count === 0 && groups === null && sortedInfo.nbSortedHits === undefined;
+  return { response, dependencies: hitFree ? countDependencies(env, prepared) : null };
+}
+
+/**
+ * What a response without hits depends on besides the set of records: its counts come from the match set and
+ * the counted facets, and the match set from the words (searchable attributes), the filters and the geo
+ * radius. Null (everything) when every attribute may be searchable.
+ */
+function countDependencies(env: SearchEnvironment, prepared: PreparedSearch): string[] | null {
+  const attributes = new Set<string>();
+  if (prepared.words.length > 0 || prepared.parsed.excluded.length > 0) {
+    if (env.store.text.dynamic) return null;
+    for (const slot of env.store.text.slots) attributes.add(topLevel(slot.attribute));
+  }
+  const pending: FilterNode[] = prepared.filter === null ? [] : [prepared.filter];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node.kind === 'and' || node.kind === 'or') pending.push(...node.children);
+    else if (node.kind === 'not') pending.push(node.child);
+    else if (node.kind === 'tag') attributes.add('_tags');
+    else if (node.kind !== 'boolean') attributes.add(topLevel(node.attribute));
+  }
+  if (prepared.options.facets.length > 0) for (const name of facetNames(env, prepared.options.facets)) attributes.add(topLevel(name));
+  if (prepared.options.aroundLatLng !== null) attributes.add('_geoloc');
+  return [...attributes];
 }
 
 /** Whether every word of the facet query starts some word of the value. */
