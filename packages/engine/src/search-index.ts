@@ -16,7 +16,8 @@ import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
-import { customOrderFor, customOrderKey, mergePending, restoreKeyColumns } from './rank/custom-rank.ts';
+import { customOrderFor, customOrderKey, mergePending, remapCustomOrder, restoreKeyColumns } from './rank/custom-rank.ts';
+import { Compaction } from './index/compaction.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
@@ -28,6 +29,13 @@ import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.
 
 /** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
 const COMPACT_MIN_TOMBSTONES = 10_000;
+/**
+ * While a compaction runs (`index/compaction.ts`), records copied per record written, and per search. Writes
+ * carry most of it, so a burst of deletions compacts within the same call; searches make sure it ends without
+ * writes. At 100,000 products a copy costs ~25 us: a search copying 2 pays ~50 us while it lasts.
+ */
+const COMPACTION_COPIES_PER_WRITE = 4;
+const COMPACTION_COPIES_PER_SEARCH = 2;
 
 export class SearchIndex implements EngineIndex {
   private settings: IndexSettings;
@@ -38,6 +46,12 @@ export class SearchIndex implements EngineIndex {
   private settledVersion = -1;
   private readonly words = new WordCache();
   private readonly results = new ResultCache();
+  /** The store being compacted into, a little at each write and search (null: none running). */
+  private compaction: Compaction | null = null;
+  /** The compaction policy (tests make it tiny, to interleave writes and searches with a running copy). */
+  private readonly compactionPolicy = { minTombstones: COMPACT_MIN_TOMBSTONES, perWrite: COMPACTION_COPIES_PER_WRITE, perSearch: COMPACTION_COPIES_PER_SEARCH };
+  /** Compactions completed (tests). */
+  private compactions = 0;
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
@@ -70,16 +84,23 @@ export class SearchIndex implements EngineIndex {
       if (record === null || typeof record !== 'object' || Array.isArray(record)) throw createEngineError('INVALID_RECORD', `record ${i} is not an object`);
       if (typeof record.objectID !== 'string' || record.objectID === '') throw createEngineError('INVALID_RECORD', `record ${i} has no string objectID`);
     });
+    // A running compaction needs no word of replacements: the new version is appended after its cursor, and
+    // copying it replaces the earlier copy by objectID.
     for (const record of records) this.store.upsert(record);
-    this.maybeCompact();
+    this.maybeCompact(records.length * this.compactionPolicy.perWrite);
   }
 
   deleteObjects(objectIDs: string[]): void {
-    for (const id of objectIDs) if (typeof id === 'string') this.store.remove(id);
-    this.maybeCompact();
+    for (const id of objectIDs) {
+      if (typeof id !== 'string') continue;
+      this.compaction?.forget(id);
+      this.store.remove(id);
+    }
+    this.maybeCompact(objectIDs.length * this.compactionPolicy.perWrite);
   }
 
   clear(): void {
+    this.compaction = null;
     this.store = this.emptyStore();
     this.scanner = null;
     this.words.clear();
@@ -110,6 +131,7 @@ export class SearchIndex implements EngineIndex {
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
     const key = this.results.enabled ? resultKey(params, settingsOverride, options) : null;
+    if (this.compaction !== null) this.maybeCompact(this.compactionPolicy.perSearch);
     if (key !== null) {
       const cached = this.results.get(key, this.store);
       // The key leaves out analytics parameters, which the `params` echo still shows.
@@ -220,6 +242,7 @@ export class SearchIndex implements EngineIndex {
 
   /** Re-indexes every live record into a fresh store (settings change, compaction). Ids become dense again. */
   private rebuild(): void {
+    this.compaction = null;
     const old = this.store;
     this.store = this.emptyStore();
     for (const record of old.records.values()) if (record !== undefined) this.store.upsert(record);
@@ -228,9 +251,30 @@ export class SearchIndex implements EngineIndex {
     this.results.clear();
   }
 
-  private maybeCompact(): void {
-    const { tombstones, liveCount } = this.store;
-    if (tombstones >= COMPACT_MIN_TOMBSTONES && tombstones > liveCount) this.rebuild();
+  /** Starts a compaction when tombstones call for one, and advances a running one by `copies` records. */
+  private maybeCompact(copies: number): void {
+    if (this.compaction === null) {
+      const { tombstones, liveCount } = this.store;
+      if (tombstones < this.compactionPolicy.minTombstones || tombstones <= liveCount) return;
+      this.compaction = new Compaction(this.store, this.emptyStore());
+    }
+    if (this.compaction.copy(Math.max(1, copies))) this.finishCompaction(this.compaction);
+  }
+
+  /** Swaps in the compacted store, with the customRanking order carried over rather than sorted again. */
+  private finishCompaction(compaction: Compaction): void {
+    const { old, next } = compaction;
+    const specs = parseCustomRanking(this.settings.customRanking);
+    if (specs.length > 0 && old.hasCached(customOrderKey(specs))) {
+      const order = remapCustomOrder(customOrderFor(old, specs), (doc) => compaction.newIdOf(doc), next.capacity);
+      if (order !== null) next.seed(customOrderKey(specs), order);
+    }
+    this.store = next;
+    this.compaction = null;
+    this.compactions++;
+    this.scanner = null;
+    this.words.clear();
+    this.results.clear();
   }
 }
 

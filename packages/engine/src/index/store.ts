@@ -67,6 +67,10 @@ export class IndexStore implements FilterSource {
     for (const facet of facetAttributes) this.facets.set(facet.attribute, new FacetColumn(facet.attribute, facet.path));
   }
 
+  isLive(doc: number): boolean {
+    return doc < this.liveSet.capacity && this.liveSet.has(doc);
+  }
+
   /** Number of ids allocated (live or not): the capacity of every bitset over this store. */
   get capacity(): number {
     return this.records.length;
@@ -162,6 +166,11 @@ export class IndexStore implements FilterSource {
     facetAttributes.forEach((facet, i) => store.facets.set(facet.attribute, FacetColumn.load(r, `facet.${i}`, facet.attribute, facet.path, meta.documents)));
     (store as { text: TextIndex }).text = TextIndex.load(r, separatorsToIndex, meta.documents);
     return store;
+  }
+
+  /** Whether a derived structure was built under `key` (at any version). */
+  hasCached(key: string): boolean {
+    return this.lazy.has(key);
   }
 
   /** Seeds a derived structure (restored from a snapshot) as if built at the current version. */

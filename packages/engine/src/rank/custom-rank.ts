@@ -214,6 +214,40 @@ export function walkOrder(current: CustomOrder, visit: (doc: number) => boolean)
   while (j < pending.length) if (!visit(pending[j++])) return;
 }
 
+/**
+ * The order carried over to a compacted store (see `index/compaction.ts`), whose ids are the old ones renumbered
+ * in the same relative order (`newIdOf`, -1 for ids not carried over): the old order walked once, instead of a
+ * sort that reads every record again. Null when some new id would be left without a place.
+ */
+export function remapCustomOrder(previous: CustomOrder, newIdOf: (oldDoc: number) => number, capacity: number): CustomOrder | null {
+  if (previous.columns === undefined) return null;
+  const order = new Uint32Array(capacity);
+  const rank = new Float64Array(capacity);
+  let placed = 0;
+  walkOrder(previous, (oldDoc) => {
+    const doc = newIdOf(oldDoc);
+    if (doc >= 0 && placed < capacity) {
+      order[placed] = doc;
+      rank[doc] = placed++;
+    }
+    return true;
+  });
+  if (placed !== capacity) return null;
+  const oldCount = previous.rank.length;
+  const columns = previous.columns.map((column): KeyColumn => {
+    const numeric = new Float64Array(capacity);
+    const keys = new Array<Key>(capacity);
+    for (let oldDoc = 0; oldDoc < oldCount; oldDoc++) {
+      const doc = newIdOf(oldDoc);
+      if (doc < 0) continue;
+      numeric[doc] = column.numeric[oldDoc];
+      keys[doc] = column.keys[oldDoc];
+    }
+    return { spec: column.spec, numeric, keys, allNumeric: column.allNumeric };
+  });
+  return { rank, order, pending: [], columns };
+}
+
 /** The store's order for these criteria, built once and then extended on writes. */
 export function customOrderFor(store: IndexStore, specs: SortSpec[]): CustomOrder {
   return store.cached(
