@@ -240,7 +240,7 @@ export class SearchIndex implements EngineIndex {
     return new IndexStore(parseSearchableAttributes(this.settings.searchableAttributes), separators, parseAttributesForFaceting(this.settings.attributesForFaceting));
   }
 
-  /** Re-indexes every live record into a fresh store (settings change, compaction). Ids become dense again. */
+  /** Re-indexes every live record into a fresh store in one go (a settings change). Ids become dense again. */
   private rebuild(): void {
     this.compaction = null;
     const old = this.store;
