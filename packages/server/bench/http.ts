@@ -15,8 +15,8 @@ import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { demoSettings, generateProducts } from '@vitrine/demo';
-import { ADMIN_KEY, APP_ID, removeDir, spawnServer, tempDir } from '../src/test-support.ts';
+import { removeDir, spawnServer, tempDir } from '../src/test-support.ts';
+import { SEARCH_PATH, WRITE_PATH, headers, seedCatalogue } from './workload.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,21 +33,6 @@ const SIZE = Number(values.size);
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const WRITE_SHARE = Number(values.writes);
-const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY, 'content-type': 'text/plain' };
-
-async function post(url: string, path: string, body: unknown, method = 'POST'): Promise<Record<string, unknown>> {
-  const response = await fetch(`${url}${path}`, { method, headers, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-async function waitTask(url: string, taskID: number): Promise<void> {
-  for (;;) {
-    const response = await fetch(`${url}/1/indexes/products/task/${taskID}`, { headers });
-    if (((await response.json()) as { status: string }).status === 'published') return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function summarize(name: string, result: Result): Record<string, string | number> {
   return {
@@ -71,50 +56,13 @@ const server = await spawnServer(
 try {
   console.log(`seeding ${SIZE} products…`);
   const started = performance.now();
-  await post(server.url, '/1/indexes/products/settings', demoSettings, 'PUT');
-  const words = new Set<string>();
-  const brands = new Set<string>();
-  let batch: unknown[] = [];
-  let lastTask = 0;
-  for (const product of generateProducts(SIZE)) {
-    if (words.size < 2000) for (const word of product.name.toLowerCase().split(/\s+/)) if (word.length > 3) words.add(word);
-    if (brands.size < 200) brands.add(product.brand);
-    batch.push({ action: 'updateObject', body: product });
-    if (batch.length === 1000) {
-      lastTask = (await post(server.url, '/1/indexes/products/batch', { requests: batch })).taskID as number;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) lastTask = (await post(server.url, '/1/indexes/products/batch', { requests: batch })).taskID as number;
-  await waitTask(server.url, lastTask);
+  const { searchBody, writeBody } = await seedCatalogue(server.url, SIZE);
   console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  const wordList = [...words];
-  const brandList = [...brands];
-  const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
-  const searchBody = () => {
-    const word = pick(wordList);
-    const query = word.slice(0, 2 + Math.floor(Math.random() * (word.length - 1)));
-    const refined = [pick(brandList), pick(brandList)];
-    const facets = ['brand', 'color', 'rating', 'hierarchicalCategories.lvl0'];
-    return JSON.stringify({
-      requests: [
-        { indexName: 'products', query, hitsPerPage: 20, facets, facetFilters: [refined.map((b) => `brand:${b}`)], numericFilters: ['price>=1'] },
-        { indexName: 'products', query, hitsPerPage: 0, facets: ['brand'], numericFilters: ['price>=1'], analytics: false, clickAnalytics: false },
-      ],
-    });
-  };
-  const writeBody = () =>
-    JSON.stringify({
-      requests: Array.from({ length: 10 }, () => ({
-        action: 'partialUpdateObject',
-        body: { objectID: String(Math.floor(Math.random() * SIZE)), popularity: { _operation: 'Increment', value: 1 } },
-      })),
-    });
   // The bare server answers the median size of a sample of responses (one response alone may have no hits).
   const sizes: number[] = [];
   for (let i = 0; i < 101; i++) {
-    const sample = await fetch(`${server.url}/1/indexes/*/queries`, { method: 'POST', headers, body: searchBody() });
+    const sample = await fetch(`${server.url}${SEARCH_PATH}`, { method: 'POST', headers, body: searchBody() });
     sizes.push((await sample.arrayBuffer()).byteLength);
   }
   const responseBytes = sizes.sort((a, b) => a - b)[sizes.length >> 1];
@@ -131,8 +79,8 @@ try {
           method: 'POST',
           setupRequest: (request) =>
             Math.random() < WRITE_SHARE
-              ? { ...request, path: '/1/indexes/products/batch', body: writeBody() }
-              : { ...request, path: '/1/indexes/*/queries', body: searchBody() },
+              ? { ...request, path: WRITE_PATH, body: writeBody() }
+              : { ...request, path: SEARCH_PATH, body: searchBody() },
         },
       ],
     });
