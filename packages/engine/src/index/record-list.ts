@@ -109,21 +109,16 @@ export class RecordList {
   save(w: SnapshotWriter): void {
     const n = this.length;
     const offsets = new Uint32Array(n + 1);
-    let total = 0;
-    for (let doc = 0; doc < n; doc++) if (this.deleted[doc] === 0) total += this.lengthOf.data[doc];
-    // Zero-padded to whole 32-bit words, for the u32 section type.
-    const blob = new Uint8Array((total + 3) & ~3);
     let used = 0;
     for (let doc = 0; doc < n; doc++) {
-      if (this.deleted[doc] === 0) {
-        const bytes = this.bytesOf(doc);
-        blob.set(bytes, used);
-        used += bytes.length;
-      }
+      if (this.deleted[doc] === 0) used += this.lengthOf.data[doc];
       offsets[doc + 1] = used;
     }
     w.u32('records.offsets', offsets);
-    w.u32('records.blob', new Uint32Array(blob.buffer));
+    // Zero-padded to whole 32-bit words, for the u32 section type; copied straight into the snapshot.
+    w.u32Filled('records.blob', (used + 3) & ~3, (blob) => {
+      for (let doc = 0; doc < n; doc++) if (this.deleted[doc] === 0) blob.set(this.bytesOf(doc), offsets[doc]);
+    });
     w.json('records.blobLength', used);
   }
 

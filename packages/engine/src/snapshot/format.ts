@@ -22,27 +22,50 @@ interface SectionEntry {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** A section's payload: bytes to copy, or a function writing them straight into the snapshot (`u32Filled`). */
+interface Part {
+  name: string;
+  kind: Kind;
+  byteLength: number;
+  bytes?: Uint8Array;
+  fill?: (target: Uint8Array) => void;
+}
+
 export class SnapshotWriter {
-  private readonly parts: Array<{ name: string; kind: Kind; bytes: Uint8Array }> = [];
+  private readonly parts: Part[] = [];
 
   json(name: string, value: unknown): void {
-    this.parts.push({ name, kind: 'json', bytes: encoder.encode(JSON.stringify(value)) });
+    this.bytes(name, 'json', encoder.encode(JSON.stringify(value)));
   }
 
   u32(name: string, values: Uint32Array): void {
-    this.parts.push({ name, kind: 'u32', bytes: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) });
+    this.bytes(name, 'u32', new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   }
 
   f64(name: string, values: Float64Array): void {
-    this.parts.push({ name, kind: 'f64', bytes: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) });
+    this.bytes(name, 'f64', new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  }
+
+  /**
+   * A u32 section of `byteLength` bytes (a multiple of 4) that `fill` writes straight into the snapshot, zeroed
+   * beforehand: a large payload assembled from pieces (the records) is copied once, not into a buffer of its
+   * own first. `fill` runs in `finish`, which the caller runs in the same synchronous call, on the same state.
+   */
+  u32Filled(name: string, byteLength: number, fill: (target: Uint8Array) => void): void {
+    if (byteLength % 4 !== 0) throw new Error(`section ${name}: ${byteLength} bytes is not whole 32-bit words`);
+    this.parts.push({ name, kind: 'u32', byteLength, fill });
+  }
+
+  private bytes(name: string, kind: Kind, bytes: Uint8Array): void {
+    this.parts.push({ name, kind, byteLength: bytes.byteLength, bytes });
   }
 
   finish(): Uint8Array {
     const sections: SectionEntry[] = [];
     let offset = 0;
     for (const part of this.parts) {
-      sections.push({ name: part.name, kind: part.kind, offset, length: part.bytes.byteLength });
-      offset = align8(offset + part.bytes.byteLength);
+      sections.push({ name: part.name, kind: part.kind, offset, length: part.byteLength });
+      offset = align8(offset + part.byteLength);
     }
     const header = encoder.encode(JSON.stringify({ sections }));
     const start = align8(16 + header.byteLength);
@@ -52,7 +75,11 @@ export class SnapshotWriter {
     view.setUint32(8, FORMAT_VERSION, true);
     view.setUint32(12, header.byteLength, true);
     out.set(header, 16);
-    this.parts.forEach((part, i) => out.set(part.bytes, start + sections[i].offset));
+    this.parts.forEach((part, i) => {
+      const from = start + sections[i].offset;
+      if (part.bytes !== undefined) out.set(part.bytes, from);
+      else part.fill!(out.subarray(from, from + part.byteLength));
+    });
     return out;
   }
 }
