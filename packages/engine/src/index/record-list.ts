@@ -117,7 +117,22 @@ export class RecordList {
     w.u32('records.offsets', offsets);
     // Zero-padded to whole 32-bit words, for the u32 section type; copied straight into the snapshot.
     w.u32Filled('records.blob', (used + 3) & ~3, (blob) => {
-      for (let doc = 0; doc < n; doc++) if (this.deleted[doc] === 0) blob.set(this.bytesOf(doc), offsets[doc]);
+      // Live records stored one after the other in a chunk are copied as one run (all of a chunk after an
+      // import): one copy per run rather than per record.
+      const { chunkOf, startOf } = this;
+      let doc = 0;
+      while (doc < n) {
+        if (this.deleted[doc] === 1) {
+          doc++;
+          continue;
+        }
+        const chunk = chunkOf.data[doc];
+        const start = startOf.data[doc];
+        let end = doc + 1;
+        while (end < n && this.deleted[end] === 0 && chunkOf.data[end] === chunk && startOf.data[end] === start + (offsets[end] - offsets[doc])) end++;
+        blob.set(this.chunks[chunk].subarray(start, start + offsets[end] - offsets[doc]), offsets[doc]);
+        doc = end;
+      }
     });
     w.json('records.blobLength', used);
   }
