@@ -23,7 +23,7 @@ index.search({ query: 'lamp', hitsPerPage: 20, facets: FACETS });
 const median = (times: number[]): string => times.sort((a, b) => a - b)[times.length >> 1].toFixed(0);
 const saves: number[] = [];
 const loads: number[] = [];
-let bytes = new Uint8Array(0);
+let bytes: Uint8Array = new Uint8Array(0);
 for (let round = 0; round < rounds; round++) {
   let started = performance.now();
   bytes = index.saveSnapshot();
