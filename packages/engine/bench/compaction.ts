@@ -9,14 +9,9 @@ import { demoSettings, generateProducts } from '@vitrine/demo';
 import { createRandom } from '../../demo/src/random.ts';
 import type { Product } from '@vitrine/protocol';
 import { SearchIndex } from '../src/index.ts';
-import { FACETS, inBatches } from './workload.ts';
+import { FACETS, inBatches, numberOption } from './workload.ts';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-const size = option('size', 100_000);
+const size = numberOption('size', 100_000);
 const QUERIES = ['lamp', 'desk', 'chair', 'sofa', 'table', 'de', 'la', 'ch'];
 
 interface Internals {

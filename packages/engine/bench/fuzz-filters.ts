@@ -16,14 +16,10 @@ import {
   parseFilterString,
 } from '../src/filter/index.ts';
 import { treeArbitrary } from '../src/filter/test-arbitraries.ts';
+import { numberOption } from './workload.ts';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-const runs = option('runs', 1_000_000);
-const seed = option('seed', Date.now() % 2 ** 31);
+const runs = numberOption('runs', 1_000_000);
+const seed = numberOption('seed', Date.now() % 2 ** 31);
 let slowest = { ms: 0, input: '' };
 
 function tolerate(run: () => void): void {

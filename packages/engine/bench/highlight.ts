@@ -21,17 +21,12 @@ import type { HighlightQuery } from '../src/highlight/index.ts';
 import { prepareSearch, type SearchEnvironment } from '../src/search/prepare.ts';
 import { queryBitsets } from '../src/structures/bitset-pool.ts';
 import { highlightQuery } from '../src/search/run.ts';
-import { buildWorkload } from './workload.ts';
+import { buildWorkload, numberOption } from './workload.ts';
 
 type Impl = Pick<typeof optimised, 'highlightRecord' | 'snippetRecord'>;
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-const size = option('size', 100_000);
-const rounds = option('rounds', 15);
+const size = numberOption('size', 100_000);
+const rounds = numberOption('rounds', 15);
 
 // Through JSON, as the server receives records: flat strings, as in production (generated ones are built by
 // concatenation, which changes how strings hash and compare).

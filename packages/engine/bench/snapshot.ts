@@ -6,15 +6,10 @@
  */
 import { demoSettings, generateProducts } from '@vitrine/demo';
 import { SearchIndex, loadSnapshot } from '../src/index.ts';
-import { FACETS, inBatches } from './workload.ts';
+import { FACETS, inBatches, numberOption } from './workload.ts';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-const size = option('size', 100_000);
-const rounds = option('rounds', 5);
+const size = numberOption('size', 100_000);
+const rounds = numberOption('rounds', 5);
 const index = new SearchIndex(demoSettings);
 for (const batch of inBatches(generateProducts(size, 1), 1000)) index.saveObjects(batch);
 // As on a server that has been answering: the structures a snapshot carries are built.

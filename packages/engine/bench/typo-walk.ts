@@ -15,12 +15,9 @@ import { generateProducts } from '@vitrine/demo';
 import { createRandom } from '../../demo/src/random.ts';
 import { TermTrie } from '../src/index/term-trie.ts';
 import { sortedWalkFuzzy } from './reference/sorted-walk.ts';
+import { numberOption } from './workload.ts';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-const ROUNDS = option('rounds', 7);
+const ROUNDS = numberOption('rounds', 7);
 
 const random = createRandom(11).next;
 

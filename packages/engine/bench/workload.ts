@@ -79,3 +79,9 @@ export function* inBatches<T>(items: Iterable<T>, size: number): Generator<T[]> 
   }
   if (batch.length > 0) yield batch;
 }
+
+/** A numeric command-line option of a benchmark (`--name value`), or `fallback`. */
+export function numberOption(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] !== undefined ? Number(process.argv[at + 1]) : fallback;
+}

@@ -10,16 +10,11 @@
 import type { Product } from '@vitrine/protocol';
 import { demoSettings, generateProducts } from '@vitrine/demo';
 import { SearchIndex } from '../src/index.ts';
-import { buildWorkload, FACETS, inBatches } from './workload.ts';
+import { buildWorkload, FACETS, inBatches, numberOption } from './workload.ts';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] !== undefined ? Number(process.argv[at + 1]) : fallback;
-}
-
-const size = option('size', 100_000);
-const rounds = option('rounds', 200);
-const batch = option('batch', 10);
+const size = numberOption('size', 100_000);
+const rounds = numberOption('rounds', 200);
+const batch = numberOption('batch', 10);
 
 // As in run.ts, the process holds no catalogue while it measures (an application does not; a million product
 // objects would be traced by every full collection): the queries are drawn from one pass of the generator, the

@@ -97,7 +97,7 @@ export class ResultCache {
     return this.maxBytes > 0;
   }
 
-  /** A stored result for `key` still valid in `store`, as a response of its own (see the header). */
+  /** A stored result for `key` still valid in `store`; shared: the caller answers with a copy of its own. */
   get(key: string, store: IndexStore): SearchResponse | undefined {
     const entry = this.entries.get(key);
     if (entry !== undefined && valid(entry, store)) {
@@ -105,7 +105,7 @@ export class ResultCache {
       this.entries.delete(key);
       this.entries.set(key, entry);
       this.hits++;
-      return { ...entry.response };
+      return entry.response;
     }
     if (entry !== undefined) this.drop(key, entry, store);
     this.misses++;
