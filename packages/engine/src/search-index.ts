@@ -16,7 +16,7 @@ import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
-import { customOrderFor, customOrderKey, mergePending, remapCustomOrder, restoreKeyColumns } from './rank/custom-rank.ts';
+import { customOrderDeps, customOrderFor, customOrderKey, mergePending, remapCustomOrder, restoreKeyColumns } from './rank/custom-rank.ts';
 import { Compaction } from './index/compaction.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
@@ -186,7 +186,7 @@ export class SearchIndex implements EngineIndex {
       // Pending documents merged first (a snapshot holds whole-number ranks); the merge reuses the order's
       // arrays, so the merged order replaces it in the store.
       const order = mergePending(customOrderFor(this.store, custom));
-      this.store.seed(customOrderKey(custom), order);
+      this.store.seed(customOrderKey(custom), order, customOrderDeps(this.store, custom));
       w.u32('custom.rank', Uint32Array.from(order.rank));
       w.u32('custom.order', order.order);
       // And the sort keys, so writes after a restore extend the order exactly as they would have before it.
@@ -210,7 +210,7 @@ export class SearchIndex implements EngineIndex {
       if (rank.length !== index.store.capacity || order.length !== rank.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking order');
       const keys = r.has('custom.keys') ? r.json<unknown[][]>('custom.keys') : null;
       const columns = keys === null ? undefined : restoreKeyColumns(custom, keys, rank.length);
-      index.store.seed(customOrderKey(custom), { rank: Float64Array.from(rank), order, pending: [], columns });
+      index.store.seed(customOrderKey(custom), { rank: Float64Array.from(rank), order, pending: [], columns }, customOrderDeps(index.store, custom));
     }
     return index;
   }
@@ -256,7 +256,12 @@ export class SearchIndex implements EngineIndex {
     if (this.compaction === null) {
       const { tombstones, liveCount } = this.store;
       if (tombstones < this.compactionPolicy.minTombstones || tombstones <= liveCount) return;
-      this.compaction = new Compaction(this.store, this.emptyStore());
+      // Ids must not stay put while records are copied (see `Compaction`): replacements append meanwhile, in
+      // the old store and in the new one.
+      const next = this.emptyStore();
+      this.store.allowInPlace = false;
+      next.allowInPlace = false;
+      this.compaction = new Compaction(this.store, next);
     }
     if (this.compaction.copy(Math.max(1, copies))) this.finishCompaction(this.compaction);
   }
@@ -267,8 +272,9 @@ export class SearchIndex implements EngineIndex {
     const specs = parseCustomRanking(this.settings.customRanking);
     if (specs.length > 0 && old.hasCached(customOrderKey(specs))) {
       const order = remapCustomOrder(customOrderFor(old, specs), (doc) => compaction.newIdOf(doc), next.capacity);
-      if (order !== null) next.seed(customOrderKey(specs), order);
+      if (order !== null) next.seed(customOrderKey(specs), order, customOrderDeps(next, specs));
     }
+    next.allowInPlace = true;
     this.store = next;
     this.compaction = null;
     this.compactions++;

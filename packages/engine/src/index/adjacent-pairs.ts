@@ -15,7 +15,7 @@
  */
 import type { TextIndex } from './text-index.ts';
 import { POSITION_MASK, SLOT_SHIFT } from './text-index.ts';
-import type { IndexStore } from './store.ts';
+import { NO_RECORD_READS, type IndexStore } from './store.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 
@@ -27,6 +27,8 @@ export function adjacentPairsFor(store: IndexStore): AdjacentPairs {
     CACHE_KEY,
     () => AdjacentPairs.build(store.text),
     (previous) => previous.extend(store.text),
+    // Built from the text index: a change in place never touches it.
+    NO_RECORD_READS,
   );
 }
 
@@ -37,7 +39,7 @@ export function saveAdjacentPairs(store: IndexStore, w: SnapshotWriter): void {
 
 /** Seeds the store with a saved filter (snapshots without one rebuild it when first needed). */
 export function restoreAdjacentPairs(store: IndexStore, r: SnapshotReader): void {
-  if (r.has('pairs.meta')) store.seed(CACHE_KEY, AdjacentPairs.load(r, store.text.documentCount));
+  if (r.has('pairs.meta')) store.seed(CACHE_KEY, AdjacentPairs.load(r, store.text.documentCount), NO_RECORD_READS);
 }
 
 /** Bits per token of the forward index (two probes: about 2% false positives if every pair were distinct). */

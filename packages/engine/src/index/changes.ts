@@ -5,9 +5,10 @@
  * and on a few attributes (searchable ones, filtered ones, counted facets), so a write that only changes a
  * product's popularity or stock level leaves it valid.
  *
- * Telling which attributes a replacement changed costs a parse of the replaced record, so it is only done
- * while someone relies on it (`detailed`, set by the result cache when it holds such results); otherwise a
- * replacement counts as changing every attribute, which is always safe.
+ * Telling which attributes a replacement changed costs a parse of the replaced record. The store does it for
+ * every replacement it may make in place (see `IndexStore.upsert`), and otherwise only while someone relies on
+ * it (`detailed`, set by the result cache when it holds such results); a replacement not told apart counts as
+ * changing every attribute, which is always safe.
  *
  * Attributes are tracked by their first path segment: `a.b` and `a.c` are both `a`. Coarser, never wrong.
  */
@@ -28,16 +29,16 @@ export class ChangeLog {
   }
 
   /**
-   * `before` was replaced by `after` at `version`. Without `before` (not parsed because `detailed` was off),
-   * every attribute counts as changed.
+   * A record was replaced at `version`, changing the attributes `changed` (first path segments, see
+   * `changedTopLevels`); null when they were not told apart (the replaced record not parsed): every attribute
+   * counts as changed.
    */
-  replaced(before: IndexRecord | undefined, after: IndexRecord, version: number): void {
-    if (before === undefined) {
+  replaced(changed: ReadonlySet<string> | null, version: number): void {
+    if (changed === null) {
       this.everyAttributeAt = version;
       return;
     }
-    for (const key in before) if (!sameJson(before[key], after[key])) this.attributeAt.set(topLevel(key), version);
-    for (const key in after) if (!Object.hasOwn(before, key)) this.attributeAt.set(topLevel(key), version);
+    for (const attribute of changed) this.attributeAt.set(attribute, version);
   }
 
   /**
@@ -49,6 +50,14 @@ export class ChangeLog {
     for (const attribute of attributes) if ((this.attributeAt.get(attribute) ?? 0) > version) return false;
     return true;
   }
+}
+
+/** The first path segments of the attributes `after` changed, added or removed, compared with `before`. */
+export function changedTopLevels(before: IndexRecord, after: IndexRecord): Set<string> {
+  const changed = new Set<string>();
+  for (const key in before) if (!Object.hasOwn(after, key) || !sameJson(before[key], after[key])) changed.add(topLevel(key));
+  for (const key in after) if (!Object.hasOwn(before, key)) changed.add(topLevel(key));
+  return changed;
 }
 
 /** The part of an attribute path a change is tracked by. */

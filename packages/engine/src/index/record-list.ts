@@ -8,6 +8,10 @@
  * are read again and again). Records restored from a snapshot are adopted as the snapshot's bytes (no parse
  * and no copy at load).
  *
+ * A record changed in place (`replace`: same id, new bytes) leaves its old bytes behind. Once such dead bytes
+ * outnumber the live ones, a sweep moves every live record out of the older chunks a few per write, then drops
+ * those chunks: memory stays within about twice the live bytes without copying everything in one go.
+ *
  * Records are returned shared: callers must not mutate them.
  */
 import type { IndexRecord } from '@vitrine/protocol';
@@ -16,6 +20,7 @@ import { createEngineError } from '../errors.ts';
 import { GrowableUint32 } from '../structures/growable.ts';
 
 const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder();
 /**
  * Storage chunk sizes: records are appended to the last chunk, and a full chunk is never copied or grown. Chunks
@@ -25,12 +30,27 @@ const MIN_CHUNK_BYTES = 16 << 10;
 const MAX_CHUNK_BYTES = 8 << 20;
 /** Parsed records kept (most recently read). */
 const CACHE_SIZE = 4096;
+/** Dead bytes (replaced versions, deleted records) tolerated before a sweep, at least. */
+const MIN_SWEEP_GARBAGE = 4 << 20;
+/** Live records moved by a sweep per record written (so it ends before the dead bytes double again). */
+const SWEEP_MOVES_PER_WRITE = 4;
+/** Ids looked at per sweep step at most (deleted and already moved records cost a look each). */
+const SWEEP_SCAN_PER_STEP = 4096;
 
 export class RecordList {
   /** Byte chunks; chunk 0 may be a snapshot's blob. */
   private chunks: Uint8Array[] = [];
   /** Bytes used in the last chunk. */
   private used = 0;
+  /** Bytes written into each chunk (dropped chunks: 0). */
+  private chunkBytes: number[] = [];
+  /** Bytes of live records, and of everything held in chunks: the difference is dead. */
+  private liveBytes = 0;
+  private storedBytes = 0;
+  /** A sweep under way: every live record in a chunk below `below` is moved to the end, from `cursor` on. */
+  private sweep: { cursor: number; below: number } | null = null;
+  /** Sweeps completed (tests). */
+  sweeps = 0;
   /** Per document: its chunk, first byte and byte length. */
   private chunkOf = new GrowableUint32(1024);
   private startOf = new GrowableUint32(1024);
@@ -65,30 +85,107 @@ export class RecordList {
 
   push(record: IndexRecord): void {
     const json = JSON.stringify(record);
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    const room = json.length * 3;
-    if (this.chunks.length === 0 || this.used + room > this.chunks[this.chunks.length - 1].length) {
-      const previous = this.chunks.length === 0 ? 0 : this.chunks[this.chunks.length - 1].length;
-      const size = Math.min(MAX_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, previous * 2));
-      this.chunks.push(new Uint8Array(Math.max(size, room)));
-      this.used = 0;
-    }
-    const chunk = this.chunks.length - 1;
-    const written = encoder.encodeInto(json, this.chunks[chunk].subarray(this.used)).written;
+    const { chunk, start, written } = this.write(json);
     this.chunkOf.push(chunk);
-    this.startOf.push(this.used);
+    this.startOf.push(start);
     this.lengthOf.push(written);
     if (this.lengthOf.length > this.deleted.length) {
       const grown = new Uint8Array(this.deleted.length * 2);
       grown.set(this.deleted);
       this.deleted = grown;
     }
+    this.liveBytes += written;
+    this.sweepStep();
+  }
+
+  /** Replaces the record of a live id (same id, new bytes); the old bytes are dead until a sweep. */
+  replace(doc: number, record: IndexRecord): void {
+    if (this.isDeleted(doc)) throw new Error(`record ${doc} is not live`);
+    const { chunk, start, written } = this.write(JSON.stringify(record));
+    this.liveBytes += written - this.lengthOf.data[doc];
+    this.chunkOf.data[doc] = chunk;
+    this.startOf.data[doc] = start;
+    this.lengthOf.data[doc] = written;
+    this.parsed.delete(doc);
+    this.sweepStep();
+  }
+
+  /** Bytes held that no live record uses (replaced versions, deleted records). */
+  get deadBytes(): number {
+    return this.storedBytes - this.liveBytes;
+  }
+
+  /** Writes `json` as UTF-8 at the end of the last chunk, opening a new one when it may not fit. */
+  private write(json: string): { chunk: number; start: number; written: number } {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    const room = json.length * 3;
+    this.reserveRoom(room);
+    const chunk = this.chunks.length - 1;
+    const start = this.used;
+    const written = encoder.encodeInto(json, this.chunks[chunk].subarray(start)).written;
     this.used += written;
+    this.chunkBytes[chunk] += written;
+    this.storedBytes += written;
+    return { chunk, start, written };
+  }
+
+  private reserveRoom(room: number): void {
+    if (this.chunks.length === 0 || this.used + room > this.chunks[this.chunks.length - 1].length) {
+      const previous = this.chunks.length === 0 ? 0 : this.chunks[this.chunks.length - 1].length;
+      const size = Math.min(MAX_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, previous * 2));
+      this.chunks.push(new Uint8Array(Math.max(size, room)));
+      this.chunkBytes.push(0);
+      this.used = 0;
+    }
+  }
+
+  /**
+   * Starts a sweep when dead bytes outnumber live ones (and are worth it), and advances a running one: up to
+   * `SWEEP_MOVES_PER_WRITE` live records from the older chunks are copied to the end (bytes only, no parse).
+   */
+  private sweepStep(): void {
+    if (this.sweep === null) {
+      const dead = this.deadBytes;
+      if (dead < MIN_SWEEP_GARBAGE || dead <= this.liveBytes) return;
+      // Records written from now on go to chunks at or above `below`: seal the last chunk.
+      this.sweep = { cursor: 0, below: this.chunks.length };
+      this.used = Number.MAX_SAFE_INTEGER;
+    }
+    const sweep = this.sweep;
+    const n = this.length;
+    let moved = 0;
+    for (let looked = 0; sweep.cursor < n && moved < SWEEP_MOVES_PER_WRITE && looked < SWEEP_SCAN_PER_STEP; looked++) {
+      const doc = sweep.cursor++;
+      if (this.deleted[doc] === 1 || this.chunkOf.data[doc] >= sweep.below) continue;
+      const length = this.lengthOf.data[doc];
+      const from = this.bytesOf(doc);
+      this.reserveRoom(length);
+      const chunk = this.chunks.length - 1;
+      this.chunks[chunk].set(from, this.used);
+      this.chunkOf.data[doc] = chunk;
+      this.startOf.data[doc] = this.used;
+      this.used += length;
+      this.chunkBytes[chunk] += length;
+      this.storedBytes += length;
+      moved++;
+    }
+    if (sweep.cursor < n) return;
+    // Every live record now lives at or above `below`: the chunks below hold only dead bytes.
+    for (let chunk = 0; chunk < sweep.below; chunk++) {
+      this.storedBytes -= this.chunkBytes[chunk];
+      this.chunkBytes[chunk] = 0;
+      this.chunks[chunk] = EMPTY;
+    }
+    this.sweep = null;
+    this.sweeps++;
   }
 
   delete(doc: number): void {
     // The bytes stay until the owner compacts the store (it rebuilds once tombstones outnumber live records).
-    if (doc < this.length) this.deleted[doc] = 1;
+    if (doc < this.length && this.deleted[doc] === 0) {
+      this.deleted[doc] = 1;
+      this.liveBytes -= this.lengthOf.data[doc];
+    }
     this.parsed.delete(doc);
   }
 
@@ -157,6 +254,9 @@ export class RecordList {
       if (lengths[doc] === 0) list.deleted[doc] = 1;
     }
     list.chunks = [new Uint8Array(words.buffer, words.byteOffset, used)];
+    list.chunkBytes = [used];
+    list.storedBytes = used;
+    list.liveBytes = used;
     // The loaded chunk is full as far as appends go: the next record starts a new chunk.
     list.used = used;
     list.chunkOf = GrowableUint32.wrap(new Uint32Array(n));

@@ -3,6 +3,9 @@
  *
  * Writes append: a new or replaced record gets the next id, the old id is tombstoned (cleared from `live`).
  * Postings, forward index and facet columns are append-only, so a write costs only the new records' tokens.
+ * A replacement that changes no indexed attribute (searchable, faceted, `_tags`, `_geoloc`) is made in place
+ * instead — a popularity, stock or margin update keeps its id, no tokens are written and no tombstone is left
+ * (see `upsert`).
  * Structures that need a global order (numeric columns, custom ranking ranks, facet rows) are built lazily and
  * cached by `version`; after a write, those that can are extended by the appended documents (see `cached`)
  * rather than rebuilt. When tombstones outnumber live records, the owner rebuilds the store (compaction).
@@ -23,7 +26,7 @@ import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { RecordList } from './record-list.ts';
 import { ObjectIds } from './object-ids.ts';
-import { ChangeLog } from './changes.ts';
+import { ChangeLog, changedTopLevels, topLevel } from './changes.ts';
 
 /**
  * Names the stores of this process: internal ids only mean something within one store (see `generation`).
@@ -48,7 +51,13 @@ export class IndexStore implements FilterSource {
   version = 0;
   readonly text: TextIndex;
   readonly facets = new Map<string, FacetColumn>();
-  private readonly lazy = new Map<string, { version: number; capacity: number; value: unknown }>();
+  private readonly lazy = new Map<string, LazyEntry>();
+  /** Whether a replacement may be made in place (off while a compaction copies this store, or into it). */
+  allowInPlace = true;
+  /** Replacements made in place (tests, benchmarks). */
+  inPlaceUpdates = 0;
+  /** First path segments of every indexed attribute; null when every attribute is searchable. */
+  private readonly indexed: Set<string> | null;
   /** What each write changed, for results cached across writes (see `changes.ts`). */
   readonly changes = new ChangeLog();
 
@@ -65,6 +74,8 @@ export class IndexStore implements FilterSource {
   ) {
     this.text = new TextIndex(searchable, separatorsToIndex);
     for (const facet of facetAttributes) this.facets.set(facet.attribute, new FacetColumn(facet.attribute, facet.path));
+    this.indexed =
+      searchable === null ? null : new Set(['objectID', '_tags', '_geoloc', ...searchable.map((s) => topLevel(s.attribute)), ...facetAttributes.map((f) => topLevel(f.attribute))]);
   }
 
   isLive(doc: number): boolean {
@@ -83,7 +94,9 @@ export class IndexStore implements FilterSource {
   /** Adds or replaces one record (the caller has validated it). */
   upsert(record: IndexRecord): DocId {
     const previous = this.objectIds.get(record.objectID);
-    const before = previous !== undefined && this.changes.detailed ? this.records.peek(previous) : undefined;
+    const before = previous !== undefined && (this.changes.detailed || this.allowInPlace) ? this.records.peek(previous) : undefined;
+    const changed = before === undefined ? null : changedTopLevels(before, record);
+    if (previous !== undefined && changed !== null && this.allowInPlace && this.replaceInPlace(previous, changed, record)) return asDocId(previous);
     this.removeDoc(previous);
     const doc = asDocId(this.records.length);
     this.records.push(record);
@@ -99,8 +112,37 @@ export class IndexStore implements FilterSource {
     this.liveCount++;
     this.version++;
     if (previous === undefined) this.changes.membershipChanged(this.version);
-    else this.changes.replaced(before, record, this.version);
+    else this.changes.replaced(changed, this.version);
     return doc;
+  }
+
+  /**
+   * Replaces `doc`'s record keeping its id, when no indexed attribute changed and every derived structure
+   * reading a changed attribute can follow (`LazyDeps.update`); false (nothing done) otherwise. The postings,
+   * facet columns, adjacent pairs and word expansions stay as they are: none of them read what changed.
+   */
+  private replaceInPlace(doc: number, changed: ReadonlySet<string>, after: IndexRecord): boolean {
+    if (this.indexed === null) return false;
+    for (const attribute of changed) if (this.indexed.has(attribute)) return false;
+    for (const entry of this.lazy.values()) {
+      if (entry.deps === undefined) return false;
+      if (entry.deps.update === undefined && entry.deps.reads.some((attribute) => changed.has(attribute))) return false;
+    }
+    this.records.replace(doc, after);
+    const previousVersion = this.version++;
+    this.inPlaceUpdates++;
+    this.changes.replaced(changed, this.version);
+    for (const entry of this.lazy.values()) {
+      const deps = entry.deps!;
+      // A structure not yet extended to `doc` reads its record when it is; one holding it follows now, even if
+      // it is behind on other writes (its extension only reads the documents appended since).
+      if (deps.update !== undefined && doc < entry.capacity && deps.reads.some((attribute) => changed.has(attribute))) {
+        entry.value = deps.update(entry.value, doc, after);
+      }
+      // Still current if it was: the change touched nothing else it reads.
+      if (entry.version === previousVersion) entry.version = this.version;
+    }
+    return true;
   }
 
   remove(objectID: string): boolean {
@@ -124,13 +166,17 @@ export class IndexStore implements FilterSource {
    * brought up to date from the documents appended since (ids `from` to `capacity`) instead of being rebuilt:
    * writes only append ids, and a structure that still holds tombstoned ids is fine as long as its readers
    * mask with live documents (every query does). Without it, any write means a rebuild.
+   *
+   * `deps` says which attributes (first path segments) the structure reads from records besides the indexed
+   * ones, and how it follows a record changed in place. A structure without `deps` counts as reading
+   * everything: while it is cached, replacements are never made in place.
    */
-  cached<T>(key: string, build: () => T, extend?: (previous: T, from: number) => T): T {
+  cached<T>(key: string, build: () => T, extend?: (previous: T, from: number) => T, deps?: LazyDeps<T>): T {
     const entry = this.lazy.get(key);
     if (entry !== undefined && entry.version === this.version) return entry.value as T;
     const capacity = this.capacity;
     const value = entry !== undefined && extend !== undefined && entry.capacity <= capacity ? extend(entry.value as T, entry.capacity) : build();
-    this.lazy.set(key, { version: this.version, capacity, value });
+    this.lazy.set(key, { version: this.version, capacity, value, deps: deps as LazyDeps<unknown> | undefined });
     return value;
   }
 
@@ -174,18 +220,23 @@ export class IndexStore implements FilterSource {
   }
 
   /** Seeds a derived structure (restored from a snapshot) as if built at the current version. */
-  seed(key: string, value: unknown): void {
-    this.lazy.set(key, { version: this.version, capacity: this.capacity, value });
+  seed<T>(key: string, value: T, deps: LazyDeps<T>): void {
+    this.lazy.set(key, { version: this.version, capacity: this.capacity, value, deps: deps as LazyDeps<unknown> | undefined });
   }
 
   // FilterSource ---------------------------------------------------------------------------------------------
 
   all(): Bitset {
-    return this.cached('live', () => {
-      const set = new Bitset(this.capacity);
-      set.words.set(this.liveSet.words.subarray(0, set.words.length));
-      return set;
-    });
+    return this.cached(
+      'live',
+      () => {
+        const set = new Bitset(this.capacity);
+        set.words.set(this.liveSet.words.subarray(0, set.words.length));
+        return set;
+      },
+      undefined,
+      NO_RECORD_READS,
+    );
   }
 
   facet(attribute: string, value: string): Bitset {
@@ -203,14 +254,19 @@ export class IndexStore implements FilterSource {
     }
     // Not declared for faceting (booleans, or an attribute only used in filters): scan once, cache per value.
     const key = normalizeText(value);
-    return this.cached(`scan:${attribute}\u0000${key}`, () => {
-      const set = new Bitset(capacity);
-      const path = parsePath(attribute);
-      this.records.forEach((record, doc) => {
-        if (record !== undefined && facetValues(record, path).some((v) => normalizeText(v) === key)) set.add(doc);
-      });
-      return set;
-    });
+    return this.cached(
+      `scan:${attribute}\u0000${key}`,
+      () => {
+        const set = new Bitset(capacity);
+        const path = parsePath(attribute);
+        this.records.forEach((record, doc) => {
+          if (record !== undefined && facetValues(record, path).some((v) => normalizeText(v) === key)) set.add(doc);
+        });
+        return set;
+      },
+      undefined,
+      { reads: [topLevel(attribute)] },
+    );
   }
 
   tag(value: string): Bitset {
@@ -230,13 +286,37 @@ export class IndexStore implements FilterSource {
     const path = parsePath(attribute);
     // Deleted documents keep their values: harmless, as every query masks with live documents.
     const fresh = (): NumericColumn => (column && NumericColumn.fromFacet(column, this.capacity)) ?? NumericColumn.fromRecords(this.records, path);
-    return this.cached(`numeric:${attribute}`, fresh, (previous, from) => {
-      if (from === this.capacity) return previous;
-      // A facet column that gained booleans no longer yields a numeric column: rebuild, whichever way it goes.
-      if (column !== undefined && previous.fromFacet !== (NumericColumn.fromFacet(column, 0) !== null)) return fresh();
-      return previous.extended(column !== undefined && previous.fromFacet ? column : null, this.records, path, from, this.capacity);
-    });
+    return this.cached(
+      `numeric:${attribute}`,
+      fresh,
+      (previous, from) => {
+        if (from === this.capacity) return previous;
+        // A facet column that gained booleans no longer yields a numeric column: rebuild, whichever way it goes.
+        if (column !== undefined && previous.fromFacet !== (NumericColumn.fromFacet(column, 0) !== null)) return fresh();
+        return previous.extended(column !== undefined && previous.fromFacet ? column : null, this.records, path, from, this.capacity);
+      },
+      // Its sorted values would need the changed document moved: a change to it is not made in place.
+      { reads: [topLevel(attribute)] },
+    );
   }
+}
+
+/** What a derived structure reads from records besides the indexed attributes (see `IndexStore.cached`). */
+export interface LazyDeps<T> {
+  /** First path segments of the attributes read. */
+  reads: readonly string[];
+  /** Brings the structure up to date after `doc`'s record became `after` in place; without it, a change to an attribute read is not made in place. */
+  update?: (previous: T, doc: number, after: IndexRecord) => T;
+}
+
+/** For structures derived from the indexed attributes or from which records exist only. */
+export const NO_RECORD_READS: { readonly reads: readonly string[] } = { reads: [] };
+
+interface LazyEntry {
+  version: number;
+  capacity: number;
+  value: unknown;
+  deps: LazyDeps<unknown> | undefined;
 }
 
 /** The objectIDs' bytes of a snapshot (the section is padded to whole words; the last offset is the length). */

@@ -41,9 +41,10 @@ describe('word cache across writes', () => {
         for (const s of steps) {
           if (s.kind === 'save') {
             index.saveObjects(s.records);
-            // A replaced record goes last, as its new internal id does (the final tie-break is insertion order).
+            // A replaced record goes last, as its new internal id does (the final tie-break is insertion order);
+            // one whose indexed attributes are unchanged (here: the same name) is replaced in place and stays put.
             for (const r of s.records) {
-              records.delete(r.objectID);
+              if (records.get(r.objectID)?.name !== r.name) records.delete(r.objectID);
               records.set(r.objectID, r);
             }
           } else if (s.kind === 'delete') {

@@ -2,11 +2,12 @@
  * Properties checked, against a full sort: however documents are appended (batches of any size, merged into the
  * order or left pending), walking the order visits every document once, sorted by (key, id), and ranks rise
  * strictly along the walk (so rank comparisons agree with the order); merging the pending documents keeps the
- * walk and makes every rank its position.
+ * walk and makes every rank its position. The same once documents also move (a record changed in place: new
+ * key, same id), leaving stale slots behind.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { appendToOrder, mergePending, walkOrder, type CustomOrder } from './custom-rank.ts';
+import { appendToOrder, mergePending, moveInOrder, walkOrder, type CustomOrder } from './custom-rank.ts';
 
 function walked(order: CustomOrder): number[] {
   const docs: number[] = [];
@@ -46,5 +47,48 @@ describe('custom order with pending documents', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('walks in sorted order after documents move to new keys, between appends and merges', () => {
+    type Step = { kind: 'append'; keys: number[] } | { kind: 'move'; at: number; key: number } | { kind: 'merge' };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 8 }).map((keys): Step => ({ kind: 'append', keys })),
+      { weight: 3, arbitrary: fc.record({ at: fc.nat(), key: fc.integer({ min: 0, max: 12 }) }).map(({ at, key }): Step => ({ kind: 'move', at, key })) },
+      fc.constant<Step>({ kind: 'merge' }),
+    );
+    let moves = 0;
+    let staleSeen = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), fc.constantFrom(2, 5, 1000), (steps, maxPending) => {
+        const keys: number[] = [];
+        const compare = (a: number, b: number): number => keys[a] - keys[b] || a - b;
+        let order: CustomOrder = { rank: new Float64Array(0), order: new Uint32Array(0), pending: [] };
+        for (const s of steps) {
+          if (s.kind === 'append') {
+            const from = keys.length;
+            keys.push(...s.keys);
+            order = appendToOrder(order, from, keys.length, compare, maxPending);
+          } else if (s.kind === 'move' && keys.length > 0) {
+            keys[s.at % keys.length] = s.key;
+            order = moveInOrder(order, s.at % keys.length, compare, maxPending);
+            moves++;
+          } else if (s.kind === 'merge') order = mergePending(order);
+          if ((order.stale ?? 0) > 0) staleSeen++;
+          const docs = walked(order);
+          expect(docs).toEqual(keys.map((_, doc) => doc).sort(compare));
+          for (let i = 1; i < docs.length; i++) expect(order.rank[docs[i]]).toBeGreaterThan(order.rank[docs[i - 1]]);
+          expect(order.order.length - (order.stale ?? 0) + order.pending.length).toBe(keys.length);
+        }
+        const merged = mergePending(order);
+        const docs = walked(merged);
+        expect(docs).toEqual(keys.map((_, doc) => doc).sort(compare));
+        docs.forEach((doc, position) => expect(merged.rank[doc]).toBe(position));
+        expect(merged.order.length).toBe(keys.length);
+      }),
+      { numRuns: 400 },
+    );
+    // The walk was checked with stale slots in the order, not only after merges.
+    expect(moves).toBeGreaterThan(300);
+    expect(staleSeen).toBeGreaterThan(100);
   });
 });

@@ -10,7 +10,8 @@ import type { SortSpec } from '../settings.ts';
 import { createEngineError } from '../errors.ts';
 import { roomyUint32, roomyFloat64 } from '../structures/growable.ts';
 import type { RecordList } from '../index/record-list.ts';
-import type { IndexStore } from '../index/store.ts';
+import type { IndexStore, LazyDeps } from '../index/store.ts';
+import { topLevel } from '../index/changes.ts';
 import { partitionPoint } from '../structures/binary-search.ts';
 
 export interface CustomOrder {
@@ -21,8 +22,13 @@ export interface CustomOrder {
   rank: Float64Array;
   /** order[i]: the document at position i (deleted documents included; callers check liveness). */
   order: Uint32Array;
-  /** Documents appended since the last merge, ascending by rank: not in `order` yet. */
+  /** Documents appended (or moved) since the last merge, ascending by rank: not in `order` yet. */
   pending: number[];
+  /**
+   * Slots of `order` left by documents moved since the last merge (a record changed in place): a slot is
+   * current when `rank[order[i]] === i`; stale ones are skipped by walks and dropped by the merge.
+   */
+  stale?: number;
   /** The arrays `order` and `rank` view, with room to grow in place. */
   spare?: { order: Uint32Array; rank: Float64Array };
   /** The sort keys by document, kept so documents appended later can be placed without a full sort. */
@@ -169,38 +175,97 @@ export function appendToOrder(
   const added: number[] = [];
   for (let doc = from; doc < to; doc++) added.push(doc);
   added.sort(compare);
-  for (const doc of added) {
-    // The gap: after order[gap - 1], before order[gap]; its pending documents have ranks between gap - 1 and gap.
-    const gap = partitionPoint(0, order.length, (i) => compare(order[i], doc) < 0);
-    const first = partitionPoint(0, pending.length, (i) => rank[pending[i]] <= gap - 1);
-    const end = partitionPoint(first, pending.length, (i) => rank[pending[i]] < gap);
-    let at = first;
-    while (at < end && compare(pending[at], doc) < 0) at++;
-    pending.splice(at, 0, doc);
-    const count = end - first + 1;
-    for (let k = 0; k < count; k++) rank[pending[first + k]] = gap - 1 + (k + 1) / (count + 1);
-  }
+  const stale = previous.stale ?? 0;
+  for (const doc of added) placePending(order, rank, pending, stale, doc, compare);
   const spare = { order: previous.spare?.order ?? order, rank: rankBuffer };
-  if (pending.length <= maxPending) return { rank, order, pending, spare };
-  return mergePending({ rank, order, pending, spare });
+  if (pending.length <= maxPending) return { rank, order, pending, spare, stale };
+  return mergePending({ rank, order, pending, spare, stale });
+}
+
+/**
+ * Places `doc` (not in `order`'s current slots, not in `pending`) among the pending documents: its gap in
+ * `order` by binary search, then its place among the pending documents of that gap, whose fractional ranks are
+ * spread evenly below the gap's integer rank. With stale slots, a slot compares as the current one before it
+ * (the search stays monotonic), and the gap's pending documents are those above the previous current slot.
+ */
+function placePending(order: Uint32Array, rank: Float64Array, pending: number[], stale: number, doc: number, compare: (a: number, b: number) => number): void {
+  const current = (i: number): number => {
+    if (stale > 0) while (i >= 0 && rank[order[i]] !== i) i--;
+    return i;
+  };
+  // The gap: after the current slot before it, at order[gap] (a current slot, or the end).
+  const gap = partitionPoint(0, order.length, (i) => {
+    const slot = current(i);
+    return slot < 0 || compare(order[slot], doc) < 0;
+  });
+  const below = current(gap - 1);
+  const first = partitionPoint(0, pending.length, (i) => rank[pending[i]] <= below);
+  const end = partitionPoint(first, pending.length, (i) => rank[pending[i]] < gap);
+  let at = first;
+  while (at < end && compare(pending[at], doc) < 0) at++;
+  pending.splice(at, 0, doc);
+  const count = end - first + 1;
+  for (let k = 0; k < count; k++) rank[pending[first + k]] = gap - 1 + (k + 1) / (count + 1);
+}
+
+/**
+ * The order after `doc`'s keys changed (its record changed in place; `compare` reads the new keys): it leaves
+ * its slot (which goes stale) or its place among the pending documents, and is placed again as pending.
+ * O(log n + pending); the merge that follows many of these drops the stale slots.
+ */
+export function moveInOrder(
+  previous: CustomOrder,
+  doc: number,
+  compare: (a: number, b: number) => number,
+  maxPending = Math.max(MIN_PENDING_MERGE, previous.order.length >>> 8),
+): CustomOrder {
+  const { rank, order } = previous;
+  const pending = previous.pending.slice();
+  let stale = previous.stale ?? 0;
+  const at = rank[doc];
+  if (Number.isInteger(at) && at < order.length && order[at] === doc) stale++;
+  else {
+    let i = partitionPoint(0, pending.length, (k) => rank[pending[k]] < at);
+    while (i < pending.length && pending[i] !== doc) i++;
+    if (i < pending.length) pending.splice(i, 1);
+  }
+  // Its old slot reads as stale from now on (no slot has rank -1), and the search below skips it.
+  rank[doc] = -1;
+  placePending(order, rank, pending, stale, doc, compare);
+  const next: CustomOrder = { ...previous, pending, stale };
+  return pending.length <= maxPending ? next : mergePending(next);
 }
 
 /** The same order with every pending document merged into `order` (integer ranks again): O(n). */
 export function mergePending(current: CustomOrder): CustomOrder {
   if (current.pending.length === 0) return current;
   const { rank, order, pending } = current;
-  const total = order.length + pending.length;
-  const orderBuffer = roomyUint32(current.spare?.order ?? order, total, 0);
-  // Merge from the back, so that the buffer may be the old order itself.
-  let i = order.length - 1;
-  let j = pending.length - 1;
-  for (let k = total - 1; k >= 0; k--) {
-    if (j >= 0 && (i < 0 || rank[pending[j]] > i)) orderBuffer[k] = pending[j--];
-    else orderBuffer[k] = order[i--];
+  const stale = current.stale ?? 0;
+  const total = order.length - stale + pending.length;
+  let merged: Uint32Array;
+  let orderSpare: Uint32Array;
+  if (stale > 0) {
+    // Stale slots shift everything after them: merged into a fresh array by walking the order.
+    merged = new Uint32Array(total);
+    orderSpare = merged;
+    let k = 0;
+    walkOrder(current, (doc) => {
+      merged[k++] = doc;
+      return true;
+    });
+  } else {
+    orderSpare = roomyUint32(current.spare?.order ?? order, total, 0);
+    // Merge from the back, so that the buffer may be the old order itself.
+    let i = order.length - 1;
+    let j = pending.length - 1;
+    for (let k = total - 1; k >= 0; k--) {
+      if (j >= 0 && (i < 0 || rank[pending[j]] > i)) orderSpare[k] = pending[j--];
+      else orderSpare[k] = order[i--];
+    }
+    merged = orderSpare.subarray(0, total);
   }
-  const merged = orderBuffer.subarray(0, total);
   for (let k = 0; k < total; k++) rank[merged[k]] = k;
-  return { ...current, order: merged, pending: [], spare: { order: orderBuffer, rank: current.spare?.rank ?? rank } };
+  return { ...current, order: merged, pending: [], stale: 0, spare: { order: orderSpare, rank: current.spare?.rank ?? rank } };
 }
 
 /** Visits every document in order (the ordered ones and the pending ones between them) until `visit` returns false. */
@@ -209,7 +274,8 @@ export function walkOrder(current: CustomOrder, visit: (doc: number) => boolean)
   let j = 0;
   for (let i = 0; i < order.length; i++) {
     while (j < pending.length && rank[pending[j]] < i) if (!visit(pending[j++])) return;
-    if (!visit(order[i])) return;
+    // A stale slot (its document moved since the last merge) is skipped: the document is visited where it is now.
+    if (rank[order[i]] === i && !visit(order[i])) return;
   }
   while (j < pending.length) if (!visit(pending[j++])) return;
 }
@@ -254,7 +320,26 @@ export function customOrderFor(store: IndexStore, specs: SortSpec[]): CustomOrde
     customOrderKey(specs),
     () => computeCustomOrder(store.records, specs),
     (previous, from) => extendCustomOrder(previous, store.records, specs, from),
+    customOrderDeps(store, specs),
   );
+}
+
+/** How a customRanking order follows a record changed in place: its keys read again, the document moved. */
+export function customOrderDeps(store: IndexStore, specs: SortSpec[]): LazyDeps<CustomOrder> {
+  return {
+    reads: specs.map((spec) => topLevel(spec.attribute)),
+    update: (previous, doc, after) => {
+      // An order restored without its keys cannot compare: sorted again (snapshots have kept keys for long).
+      if (previous.columns === undefined) return computeCustomOrder(store.records, specs);
+      for (const column of previous.columns) {
+        const key = firstKey(after, column.spec.path);
+        column.keys[doc] = key;
+        if (typeof key === 'string') column.allNumeric = false;
+        column.numeric[doc] = typeof key === 'number' ? (column.spec.ascending ? key : -key) : Infinity;
+      }
+      return moveInOrder(previous, doc, comparator(previous.columns));
+    },
+  };
 }
 
 /** An order by one numeric column (asc or desc), missing values (NaN) last, with its keys (and the array they view). */

@@ -39,7 +39,7 @@ function geoColumn(store: IndexStore): GeoColumn {
     });
     start[store.capacity] = coords.length / 2;
     return { points: Float64Array.from(coords), start, any: coords.length > 0 };
-  });
+  }, undefined, { reads: ['_geoloc'] });
 }
 
 /** Distance in metres to the nearest point of `doc`, Infinity without `_geoloc`. */

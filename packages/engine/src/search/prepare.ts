@@ -3,6 +3,7 @@
  * filters, expand the query words, compute the match set (with the retries of `removeWordsIfNoResults` and the
  * narrowing of `typoTolerance: min/strict`), and set up the ranking criteria.
  */
+import { topLevel } from '../index/changes.ts';
 import type { IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import type { Bitset } from '../structures/bitset.ts';
@@ -176,6 +177,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
         `sort:${attribute}:${ascending}`,
         () => computeSortOrder(store.numericColumn(attribute).first, ascending),
         (previous) => extendSortOrder(previous, store.numericColumn(attribute).first, ascending),
+        { reads: [topLevel(attribute)] },
       ),
     geoKey: geoKeyFor(store, options),
   };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { IndexRecord, IndexSettings, SearchParams, SearchResponse } from '@vitrine/protocol';
 import { SearchIndex } from '../search-index.ts';
-import { ChangeLog, sameJson } from '../index/changes.ts';
+import { ChangeLog, changedTopLevels, sameJson } from '../index/changes.ts';
 import { buildFilterNode } from '../filter/index.ts';
 import type { SearchOptions } from '../api.ts';
 
@@ -218,11 +218,11 @@ describe('change log', () => {
 
   it('tells which top-level attributes a replacement changed, and treats an unread replacement as changing all', () => {
     const log = new ChangeLog();
-    log.replaced({ objectID: '1', a: { x: 1 }, b: 2, c: 3 }, { objectID: '1', a: { x: 2 }, b: 2, d: 4 }, 5);
+    log.replaced(changedTopLevels({ objectID: '1', a: { x: 1 }, b: 2, c: 3 }, { objectID: '1', a: { x: 2 }, b: 2, d: 4 }), 5);
     expect(log.unchangedSince(4, ['b'])).toBe(true);
     for (const attribute of ['a', 'c', 'd']) expect(log.unchangedSince(4, [attribute])).toBe(false);
     expect(log.unchangedSince(5, ['a'])).toBe(true);
-    log.replaced(undefined, { objectID: '1' }, 6);
+    log.replaced(null, 6);
     expect(log.unchangedSince(5, ['b'])).toBe(false);
     log.membershipChanged(7);
     expect(log.unchangedSince(6, [])).toBe(false);

@@ -25,6 +25,7 @@ import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './pr
 import { distinctCount, distinctGroups, distinctMatches, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
 import { geoDistance } from '../rank/geo-distance.ts';
 import { topLevel } from '../index/changes.ts';
+import { NO_RECORD_READS } from '../index/store.ts';
 import type { FilterNode } from '../filter/types.ts';
 
 export type { SearchEnvironment } from './prepare.ts';
@@ -63,6 +64,8 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups:
       `rows:${walked.map((c) => c.attribute).join('\u0000')}`,
       () => buildFacetRows(walked, env.store.capacity),
       (previous, from) => extendFacetRows(previous, walked, from, env.store.capacity),
+      // Built from facet columns: a change in place never touches them.
+      NO_RECORD_READS,
     ),
   );
   for (let i = 0; i < names.length; i++) {

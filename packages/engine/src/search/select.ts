@@ -3,6 +3,7 @@
  * shortcuts when nothing textual ranks (walk customRanking order or id order and stop at the page), `distinct`
  * (group by attributeForDistinct, keep N per group) and relevant sort for virtual replicas.
  */
+import { topLevel } from '../index/changes.ts';
 import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import { orderSet, orderTop, toIdArray } from '../rank/order.ts';
@@ -33,7 +34,7 @@ export function distinctGroups(store: IndexStore, attribute: string): Int32Array
       groups[doc] = id;
     });
     return groups;
-  });
+  }, undefined, { reads: [topLevel(attribute)] });
 }
 
 /** nbHits under distinct: every group counts up to `perGroup` documents. */
