@@ -11,6 +11,7 @@ import { Store } from '../storage/store.ts';
 import { getMeta } from '../storage/db.ts';
 import { readSnapshot } from '../storage/snapshot.ts';
 import { runQueries } from './queries.ts';
+import { SearchThreads } from './threads.ts';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
 
 const config = { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY };
@@ -142,5 +143,23 @@ describe('search threads', () => {
     await store.waitForTask(task.taskID);
     await threads.whenReady(2);
     for (let i = 0; i < 4; i++) expect((await post(threaded, '/1/indexes/products/query', { query: 'quokka' })).body.nbHits).toBe(1);
+  }, 30_000);
+
+  // Last: a SearchThreads of its own takes over the store's snapshot captures, and gives them up when closed.
+  it('queues searches behind a snapshot capture when the capturing thread is the only one, not on the main thread', async () => {
+    const single = new SearchThreads(store, 1);
+    try {
+      await single.whenReady(1);
+      const seq = (store as unknown as { appliedSeq: number }).appliedSeq;
+      const capture = single.capture(seq);
+      const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'oak', facets: ['brand'] } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
+      const running = single.run(call);
+      expect(running).not.toBeNull();
+      const outcomes = await running!;
+      expect((await capture).seq).toBe(seq);
+      expect(outcomes.map((outcome) => comparable(JSON.parse(outcome.json)))).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
+    } finally {
+      await single.close();
+    }
   }, 30_000);
 });
