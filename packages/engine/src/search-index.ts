@@ -84,9 +84,13 @@ export class SearchIndex implements EngineIndex {
       if (record === null || typeof record !== 'object' || Array.isArray(record)) throw createEngineError('INVALID_RECORD', `record ${i} is not an object`);
       if (typeof record.objectID !== 'string' || record.objectID === '') throw createEngineError('INVALID_RECORD', `record ${i} has no string objectID`);
     });
-    // A running compaction needs no word of replacements: the new version is appended after its cursor, and
-    // copying it replaces the earlier copy by objectID.
-    for (const record of records) this.store.upsert(record);
+    // A running compaction needs no word of replacements that append: the new version is appended after its
+    // cursor, and copying it replaces the earlier copy by objectID. One made in place it must hear of.
+    for (const record of records) {
+      const previous = this.compaction === null ? undefined : this.store.docOf(record.objectID);
+      const doc = this.store.upsert(record);
+      if (previous !== undefined && doc === previous) this.compaction?.replacedInPlace(doc, record);
+    }
     this.maybeCompact(records.length * this.compactionPolicy.perWrite);
   }
 
@@ -256,12 +260,7 @@ export class SearchIndex implements EngineIndex {
     if (this.compaction === null) {
       const { tombstones, liveCount } = this.store;
       if (tombstones < this.compactionPolicy.minTombstones || tombstones <= liveCount) return;
-      // Ids must not stay put while records are copied (see `Compaction`): replacements append meanwhile, in
-      // the old store and in the new one.
-      const next = this.emptyStore();
-      this.store.allowInPlace = false;
-      next.allowInPlace = false;
-      this.compaction = new Compaction(this.store, next);
+      this.compaction = new Compaction(this.store, this.emptyStore());
     }
     if (this.compaction.copy(Math.max(1, copies))) this.finishCompaction(this.compaction);
   }
@@ -274,7 +273,6 @@ export class SearchIndex implements EngineIndex {
       const order = remapCustomOrder(customOrderFor(old, specs), (doc) => compaction.newIdOf(doc), next.capacity);
       if (order !== null) next.seed(customOrderKey(specs), order, customOrderDeps(next, specs));
     }
-    next.allowInPlace = true;
     this.store = next;
     this.compaction = null;
     this.compactions++;

@@ -10,10 +10,13 @@
  *
  * Writes during the copy go to the old store as usual. A replaced record's new version is appended to the old
  * store after the cursor, so it is copied when the cursor gets there, replacing the earlier copy by objectID;
- * a deleted one must be forgotten (`forget`), or its copy would stay. Records keep their relative order, so
- * ties broken by id break the same way in both stores.
+ * a deleted one must be forgotten (`forget`), or its copy would stay; one changed in place (same id) and
+ * already copied is changed in place in the copy too (`replacedInPlace`). Copies themselves never replace in
+ * place: an earlier copy is replaced by appending, as the old store did. Records keep their relative order,
+ * so ties broken by id break the same way in both stores.
  */
 import { GrowableUint32 } from '../structures/growable.ts';
+import type { IndexRecord } from '@vitrine/protocol';
 import type { IndexStore } from './store.ts';
 
 export class Compaction {
@@ -32,6 +35,11 @@ export class Compaction {
     this.next.remove(objectID);
   }
 
+  /** `record` replaced old id `doc` in place: its copy, if made, changes in place too. */
+  replacedInPlace(doc: number, record: IndexRecord): void {
+    if (doc < this.cursor && this.newIdOf(doc) >= 0) this.next.upsert(record);
+  }
+
   /** Copies up to `records` live records; true once every record of the old store is across. */
   copy(records: number): boolean {
     const { old, next } = this;
@@ -41,7 +49,7 @@ export class Compaction {
       if (!old.isLive(doc)) continue;
       const record = old.records.peek(doc);
       if (record === undefined) continue;
-      const id = next.upsert(record);
+      const id = next.upsert(record, false);
       this.newIds.reserve(doc + 1);
       if (this.newIds.length <= doc) this.newIds.length = doc + 1;
       this.newIds.data[doc] = id + 1;

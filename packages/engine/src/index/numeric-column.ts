@@ -7,6 +7,10 @@
  * appended since the last merge wait in a short unsorted pending list that every comparison scans.
  *
  * Also keeps one value per document (`first`, NaN when absent) for sorting hits by an attribute.
+ *
+ * A document whose record changed in place (same id, new values: `replaceValues`) is masked out of what the
+ * sorted arrays say (its pairs there are stale) and its new pairs wait in the pending list; the next merge
+ * drops the stale pairs.
  */
 import { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
@@ -71,9 +75,32 @@ export class NumericColumn {
   private docBuffer: Uint32Array = new Uint32Array(0);
   private firstBuffer: Float64Array = new Float64Array(0);
 
-  /** Pairs of documents appended since the last merge (documents ascending, values in no order). */
+  /** Pairs of documents appended or changed since the last merge (values in no order). */
   private pendingValues: number[] = [];
   private pendingDocs: number[] = [];
+  /** Documents changed in place since the last merge: their pairs in the sorted arrays are stale. */
+  private replaced: Set<number> | null = null;
+
+  /**
+   * `doc` (held) now has `values` (its record changed in place): its sorted pairs are masked from now on, its
+   * pending ones replaced by the new ones. The column is updated and returned.
+   */
+  replaceValues(doc: number, values: number[]): NumericColumn {
+    if (this.pendingDocs.includes(doc)) {
+      const keep = this.pendingDocs.map((d) => d !== doc);
+      this.pendingValues = this.pendingValues.filter((_, i) => keep[i]);
+      this.pendingDocs = this.pendingDocs.filter((_, i) => keep[i]);
+    }
+    (this.replaced ??= new Set()).add(doc);
+    for (const value of values) {
+      this.pendingValues.push(value);
+      this.pendingDocs.push(doc);
+    }
+    if (values.length > 1) this.singleValued = false;
+    this.first[doc] = values.length > 0 ? values[0] : NaN;
+    if (this.pendingDocs.length > Math.max(this.options.maxPending, this.values.length >>> 8)) this.mergePending(this.first.length);
+    return this;
+  }
 
   /**
    * Takes pairs of documents all above the ones already held (collected document by document): into the
@@ -98,6 +125,7 @@ export class NumericColumn {
 
   /** Merges the pending pairs into the sorted arrays (and the structures derived from them). */
   private mergePending(documents: number): void {
+    if (this.replaced !== null) this.dropReplaced();
     const pairValues = this.pendingValues;
     const pairDocs = this.pendingDocs;
     this.pendingValues = [];
@@ -142,9 +170,34 @@ export class NumericColumn {
     }
   }
 
+  /** Removes the stale pairs of documents changed in place from the sorted arrays (and what derives from them). */
+  private dropReplaced(): void {
+    const replaced = this.replaced!;
+    this.replaced = null;
+    let kept = 0;
+    for (let i = 0; i < this.values.length; i++) {
+      if (replaced.has(this.docs[i])) continue;
+      this.values[kept] = this.values[i];
+      this.docs[kept++] = this.docs[i];
+    }
+    this.values = this.values.subarray(0, kept);
+    this.docs = this.docs.subarray(0, kept);
+    // Built from the sorted arrays as they were: rebuilt when next needed.
+    this.thresholds = null;
+    this.withValueSet = null;
+  }
+
+  /** Clears the documents changed in place from a set computed from the sorted arrays (their pending pairs follow). */
+  private maskReplaced(set: Bitset, capacity: number): Bitset {
+    if (this.replaced === null) return set;
+    const words = set.words;
+    for (const doc of this.replaced) if (doc < capacity) words[doc >>> 5] &= ~(1 << (doc & 31));
+    return set;
+  }
+
   /** Documents with a value v such that `v op value`. */
   compare(operator: NumericOperator, value: number, capacity: number): Bitset {
-    const set = this.compareSorted(operator, value, capacity);
+    const set = this.maskReplaced(this.compareSorted(operator, value, capacity), capacity);
     if (this.pendingDocs.length === 0) return set;
     const x = asBound(value);
     const test = NUMERIC_TESTS[operator];
@@ -155,7 +208,7 @@ export class NumericColumn {
     const low = asBound(lower);
     const high = asBound(upper);
     if (low > high) return new Bitset(capacity);
-    const set = this.slice(this.lowerBound(lower), this.upperBound(upper), capacity);
+    const set = this.maskReplaced(this.slice(this.lowerBound(lower), this.upperBound(upper), capacity), capacity);
     if (this.pendingDocs.length === 0) return set;
     return this.orPending(set, capacity, (v) => v >= low && v <= high);
   }

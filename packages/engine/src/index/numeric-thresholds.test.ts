@@ -5,7 +5,8 @@
  * - NumericColumn.compare / range return exactly the documents with a satisfying value for every operator,
  *   for columns above and below the (injected) size threshold, single- and multi-valued, with missing values,
  *   duplicates and -0/0 (records may hold ±Infinity, which both readers drop), with appends between queries
- *   (values waiting in the pending list or merged); and the same sets as the plain fill (the
+ *   (values waiting in the pending list or merged) and documents changed in place (their old values masked,
+ *   then dropped by a merge); and the same sets as the plain fill (the
  *   column with threshold sets disabled) even for NaN bounds, which the parser never lets through.
  * Every returned set is then scribbled over and handed back to the pool, as a search would: a cached set handed
  * out mutable would corrupt the following answers.
@@ -18,6 +19,7 @@ import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { NumericOperator } from '../filter/types.ts';
 import { asDocId } from '../structures/ids.ts';
 import { FacetColumn } from './facet-column.ts';
+import { numericValues } from './attributes.ts';
 import { NumericColumn } from './numeric-column.ts';
 import { ThresholdSets, type ThresholdOptions } from './numeric-thresholds.ts';
 import { RecordList } from './record-list.ts';
@@ -72,13 +74,19 @@ describe('ThresholdSets', () => {
 });
 
 type Doc = number | number[] | undefined;
-type Step = { kind: 'compare'; operator: NumericOperator; value: number } | { kind: 'range'; lower: number; upper: number } | { kind: 'append'; docs: Doc[] };
+type Step =
+  | { kind: 'compare'; operator: NumericOperator; value: number }
+  | { kind: 'range'; lower: number; upper: number }
+  | { kind: 'append'; docs: Doc[] }
+  | { kind: 'replace'; changes: Array<{ at: number; doc: Doc }> };
+type Query = Extract<Step, { kind: 'compare' | 'range' }>;
 
 const doc: fc.Arbitrary<Doc> = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 5, arbitrary: spread }, { weight: 1, arbitrary: fc.array(spread, { maxLength: 3 }) });
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('compare' as const), operator, value: probe }),
   fc.record({ kind: fc.constant('range' as const), lower: probe, upper: probe }),
   fc.record({ kind: fc.constant('append' as const), docs: fc.array(doc, { maxLength: 40 }) }),
+  fc.record({ kind: fc.constant('replace' as const), changes: fc.array(fc.record({ at: fc.nat(), doc }), { minLength: 1, maxLength: 30 }) }),
 );
 
 function record(d: Doc, i: number): IndexRecord {
@@ -90,7 +98,7 @@ function numbersOf(d: Doc): number[] {
   return (d === undefined ? [] : Array.isArray(d) ? d : [d]).filter(Number.isFinite);
 }
 
-function holds(values: number[], step: Exclude<Step, { kind: 'append' }>): boolean {
+function holds(values: number[], step: Query): boolean {
   if (step.kind === 'range') return values.some((v) => v >= step.lower && v <= step.upper);
   const x = step.value;
   const test = { '<': (v: number) => v < x, '<=': (v: number) => v <= x, '=': (v: number) => v === x, '!=': (v: number) => v !== x, '>=': (v: number) => v >= x, '>': (v: number) => v > x }[step.operator];
@@ -116,7 +124,17 @@ function columns(fromFacet: boolean, minValues: number, quantiles: number, maxPe
       fast = fast.extended(fromFacet ? facet : null, records, ['price'], from, records.length);
       plain = plain.extended(fromFacet ? facet : null, records, ['price'], from, records.length);
     },
-    run(step: Exclude<Step, { kind: 'append' }>, capacity: number): [number[], number[]] {
+    /** Document `at` changed in place (a non-facet attribute: a facet's column never is). */
+    replace(at: number, d: Doc): void {
+      const r = record(d, at);
+      records.replace(at, r);
+      fast = fast.replaceValues(at, numericValues(r, ['price']));
+      plain = plain.replaceValues(at, numericValues(r, ['price']));
+    },
+    first(): number[] {
+      return [...fast.first];
+    },
+    run(step: Query, capacity: number): [number[], number[]] {
       const query = (c: NumericColumn): number[] => consume(step.kind === 'range' ? c.range(step.lower, step.upper, capacity) : c.compare(step.operator, step.value, capacity));
       return [query(fast), query(plain)];
     },
@@ -124,7 +142,8 @@ function columns(fromFacet: boolean, minValues: number, quantiles: number, maxPe
 }
 
 describe('NumericColumn with threshold sets', () => {
-  it('answers every operator and range like brute force, with appends between queries', () => {
+  it('answers every operator and range like brute force, with appends and changes in place between queries', () => {
+    let replaced = 0;
     fc.assert(
       fc.property(fc.array(doc, { maxLength: 400, size: 'large' }), fc.array(step, { minLength: 1, maxLength: 12 }), fc.constantFrom(false, false, false, true), fc.boolean(), fc.constantFrom(1, 16, 100_000), fc.integer({ min: 1, max: 8 }), fc.constantFrom(0, 5, 1024), (initial, steps, arrays, fromFacet, minValues, quantiles, maxPending) => {
         // Most cases single-valued: one document with two values turns the threshold sets off for good.
@@ -139,6 +158,17 @@ describe('NumericColumn with threshold sets', () => {
             docs.push(...more);
             continue;
           }
+          if (s.kind === 'replace') {
+            if (fromFacet || docs.length === 0) continue;
+            for (const { at, doc: d } of s.changes) {
+              docs[at % docs.length] = shape(d);
+              pair.replace(at % docs.length, docs[at % docs.length]);
+              replaced++;
+            }
+            // -0 and 0 alike (records read back from JSON have lost the sign).
+            expect(pair.first().map((v) => v + 0)).toEqual(docs.map((d) => (numbersOf(d)[0] ?? NaN) + 0));
+            continue;
+          }
           const [got, plain] = pair.run(s, docs.length);
           const expected = docs.flatMap((d, i) => (holds(numbersOf(d), s) ? [i] : []));
           expect(got).toEqual(expected);
@@ -147,6 +177,7 @@ describe('NumericColumn with threshold sets', () => {
       }),
       { numRuns: 300 },
     );
+    expect(replaced).toBeGreaterThan(1000);
   });
 
   it('matches the plain fill for NaN bounds', () => {

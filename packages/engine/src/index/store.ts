@@ -20,7 +20,7 @@ import { normalizeText } from '../tokenize/index.ts';
 import { TextIndex } from './text-index.ts';
 import { FacetColumn } from './facet-column.ts';
 import { NumericColumn } from './numeric-column.ts';
-import { facetValues, parsePath } from './attributes.ts';
+import { facetValues, numericValues, parsePath } from './attributes.ts';
 import type { FacetAttribute, SearchableSlot } from '../settings.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
@@ -52,8 +52,6 @@ export class IndexStore implements FilterSource {
   readonly text: TextIndex;
   readonly facets = new Map<string, FacetColumn>();
   private readonly lazy = new Map<string, LazyEntry>();
-  /** Whether a replacement may be made in place (off while a compaction copies this store, or into it). */
-  allowInPlace = true;
   /** Replacements made in place (tests, benchmarks). */
   inPlaceUpdates = 0;
   /** First path segments of every indexed attribute; null when every attribute is searchable. */
@@ -91,12 +89,17 @@ export class IndexStore implements FilterSource {
     return this.records.length - this.liveCount;
   }
 
-  /** Adds or replaces one record (the caller has validated it). */
-  upsert(record: IndexRecord): DocId {
+  /**
+   * Adds or replaces one record (the caller has validated it). A replacement changing no indexed attribute is
+   * made in place unless `inPlace` is false (a compaction's copies: see `index/compaction.ts`). The choice
+   * depends on the records and settings only, never on what searches ran: replicas of an index (search
+   * threads) given the same writes number records alike, so ties break alike on every one of them.
+   */
+  upsert(record: IndexRecord, inPlace = true): DocId {
     const previous = this.objectIds.get(record.objectID);
-    const before = previous !== undefined && (this.changes.detailed || this.allowInPlace) ? this.records.peek(previous) : undefined;
+    const before = previous !== undefined && (this.changes.detailed || inPlace) ? this.records.peek(previous) : undefined;
     const changed = before === undefined ? null : changedTopLevels(before, record);
-    if (previous !== undefined && changed !== null && this.allowInPlace && this.replaceInPlace(previous, changed, record)) return asDocId(previous);
+    if (previous !== undefined && changed !== null && inPlace && this.replaceInPlace(previous, changed, record)) return asDocId(previous);
     this.removeDoc(previous);
     const doc = asDocId(this.records.length);
     this.records.push(record);
@@ -117,27 +120,28 @@ export class IndexStore implements FilterSource {
   }
 
   /**
-   * Replaces `doc`'s record keeping its id, when no indexed attribute changed and every derived structure
-   * reading a changed attribute can follow (`LazyDeps.update`); false (nothing done) otherwise. The postings,
-   * facet columns, adjacent pairs and word expansions stay as they are: none of them read what changed.
+   * Replaces `doc`'s record keeping its id, when no indexed attribute changed; false (nothing done) otherwise.
+   * The postings, facet columns, adjacent pairs and word expansions stay as they are: none of them read what
+   * changed. Derived structures reading a changed attribute follow (`LazyDeps.update`) or are dropped, to be
+   * built again when next needed.
    */
   private replaceInPlace(doc: number, changed: ReadonlySet<string>, after: IndexRecord): boolean {
     if (this.indexed === null) return false;
     for (const attribute of changed) if (this.indexed.has(attribute)) return false;
-    for (const entry of this.lazy.values()) {
-      if (entry.deps === undefined) return false;
-      if (entry.deps.update === undefined && entry.deps.reads.some((attribute) => changed.has(attribute))) return false;
-    }
     this.records.replace(doc, after);
     const previousVersion = this.version++;
     this.inPlaceUpdates++;
     this.changes.replaced(changed, this.version);
-    for (const entry of this.lazy.values()) {
-      const deps = entry.deps!;
-      // A structure not yet extended to `doc` reads its record when it is; one holding it follows now, even if
-      // it is behind on other writes (its extension only reads the documents appended since).
-      if (deps.update !== undefined && doc < entry.capacity && deps.reads.some((attribute) => changed.has(attribute))) {
-        entry.value = deps.update(entry.value, doc, after);
+    for (const [key, entry] of this.lazy) {
+      const deps = entry.deps;
+      if (deps === undefined || deps.reads.some((attribute) => changed.has(attribute))) {
+        if (deps?.update === undefined) {
+          this.lazy.delete(key);
+          continue;
+        }
+        // A structure not yet extended to `doc` reads its record when it is; one holding it follows now, even
+        // if it is behind on other writes (its extension only reads the documents appended since).
+        if (doc < entry.capacity) entry.value = deps.update(entry.value, doc, after);
       }
       // Still current if it was: the change touched nothing else it reads.
       if (entry.version === previousVersion) entry.version = this.version;
@@ -168,8 +172,8 @@ export class IndexStore implements FilterSource {
    * mask with live documents (every query does). Without it, any write means a rebuild.
    *
    * `deps` says which attributes (first path segments) the structure reads from records besides the indexed
-   * ones, and how it follows a record changed in place. A structure without `deps` counts as reading
-   * everything: while it is cached, replacements are never made in place.
+   * ones, and how it follows a record changed in place; one that cannot follow is dropped by such a change
+   * (and built again when next needed), as is a structure without `deps` (it counts as reading everything).
    */
   cached<T>(key: string, build: () => T, extend?: (previous: T, from: number) => T, deps?: LazyDeps<T>): T {
     const entry = this.lazy.get(key);
@@ -295,8 +299,11 @@ export class IndexStore implements FilterSource {
         if (column !== undefined && previous.fromFacet !== (NumericColumn.fromFacet(column, 0) !== null)) return fresh();
         return previous.extended(column !== undefined && previous.fromFacet ? column : null, this.records, path, from, this.capacity);
       },
-      // Its sorted values would need the changed document moved: a change to it is not made in place.
-      { reads: [topLevel(attribute)] },
+      {
+        reads: [topLevel(attribute)],
+        // A facet's column changes with the facet, never in place.
+        update: (previous, doc, after) => (previous.fromFacet ? previous : previous.replaceValues(doc, numericValues(after, path))),
+      },
     );
   }
 }
@@ -305,7 +312,7 @@ export class IndexStore implements FilterSource {
 export interface LazyDeps<T> {
   /** First path segments of the attributes read. */
   reads: readonly string[];
-  /** Brings the structure up to date after `doc`'s record became `after` in place; without it, a change to an attribute read is not made in place. */
+  /** Brings the structure up to date after `doc`'s record became `after` in place; without it, such a change drops the structure. */
   update?: (previous: T, doc: number, after: IndexRecord) => T;
 }
 

@@ -5,7 +5,7 @@
  * Numbers and booleans compare numerically; strings alphabetically (after numbers).
  */
 import type { IndexRecord } from '@vitrine/protocol';
-import { leavesAt } from '../index/attributes.ts';
+import { leavesAt, numericValues, parsePath } from '../index/attributes.ts';
 import type { SortSpec } from '../settings.ts';
 import { createEngineError } from '../errors.ts';
 import { roomyUint32, roomyFloat64 } from '../structures/growable.ts';
@@ -354,6 +354,20 @@ export function computeSortOrder(values: Float64Array, ascending: boolean): Sort
   const keys = new Float64Array(n);
   for (let d = 0; d < n; d++) keys[d] = Number.isNaN(values[d]) ? Infinity : ascending ? values[d] : -values[d];
   return { ...sortedOrder(n, sortKeyCompare(keys)), keys };
+}
+
+/** How a sort order follows a record changed in place: its key read from the record, the document moved. */
+export function sortOrderDeps(attribute: string, ascending: boolean): LazyDeps<SortOrder> {
+  const path = parsePath(attribute);
+  return {
+    reads: [topLevel(attribute)],
+    update: (previous, doc, after) => {
+      // As the numeric column's first value: the record's first number at the path.
+      const values = numericValues(after, path);
+      previous.keys[doc] = values.length === 0 ? Infinity : ascending ? values[0] : -values[0];
+      return moveInOrder(previous, doc, sortKeyCompare(previous.keys)) as SortOrder;
+    },
+  };
 }
 
 /** `computeSortOrder` after documents were appended to `values` (see `appendToOrder`). */

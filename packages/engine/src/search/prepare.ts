@@ -3,7 +3,6 @@
  * filters, expand the query words, compute the match set (with the retries of `removeWordsIfNoResults` and the
  * narrowing of `typoTolerance: min/strict`), and set up the ranking criteria.
  */
-import { topLevel } from '../index/changes.ts';
 import type { IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import type { Bitset } from '../structures/bitset.ts';
@@ -20,7 +19,7 @@ import type { ExpandedWord } from '../query/expand.ts';
 import type { SynonymTable } from '../query/synonyms.ts';
 import type { DocumentScanner } from '../rank/scan.ts';
 import type { RankContext, RankRule, OptionalFilter } from '../rank/rule.ts';
-import { computeSortOrder, customOrderFor, extendSortOrder, type CustomOrder } from '../rank/custom-rank.ts';
+import { computeSortOrder, customOrderFor, extendSortOrder, sortOrderDeps, type CustomOrder } from '../rank/custom-rank.ts';
 import { buildRules } from '../rank/rules/index.ts';
 import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
@@ -177,7 +176,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
         `sort:${attribute}:${ascending}`,
         () => computeSortOrder(store.numericColumn(attribute).first, ascending),
         (previous) => extendSortOrder(previous, store.numericColumn(attribute).first, ascending),
-        { reads: [topLevel(attribute)] },
+        sortOrderDeps(attribute, ascending),
       ),
     geoKey: geoKeyFor(store, options),
   };
