@@ -37,7 +37,7 @@ export class Compaction {
 
   /** `record` replaced old id `doc` in place: its copy, if made, changes in place too. */
   replacedInPlace(doc: number, record: IndexRecord): void {
-    if (doc < this.cursor && this.newIdOf(doc) >= 0) this.next.upsert(record);
+    if (this.newIdOf(doc) >= 0) this.next.upsert(record);
   }
 
   /** Copies up to `records` live records; true once every record of the old store is across. */

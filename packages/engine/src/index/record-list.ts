@@ -115,14 +115,18 @@ export class RecordList {
     return this.storedBytes - this.liveBytes;
   }
 
-  /** Writes `json` as UTF-8 at the end of the last chunk, opening a new one when it may not fit. */
-  private write(json: string): { chunk: number; start: number; written: number } {
+  /**
+   * Writes a record at the end of the last chunk, opening a new one when it may not fit: JSON text encoded as
+   * UTF-8, or a record's bytes as they are (a sweep moving it).
+   */
+  private write(data: string | Uint8Array): { chunk: number; start: number; written: number } {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    const room = json.length * 3;
-    this.reserveRoom(room);
+    this.reserveRoom(typeof data === 'string' ? data.length * 3 : data.length);
     const chunk = this.chunks.length - 1;
     const start = this.used;
-    const written = encoder.encodeInto(json, this.chunks[chunk].subarray(start)).written;
+    let written = data.length;
+    if (typeof data === 'string') written = encoder.encodeInto(data, this.chunks[chunk].subarray(start)).written;
+    else this.chunks[chunk].set(data, start);
     this.used += written;
     this.chunkBytes[chunk] += written;
     this.storedBytes += written;
@@ -157,16 +161,9 @@ export class RecordList {
     for (let looked = 0; sweep.cursor < n && moved < SWEEP_MOVES_PER_WRITE && looked < SWEEP_SCAN_PER_STEP; looked++) {
       const doc = sweep.cursor++;
       if (this.deleted[doc] === 1 || this.chunkOf.data[doc] >= sweep.below) continue;
-      const length = this.lengthOf.data[doc];
-      const from = this.bytesOf(doc);
-      this.reserveRoom(length);
-      const chunk = this.chunks.length - 1;
-      this.chunks[chunk].set(from, this.used);
+      const { chunk, start } = this.write(this.bytesOf(doc));
       this.chunkOf.data[doc] = chunk;
-      this.startOf.data[doc] = this.used;
-      this.used += length;
-      this.chunkBytes[chunk] += length;
-      this.storedBytes += length;
+      this.startOf.data[doc] = start;
       moved++;
     }
     if (sweep.cursor < n) return;

@@ -97,9 +97,11 @@ export class IndexStore implements FilterSource {
    */
   upsert(record: IndexRecord, inPlace = true): DocId {
     const previous = this.objectIds.get(record.objectID);
-    const before = previous !== undefined && (this.changes.detailed || inPlace) ? this.records.peek(previous) : undefined;
+    // With every attribute searchable nothing is ever changed in place: no need to read the replaced record.
+    const mayStay = inPlace && this.indexed !== null;
+    const before = previous !== undefined && (this.changes.detailed || mayStay) ? this.records.peek(previous) : undefined;
     const changed = before === undefined ? null : changedTopLevels(before, record);
-    if (previous !== undefined && changed !== null && inPlace && this.replaceInPlace(previous, changed, record)) return asDocId(previous);
+    if (previous !== undefined && changed !== null && mayStay && this.replaceInPlace(previous, changed, record)) return asDocId(previous);
     this.removeDoc(previous);
     const doc = asDocId(this.records.length);
     this.records.push(record);
@@ -126,8 +128,7 @@ export class IndexStore implements FilterSource {
    * built again when next needed.
    */
   private replaceInPlace(doc: number, changed: ReadonlySet<string>, after: IndexRecord): boolean {
-    if (this.indexed === null) return false;
-    for (const attribute of changed) if (this.indexed.has(attribute)) return false;
+    for (const attribute of changed) if (this.indexed!.has(attribute)) return false;
     this.records.replace(doc, after);
     const previousVersion = this.version++;
     this.inPlaceUpdates++;

@@ -74,6 +74,11 @@ export function customOrderKey(specs: SortSpec[]): string {
   return `custom:${JSON.stringify(specs)}`;
 }
 
+/** The numeric form of a key (negated for desc); missing sorts last in both directions: +Infinity. */
+function numericKey(key: Key, ascending: boolean): number {
+  return typeof key === 'number' ? (ascending ? key : -key) : Infinity;
+}
+
 function keyColumns(records: RecordList, specs: SortSpec[], previous: KeyColumn[] | null): KeyColumn[] {
   const n = records.length;
   return specs.map((spec, c) => {
@@ -88,8 +93,7 @@ function keyColumns(records: RecordList, specs: SortSpec[], previous: KeyColumn[
       const key = firstKey(records.peek(d), spec.path);
       keys[d] = key;
       if (typeof key === 'string') allNumeric = false;
-      // Missing sorts last in both directions: +Infinity after negation for desc too.
-      numeric[d] = typeof key === 'number' ? (spec.ascending ? key : -key) : Infinity;
+      numeric[d] = numericKey(key, spec.ascending);
     }
     return { spec, numeric, keys, allNumeric };
   });
@@ -109,7 +113,7 @@ export function restoreKeyColumns(specs: SortSpec[], saved: unknown[][], documen
       const key: Key = typeof value === 'number' || typeof value === 'string' ? value : undefined;
       keys[d] = key;
       if (typeof key === 'string') allNumeric = false;
-      numeric[d] = typeof key === 'number' ? (spec.ascending ? key : -key) : Infinity;
+      numeric[d] = numericKey(key, spec.ascending);
     }
     return { spec, numeric, keys, allNumeric };
   });
@@ -337,7 +341,7 @@ export function customOrderDeps(store: IndexStore, specs: SortSpec[]): LazyDeps<
         const key = firstKey(after, column.spec.path);
         column.keys[doc] = key;
         if (typeof key === 'string') column.allNumeric = false;
-        column.numeric[doc] = typeof key === 'number' ? (column.spec.ascending ? key : -key) : Infinity;
+        column.numeric[doc] = numericKey(key, column.spec.ascending);
       }
       return moveInOrder(previous, doc, comparator(previous.columns));
     },
@@ -347,6 +351,11 @@ export function customOrderDeps(store: IndexStore, specs: SortSpec[]): LazyDeps<
 /** An order by one numeric column (asc or desc), missing values (NaN) last, with its keys (and the array they view). */
 export type SortOrder = CustomOrder & { keys: Float64Array; keySpare?: Float64Array };
 
+/** A sort key from a numeric column's first value (NaN: none, last in both directions). */
+function sortKey(value: number, ascending: boolean): number {
+  return Number.isNaN(value) ? Infinity : ascending ? value : -value;
+}
+
 function sortKeyCompare(keys: Float64Array): (a: number, b: number) => number {
   return (a, b) => (keys[a] === keys[b] ? a - b : keys[a] < keys[b] ? -1 : 1);
 }
@@ -354,19 +363,17 @@ function sortKeyCompare(keys: Float64Array): (a: number, b: number) => number {
 export function computeSortOrder(values: Float64Array, ascending: boolean): SortOrder {
   const n = values.length;
   const keys = new Float64Array(n);
-  for (let d = 0; d < n; d++) keys[d] = Number.isNaN(values[d]) ? Infinity : ascending ? values[d] : -values[d];
+  for (let d = 0; d < n; d++) keys[d] = sortKey(values[d], ascending);
   return { ...sortedOrder(n, sortKeyCompare(keys)), keys };
 }
 
 /** How a sort order follows a record changed in place: its key read from the record, the document moved. */
 export function sortOrderDeps(attribute: string, ascending: boolean): LazyDeps<SortOrder> {
-  const path = parsePath(attribute);
   return {
     reads: [topLevel(attribute)],
     update: (previous, doc, after) => {
       // As the numeric column's first value: the record's first number at the path.
-      const values = numericValues(after, path);
-      previous.keys[doc] = values.length === 0 ? Infinity : ascending ? values[0] : -values[0];
+      previous.keys[doc] = sortKey(numericValues(after, parsePath(attribute))[0] ?? NaN, ascending);
       return moveInOrder(previous, doc, sortKeyCompare(previous.keys)) as SortOrder;
     },
   };
@@ -380,7 +387,7 @@ export function extendSortOrder(previous: SortOrder, values: Float64Array, ascen
   if (from > n) return computeSortOrder(values, ascending);
   const keyBuffer = roomyFloat64(previous.keySpare ?? previous.keys, n, from);
   const keys = keyBuffer.subarray(0, n);
-  for (let d = from; d < n; d++) keys[d] = Number.isNaN(values[d]) ? Infinity : ascending ? values[d] : -values[d];
+  for (let d = from; d < n; d++) keys[d] = sortKey(values[d], ascending);
   return { ...appendToOrder(previous, from, n, sortKeyCompare(keys)), keys, keySpare: keyBuffer };
 }
 
