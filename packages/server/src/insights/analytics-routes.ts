@@ -68,15 +68,15 @@ export function parseAnalyticsQuery(request: FastifyRequest, today: number): Ana
   };
 }
 
-export function analyticsRoutes(app: FastifyInstance, analytics: Analytics, now: () => number, beforeRead: () => void): void {
+export function analyticsRoutes(app: FastifyInstance, analytics: Analytics, now: () => number, beforeRead: () => Promise<void>): void {
   const config = { acl: 'analytics' as const };
   const route = (path: string, handler: (q: AnalyticsQuery, request: FastifyRequest) => unknown) => {
     app.get(path, { config }, async (request) => {
       const q = parseAnalyticsQuery(request, dayOf(now()));
       // The auth hook only sees `:indexName` path parameters; here the index is a query parameter.
       if (request.auth) requireIndex(request.auth, q.index);
-      // Searches still waiting in memory are part of the answer.
-      beforeRead();
+      // Searches still waiting in memory are part of the answer (written in chunks while other requests go on).
+      await beforeRead();
       return handler(q, request);
     });
   };

@@ -62,9 +62,9 @@ export interface QuerySuggestionsConfig {
 export interface InsightsOptions {
   /** Days of search analytics, events and tracked searches kept. Default 90. */
   retentionDays: number;
-  /** Searches are written in batches at most this often (ms). Default 1000. */
+  /** Searches are written in batches at most this often (ms). Default 10,000. */
   searchFlushIntervalMs: number;
-  /** …or as soon as this many are waiting. Default 1000. */
+  /** …or as soon as this many are waiting. Default 10,000. */
   searchFlushBatch: number;
   /** Accepted event timestamps: not older than this (ms). Default 30 days, as the Insights API. */
   maxEventAgeMs: number;
@@ -93,8 +93,8 @@ export const DAY_MS = 24 * 3600 * 1000;
 
 export const defaultInsightsOptions: InsightsOptions = {
   retentionDays: 90,
-  searchFlushIntervalMs: 1000,
-  searchFlushBatch: 1000,
+  searchFlushIntervalMs: 10_000,
+  searchFlushBatch: 10_000,
   maxEventAgeMs: 30 * DAY_MS,
   maxEventFutureMs: 3600 * 1000,
   modelRebuildIntervalMs: 10 * 60 * 1000,

@@ -85,7 +85,7 @@ export class EventLog {
   /** Writes events synchronously in one transaction (history import). */
   appendNow(events: StoredEvent[], receivedAt: number): void {
     this.db.transaction(() => {
-      this.searchLog.writePending();
+      this.searchLog.writeTracked();
       for (const event of events) this.store(event, receivedAt);
     })();
   }
@@ -98,8 +98,8 @@ export class EventLog {
     if (batch.length === 0) return;
     try {
       this.db.transaction(() => {
-        // Searches still in memory must exist before their clicks are attributed to them.
-        this.searchLog.writePending();
+        // Tracked searches still in memory must exist before their clicks are attributed to them.
+        this.searchLog.writeTracked();
         for (const item of batch) for (const event of item.events) this.store(event, item.receivedAt);
       })();
     } catch (error) {

@@ -120,8 +120,8 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
       trendingItems: [...models.trending.values()].reduce((n, list) => n + list.length, 0),
     };
   };
-  const buildSuggestions = () => {
-    searchLog.flush();
+  const buildSuggestions = async () => {
+    await searchLog.settle();
     return buildQuerySuggestions(db, deps, options, now());
   };
 
@@ -197,7 +197,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   app.post('/1/vitrine/recommend/build', async () => rebuildModels());
   app.post('/1/vitrine/query-suggestions/build', async () => ({ indices: await buildSuggestions() }));
 
-  analyticsRoutes(app, analytics, now, () => searchLog.flush());
+  analyticsRoutes(app, analytics, now, () => searchLog.settle());
 
   const schedule = (intervalMs: number, task: () => unknown, what: string) => {
     if (intervalMs <= 0) return;

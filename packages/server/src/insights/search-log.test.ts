@@ -2,7 +2,8 @@
  * The search log on a real SQLite file: searches summed in memory are written as one row per distinct rollup
  * key, with exact counts, and what a caller controls (hits, filter conditions, user tokens) is bounded; a large
  * batch written in the background takes several turns of the event loop (never one long stall) and loses
- * nothing, and a `flush()` meanwhile completes it at once.
+ * nothing, and a `flush()` meanwhile completes it at once; `settle()` (analytics reads) waits for the chunks
+ * instead of writing at once; `writeTracked()` (event commits) writes the tracked searches and nothing else.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../test-support.ts';
@@ -78,6 +79,46 @@ describe('search log', () => {
     log.flush();
     expect(rows('SELECT SUM(searches) AS total FROM query_daily')).toEqual([{ total: 400 }]);
     expect(rows("SELECT count FROM hit_daily WHERE object_id = 'o7-0'")).toEqual([{ count: 2 }]);
+    log.close();
+  });
+
+  it('settle() resolves once the searches recorded before it are written, in chunks, with requests in between', async () => {
+    db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily');
+    const log = new SearchLog(db, () => NOW, 60_000, 10_000);
+    for (let i = 0; i < 200; i++) log.record({ index: 'shop', query: `s${i}`, nbHits: 10, objectIDs: Array.from({ length: 10 }, (_, k) => `p${i}-${k}`) });
+    expect(log.pendingCount).toBe(200);
+    let settled = false;
+    const settling = log.settle().then(() => (settled = true));
+    // Nothing written synchronously: the caller's turn ends first.
+    expect(log.pendingCount).toBe(0);
+    expect(rows('SELECT COUNT(*) AS n FROM query_daily')).toEqual([{ n: 0 }]);
+    // Other work gets turns of the event loop while the chunks are written.
+    let turns = 0;
+    while (!settled && turns < 100) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turns++;
+    }
+    await settling;
+    expect(turns).toBeGreaterThan(2);
+    expect(rows('SELECT COUNT(*) AS n, SUM(searches) AS total FROM query_daily')).toEqual([{ n: 200, total: 200 }]);
+    expect(rows('SELECT COUNT(*) AS n FROM hit_query_daily')).toEqual([{ n: 2000 }]);
+    // Nothing waiting: settles at once.
+    await log.settle();
+    log.close();
+  });
+
+  it('writeTracked() writes the tracked searches for event attribution, leaving the rollups to their batch', () => {
+    db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily; DELETE FROM tracked');
+    const log = new SearchLog(db, () => NOW, 60_000, 10_000);
+    log.record({ index: 'shop', query: 'Desk', nbHits: 4, objectIDs: ['d1', 'd2'], queryID: 'b'.repeat(32) });
+    log.record({ index: 'shop', query: 'desk', nbHits: 4, objectIDs: ['d1'] });
+    db.transaction(() => log.writeTracked())();
+    expect(rows('SELECT query_id, query FROM tracked')).toEqual([{ query_id: 'b'.repeat(32), query: 'desk' }]);
+    expect(rows('SELECT COUNT(*) AS n FROM query_daily')).toEqual([{ n: 0 }]);
+    expect(log.pendingCount).toBe(2);
+    log.flush();
+    expect(rows('SELECT searches, tracked FROM query_daily')).toEqual([{ searches: 2, tracked: 1 }]);
+    expect(rows('SELECT COUNT(*) AS n FROM tracked')).toEqual([{ n: 1 }]);
     log.close();
   });
 });

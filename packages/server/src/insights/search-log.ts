@@ -2,13 +2,19 @@
  * The search log: the search routes call `record(entry)` after each search; it is summed at once into the
  * rollups waiting in memory (by rollup key: a popular query searched 300 times before the next write is one
  * upsert, and so is each of its top hits), and those are written in batches (every `searchFlushIntervalMs` or
- * `searchFlushBatch` searches): one upsert per distinct key, not per search. Summing at record time keeps
- * memory bounded by the distinct keys and leaves only the SQLite writes to the flush, which runs on the event
- * loop — in chunks of `CHUNK_ROWS` upserts, one transaction and one turn of the event loop each: a busy second
- * can hold tens of thousands of distinct keys (each search's top hits), and writing them at once stalled every
- * request for 50–200 ms. `flush()` (analytics reads, tests, shutdown) still writes everything at once. A search
- * is not an acknowledged write, so a crash may lose the last second of analytics, never an event. Searches
- * made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find them.
+ * `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per distinct key, not per search. Summing at
+ * record time keeps memory bounded by the distinct keys and leaves only the SQLite writes to the background
+ * writer, which runs on the event loop in chunks of `CHUNK_ROWS` upserts, one transaction and one turn of the
+ * event loop each: a busy second can hold tens of thousands of distinct keys (each search's top hits), and
+ * writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows per search (keys
+ * repeat more within ten seconds than within one): a quarter less event-loop time per search than batches of
+ * 1,000 (`bench/search-log.ts`, figures in `docs/INSIGHTS.md`).
+ *
+ * A search is not an acknowledged write, so a crash may lose the last batch of analytics, never an event.
+ * Searches made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find
+ * them: those rows wait apart and are written first, by the next chunk or by an event commit (`writeTracked`),
+ * so that attributing an event never waits for the rollups. Analytics reads `settle()` (the batch is written
+ * in chunks while requests go on); `flush()` (model builds, imports, tests, shutdown) writes it at once.
  */
 import type { SearchLogEntry } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
@@ -44,6 +50,9 @@ class Sums<C extends Record<string, number>> {
   }
 }
 
+/** A tracked search: queryID, index, day, tags, query. */
+type TrackedRow = [string, string, number, string, string];
+
 type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
 
 /** The rollups of the searches recorded since the last write. */
@@ -57,10 +66,10 @@ class Batch {
   readonly filters = new Sums<{ count: number }>();
   readonly combos = new Sums<{ count: number }>();
   readonly users = new Map<string, Array<string | number>>();
-  readonly tracked: Array<[string, string, number, string, string]> = [];
   readonly updated = new Map<string, number>();
 
-  add(entry: SearchLogEntry, ts: number): void {
+  /** Sums one search; returns its `tracked` row when it was made with clickAnalytics. */
+  add(entry: SearchLogEntry, ts: number): TrackedRow | undefined {
     this.searches++;
     const day = dayOf(ts);
     const tags = tagsKey(entry.analyticsTags);
@@ -99,13 +108,17 @@ class Batch {
     const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
     const user = token ?? entry.ip;
     if (user) this.users.set(`${base}\u0000${user}`, [index, day, tags, user]);
-    if (tracked) this.tracked.push([entry.queryID!, index, day, tags, query]);
     this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
+    return tracked ? [entry.queryID!, index, day, tags, query] : undefined;
   }
 }
 
 export class SearchLog {
   private pending = new Batch();
+  /** Tracked searches not yet written (few: only clickAnalytics searches), apart from the rollups. */
+  private trackedRows: TrackedRow[] = [];
+  /** Callers of `settle()` waiting for the background writer to finish. */
+  private settling: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
   /** Batches taken from `pending` and being written in chunks: each step of a generator is one upsert. */
   private writing: Array<Generator<void, void>> = [];
@@ -160,7 +173,8 @@ export class SearchLog {
   record(entry: SearchLogEntry): void {
     if (entry.analytics === false) return;
     if (typeof entry.index !== 'string' || entry.index === '' || typeof entry.query !== 'string' || !Number.isFinite(entry.nbHits)) return;
-    this.pending.add(entry, entry.timestamp ?? this.now());
+    const tracked = this.pending.add(entry, entry.timestamp ?? this.now());
+    if (tracked) this.trackedRows.push(tracked);
     if (this.pending.searches >= this.flushBatch) this.writeInBackground();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.writeInBackground(), this.flushIntervalMs);
@@ -168,17 +182,40 @@ export class SearchLog {
     }
   }
 
-  /** Writes every recorded search now, in one transaction (analytics reads and tests see exact counts after it). */
+  /** Writes every recorded search now, in one transaction (model builds, imports and tests see exact counts after it). */
   flush(): void {
-    if (this.pending.searches === 0 && this.writing.length === 0) return;
-    this.withoutFsync(() => this.db.transaction(() => this.writePending())());
+    if (this.pending.searches === 0 && this.writing.length === 0 && this.trackedRows.length === 0) return;
+    this.withoutFsync(() =>
+      this.db.transaction(() => {
+        this.takePending();
+        this.writeTracked();
+        for (const steps of this.writing) for (const _ of steps);
+        this.writing = [];
+      })(),
+    );
+    this.wakeSettled();
   }
 
-  /** Writes every recorded search inside the caller's transaction (the event log flushes them before attributing events). */
-  writePending(): void {
+  /**
+   * Resolves once every search recorded before the call is written, written in chunks by the background writer
+   * meanwhile (analytics reads: a batch of ten seconds at full load is ~100,000 upserts, too long to block on).
+   */
+  settle(): Promise<void> {
     this.takePending();
-    for (const steps of this.writing) for (const _ of steps);
-    this.writing = [];
+    if (this.writing.length === 0 && this.trackedRows.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.settling.push(resolve);
+      this.scheduleChunk();
+    });
+  }
+
+  /**
+   * Writes the tracked searches waiting, inside the caller's transaction: the event log does before attributing
+   * events to them. The rollups are not needed for that (events add to them with upserts of their own).
+   */
+  writeTracked(): void {
+    for (const row of this.trackedRows) this.insertTracked.run(...row);
+    this.trackedRows = [];
   }
 
   close(): void {
@@ -204,7 +241,7 @@ export class SearchLog {
   }
 
   private scheduleChunk(): void {
-    if (this.chunkScheduled || this.writing.length === 0) return;
+    if (this.chunkScheduled || (this.writing.length === 0 && this.trackedRows.length === 0)) return;
     this.chunkScheduled = true;
     setImmediate(() => {
       this.chunkScheduled = false;
@@ -214,9 +251,10 @@ export class SearchLog {
 
   /** Up to CHUNK_ROWS upserts in one transaction, then the rest on a later turn. */
   private writeChunk(): void {
-    if (this.writing.length === 0) return;
+    if (this.writing.length === 0 && this.trackedRows.length === 0) return this.wakeSettled();
     this.withoutFsync(() =>
       this.db.transaction(() => {
+        this.writeTracked();
         let budget = CHUNK_ROWS;
         while (budget > 0 && this.writing.length > 0) {
           if (this.writing[0].next().done) this.writing.shift();
@@ -224,7 +262,15 @@ export class SearchLog {
         }
       })(),
     );
-    this.scheduleChunk();
+    if (this.writing.length === 0) this.wakeSettled();
+    else this.scheduleChunk();
+  }
+
+  private wakeSettled(): void {
+    if (this.writing.length > 0 || this.settling.length === 0) return;
+    const waiting = this.settling;
+    this.settling = [];
+    for (const resolve of waiting) resolve();
   }
 
   /**
@@ -266,10 +312,6 @@ export class SearchLog {
     }
     for (const key of batch.users.values()) {
       this.insertUser.run(...key);
-      yield;
-    }
-    for (const row of batch.tracked) {
-      this.insertTracked.run(...row);
       yield;
     }
     const writtenAt = new Date(this.now()).toISOString();
