@@ -19,6 +19,12 @@ describe('demo settings', () => {
     expect(demoReplicaSettings[demoReplicas.relevantPriceAsc].relevancyStrictness).toBeGreaterThan(0);
   });
 
+  it('highlights on every sort what a hit shows highlighted', () => {
+    for (const settings of [demoSettings, demoReplicaSettings[demoReplicas.priceAsc], demoReplicaSettings[demoReplicas.priceDesc]]) {
+      expect(settings.attributesToHighlight).toEqual(['name']);
+    }
+  });
+
   it('only names attributes the products have', () => {
     const [product] = [...generateProducts(1)];
     const attributeOf = (entry: string) => entry.replace(/^\w+\((.*)\)$/, '$1');
@@ -26,6 +32,8 @@ describe('demo settings', () => {
       ...demoSettings.searchableAttributes!.flatMap((entry) => attributeOf(entry).split(',')),
       ...demoSettings.attributesForFaceting!.map(attributeOf),
       ...demoSettings.customRanking!.map(attributeOf),
+      ...demoSettings.attributesToHighlight!,
+      ...demoSettings.attributesToSnippet!.map((entry) => entry.split(':')[0]),
     ];
     for (const name of names) {
       const value = name.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], product);

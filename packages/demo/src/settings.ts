@@ -33,11 +33,19 @@ const attributesForFaceting = [
   'free_shipping',
 ];
 
+/**
+ * Highlight what the storefront shows highlighted (a hit's name; the description is a snippet). Algolia's
+ * default, every searchable attribute, would also mark up the brand, the categories and the whole description
+ * for nothing: 70% more bytes per page of results and a tenth more of the search's time (docs/PERFORMANCE.md).
+ */
+const attributesToHighlight = ['name'];
+
 /** Settings of the primary demo index. */
 export const demoSettings: IndexSettings = {
   searchableAttributes: [...searchableAttributes],
   attributesForFaceting: [...attributesForFaceting],
   customRanking: ['desc(popularity)', 'desc(rating)'],
+  attributesToHighlight: [...attributesToHighlight],
   attributesToSnippet: ['description:20'],
   replicas: [demoReplicas.priceAsc, demoReplicas.priceDesc, `virtual(${demoReplicas.relevantPriceAsc})`],
 };
@@ -54,12 +62,14 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     attributesForFaceting: [...attributesForFaceting],
     ranking: ['asc(price)', ...DEFAULT_RANKING],
     customRanking: ['desc(popularity)', 'desc(rating)'],
+    attributesToHighlight: [...attributesToHighlight],
   },
   [demoReplicas.priceDesc]: {
     searchableAttributes: [...searchableAttributes],
     attributesForFaceting: [...attributesForFaceting],
     ranking: ['desc(price)', ...DEFAULT_RANKING],
     customRanking: ['desc(popularity)', 'desc(rating)'],
+    attributesToHighlight: [...attributesToHighlight],
   },
   [demoReplicas.relevantPriceAsc]: {
     customRanking: ['asc(price)'],

@@ -10,6 +10,7 @@
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { removeDir, spawnServer, tempDir } from '../src/test-support.ts';
@@ -43,6 +44,20 @@ function summary(name: string, samples: Sample[]): string {
   return `${name}: ${sorted.length} requests, p50 ${percentile(sorted, 0.5)} / p90 ${percentile(sorted, 0.9)} / p99 ${percentile(sorted, 0.99)} / max ${percentile(sorted, 1)} ms`;
 }
 
+/**
+ * CPU time (ms) the process has used, all threads, from /proc (Linux); undefined elsewhere. Per request, it says
+ * what a request costs whatever the share of the cores the load generator took.
+ */
+function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name, in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 const dataDir = tempDir('vitrine-bench-');
 const server = await spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SEARCH_THREADS: String(values.threads) });
 try {
@@ -55,6 +70,7 @@ try {
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   const samples: Sample[] = [];
   const errors: string[] = [];
+  const cpuBefore = processCpuMs(server.child.pid);
   const start = performance.now();
   const connection = () =>
     new Promise<void>((done, fail) => {
@@ -92,8 +108,12 @@ try {
     });
   await Promise.all(Array.from({ length: Number(values.connections) }, connection));
 
+  const cpuUsed = (processCpuMs(server.child.pid) ?? NaN) - (cpuBefore ?? NaN);
   const seconds = DURATION_MS / 1000;
   console.log(`${samples.length} requests in ${seconds} s (${Math.round(samples.length / seconds)}/s), ${errors.length} errors${errors.length > 0 ? `: ${errors[0]}` : ''}`);
+  if (Number.isFinite(cpuUsed)) {
+    console.log(`server CPU: ${(cpuUsed / samples.length).toFixed(3)} ms per request, ${(cpuUsed / 1000 / seconds).toFixed(2)} cores`);
+  }
   console.log(summary('all', samples));
   console.log(summary('searches', samples.filter((s) => !s.write)));
   console.log(summary('writes', samples.filter((s) => s.write)));

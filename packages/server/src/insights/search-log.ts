@@ -287,34 +287,48 @@ export class SearchLog {
     }
   }
 
-  /** The batch's upserts, one per step. */
+  /**
+   * The batch's upserts, one per step, each table's rows in key order. The rollup tables are B-trees on their
+   * keys: written in arrival order, consecutive rows land on pages far apart, and each chunk's commit writes a
+   * page per row to the WAL; in key order they share pages (a quarter of the time per row once the tables hold
+   * hundreds of thousands of rows). The ids sort as the keys do (their parts in key order, joined by NUL).
+   */
   private *upserts(batch: Batch): Generator<void, void> {
-    for (const [id, { key, counts: c }] of batch.queries.rows) {
+    for (const id of sortedKeys(batch.queries.rows)) {
+      const { key, counts: c } = batch.queries.rows.get(id)!;
       const latest = batch.latest.get(id)!;
       this.upsertQuery.run(...key, c.searches, c.noResults, c.noResultsFiltered, latest.nbHits, latest.ts, c.tracked, c.trackedWithResults);
       yield;
     }
-    for (const { key, counts: c } of batch.hits.rows.values()) {
+    for (const { key, counts: c } of inKeyOrder(batch.hits.rows)) {
       this.upsertHit.run(...key, c.count, c.tracked);
       yield;
     }
-    for (const { key, counts: c } of batch.hitQueries.rows.values()) {
+    for (const { key, counts: c } of inKeyOrder(batch.hitQueries.rows)) {
       this.upsertHitQuery.run(...key, c.count, c.tracked);
       yield;
     }
-    for (const { key, counts: c } of batch.filters.rows.values()) {
+    for (const { key, counts: c } of inKeyOrder(batch.filters.rows)) {
       this.upsertFilter.run(...key, c.count);
       yield;
     }
-    for (const { key, counts: c } of batch.combos.rows.values()) {
+    for (const { key, counts: c } of inKeyOrder(batch.combos.rows)) {
       this.upsertNoResultCombo.run(...key, c.count);
       yield;
     }
-    for (const key of batch.users.values()) {
+    for (const key of inKeyOrder(batch.users)) {
       this.insertUser.run(...key);
       yield;
     }
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
   }
+}
+
+function sortedKeys(rows: Map<string, unknown>): string[] {
+  return [...rows.keys()].sort();
+}
+
+function* inKeyOrder<T>(rows: Map<string, T>): Generator<T, void> {
+  for (const id of sortedKeys(rows)) yield rows.get(id)!;
 }
