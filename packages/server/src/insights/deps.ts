@@ -66,6 +66,12 @@ export interface InsightsOptions {
   searchFlushIntervalMs: number;
   /** …or as soon as this many are waiting. Default 10,000. */
   searchFlushBatch: number;
+  /**
+   * Query aggregation: a user's search continued within this window (ms) by a search of a continuing query
+   * ("lam" → "lamp") is not counted, only the last of the sequence (`query-sequences.ts`). Default 30,000, as
+   * Algolia; 0 counts every search.
+   */
+  searchAggregationMs: number;
   /** Accepted event timestamps: not older than this (ms). Default 30 days, as the Insights API. */
   maxEventAgeMs: number;
   /** …and not further in the future than this (ms), for clock skew. Default 1 hour. */
@@ -95,6 +101,7 @@ export const defaultInsightsOptions: InsightsOptions = {
   retentionDays: 90,
   searchFlushIntervalMs: 10_000,
   searchFlushBatch: 10_000,
+  searchAggregationMs: 30_000,
   maxEventAgeMs: 30 * DAY_MS,
   maxEventFutureMs: 3600 * 1000,
   modelRebuildIntervalMs: 10 * 60 * 1000,

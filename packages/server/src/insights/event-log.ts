@@ -85,7 +85,7 @@ export class EventLog {
   /** Writes events synchronously in one transaction (history import). */
   appendNow(events: StoredEvent[], receivedAt: number): void {
     this.db.transaction(() => {
-      this.searchLog.writeTracked();
+      this.searchLog.writeTracked(queryIDsOf(events));
       for (const event of events) this.store(event, receivedAt);
     })();
   }
@@ -98,8 +98,9 @@ export class EventLog {
     if (batch.length === 0) return;
     try {
       this.db.transaction(() => {
-        // Tracked searches still in memory must exist before their clicks are attributed to them.
-        this.searchLog.writeTracked();
+        // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
+        // an event names is final: the shopper stopped typing there).
+        this.searchLog.writeTracked(queryIDsOf(batch.flatMap((item) => item.events)));
         for (const item of batch) for (const event of item.events) this.store(event, item.receivedAt);
       })();
     } catch (error) {
@@ -246,4 +247,14 @@ function eventFromRow(row: EventRow): Record<string, unknown> {
   ];
   for (const [key, value] of optional) if (value !== null && value !== undefined) event[key] = value;
   return event;
+}
+
+/** The queryIDs events name, on the event or per object. */
+function queryIDsOf(events: StoredEvent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const event of events) {
+    if (event.queryID) ids.add(event.queryID);
+    for (const data of event.objectData ?? []) if (data?.queryID) ids.add(data.queryID);
+  }
+  return ids;
 }

@@ -174,4 +174,15 @@ describe('Insights API', () => {
     expect((await t.call('DELETE', '/1/usertokens/forget-me', undefined, ADMIN_KEY)).status).toBe(204);
     expect(countEvents("user_token = 'forget-me' OR auth_token = 'forget-me'")).toBe(0);
   });
+
+  it('counts a shopper typing as one search for the last query, with clicks on what earlier keystrokes showed', async () => {
+    const typed = [];
+    for (const query of ['ba', 'bam', 'bamb', 'bamboo']) typed.push(await t.search({ query, clickAnalytics: true, userToken: 'typist' }));
+    // The shopper clicked a result shown while typing "bam".
+    await t.call('POST', '/1/events', { events: [click({ userToken: 'typist', queryID: typed[1].queryID, positions: [1] })] }, SEARCH_KEY);
+    const top = await t.call('GET', '/2/searches?index=products&clickAnalytics=true&limit=1000', undefined, ANALYTICS_KEY);
+    const searches = (top.body.searches as Array<{ search: string; count: number; trackedSearchCount: number; clickCount: number }>).filter((s) => s.search.startsWith('ba'));
+    expect(searches).toEqual([expect.objectContaining({ search: 'bamboo', count: 1, trackedSearchCount: 1, clickCount: 1 })]);
+  });
 });
+

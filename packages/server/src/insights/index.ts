@@ -100,7 +100,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((message: string, error: unknown) => console.error(message, error));
   const db = openInsightsDb(deps.dataDir);
-  const searchLog = new SearchLog(db, now, options.searchFlushIntervalMs, options.searchFlushBatch);
+  const searchLog = new SearchLog(db, now, options.searchFlushIntervalMs, options.searchFlushBatch, options.searchAggregationMs);
   const eventLog = new EventLog(db, searchLog);
   const analytics = new Analytics(db);
   let models: Models = emptyModels();
@@ -132,7 +132,8 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     for (let i = 0; i < history.events.length; i += MAX_EVENTS_PER_REQUEST) {
       chunks.push(validateEvents({ events: history.events.slice(i, i + MAX_EVENTS_PER_REQUEST) }, window));
     }
-    for (const search of history.searches) searchLog.record(search);
+    // A history holds the searches to count: query aggregation already happened.
+    for (const search of history.searches) searchLog.record(search, false);
     searchLog.flush();
     let stored = 0;
     for (const events of chunks) {

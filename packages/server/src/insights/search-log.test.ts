@@ -3,9 +3,10 @@
  * key, with exact counts, and what a caller controls (hits, filter conditions, user tokens) is bounded; a large
  * batch written in the background takes several turns of the event loop (never one long stall) and loses
  * nothing, and a `flush()` meanwhile completes it at once; `settle()` (analytics reads) waits for the chunks
- * instead of writing at once; `writeTracked()` (event commits) writes the tracked searches and nothing else.
+ * instead of writing at once; `writeTracked()` (event commits) writes the tracked searches and nothing else;
+ * a user typing counts once, for the last query, with every keystroke's queryID attributed to it.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../test-support.ts';
 import { openInsightsDb } from './db.ts';
 import { SearchLog } from './search-log.ts';
@@ -121,4 +122,48 @@ describe('search log', () => {
     expect(rows('SELECT COUNT(*) AS n FROM tracked')).toEqual([{ n: 1 }]);
     log.close();
   });
+
+  it('counts a user typing as one search, the last, with every queryID of the sequence attributed to it', async () => {
+    db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily; DELETE FROM tracked; DELETE FROM user_daily');
+    let now = NOW;
+    const log = new SearchLog(db, () => now, 50, 10_000, 30_000);
+    const id = (c: string) => c.repeat(32);
+    // One shopper types "lamp" (each keystroke a tracked search); another, at the same time, "chair".
+    log.record({ index: 'shop', query: 'l', nbHits: 90, objectIDs: ['x1'], userToken: 'u1', queryID: id('1') });
+    log.record({ index: 'shop', query: 'ch', nbHits: 40, objectIDs: ['c9'], userToken: 'u2' });
+    log.record({ index: 'shop', query: 'la', nbHits: 50, objectIDs: ['x2'], userToken: 'u1', queryID: id('2') });
+    log.record({ index: 'shop', query: 'chair', nbHits: 8, objectIDs: ['c1'], userToken: 'u2' });
+    log.record({ index: 'shop', query: 'lamp', nbHits: 12, objectIDs: ['l1', 'l2'], userToken: 'u1', queryID: id('3') });
+    expect(log.pendingCount).toBe(0);
+    expect(log.openSequences).toBe(2);
+
+    // An event about the second keystroke's results: that shopper's sequence is final, written for attribution.
+    db.transaction(() => log.writeTracked([id('2')]))();
+    expect(rows('SELECT query_id, query FROM tracked ORDER BY query_id')).toEqual([
+      { query_id: id('1'), query: 'lamp' },
+      { query_id: id('2'), query: 'lamp' },
+      { query_id: id('3'), query: 'lamp' },
+    ]);
+    expect(log.pendingCount).toBe(1);
+    expect(log.openSequences).toBe(1);
+
+    // The other shopper's sequence closes once its window has passed, at the next batch.
+    now += 30_001;
+    await vi.waitFor(() => expect(log.openSequences).toBe(0), { timeout: 2000, interval: 20 });
+    await log.settle();
+    expect(rows('SELECT query, searches, nb_hits, tracked FROM query_daily ORDER BY query')).toEqual([
+      { query: 'chair', searches: 1, nb_hits: 8, tracked: 0 },
+      { query: 'lamp', searches: 1, nb_hits: 12, tracked: 1 },
+    ]);
+    // Only the counted searches' hits count.
+    expect(rows('SELECT object_id FROM hit_daily ORDER BY object_id').map((r) => r.object_id)).toEqual(['c1', 'l1', 'l2']);
+    expect(rows('SELECT user_token FROM user_daily ORDER BY user_token').map((r) => r.user_token)).toEqual(['u1', 'u2']);
+
+    // flush() counts the sequences still open: model builds and imports see every search.
+    log.record({ index: 'shop', query: 'desk', nbHits: 3, ip: '10.0.0.9' });
+    log.flush();
+    expect(rows("SELECT searches FROM query_daily WHERE query = 'desk'")).toEqual([{ searches: 1 }]);
+    log.close();
+  });
 });
+

@@ -1,14 +1,15 @@
 /**
- * The search log: the search routes call `record(entry)` after each search; it is summed at once into the
- * rollups waiting in memory (by rollup key: a popular query searched 300 times before the next write is one
- * upsert, and so is each of its top hits), and those are written in batches (every `searchFlushIntervalMs` or
- * `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per distinct key, not per search. Summing at
- * record time keeps memory bounded by the distinct keys and leaves only the SQLite writes to the background
- * writer, which runs on the event loop in chunks of `CHUNK_ROWS` upserts, one transaction and one turn of the
- * event loop each: a busy second can hold tens of thousands of distinct keys (each search's top hits), and
- * writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows per search (keys
- * repeat more within ten seconds than within one): a quarter less event-loop time per search than batches of
- * 1,000 (`bench/search-log.ts`, figures in `docs/INSIGHTS.md`).
+ * The search log: the search routes call `record(entry)` after each search. Query aggregation comes first
+ * (`query-sequences.ts`: a user typing "l", "la", "lam", "lamp" is one search, counted when the sequence closes);
+ * each counted search is summed at once into the rollups waiting in memory (by rollup key: a popular query searched
+ * 300 times before the next write is one upsert, and so is each of its top hits), and those are written in batches
+ * (every `searchFlushIntervalMs` or `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per
+ * distinct key, not per search. Summing at record time keeps memory bounded by the distinct keys and leaves only
+ * the SQLite writes to the background writer, which runs on the event loop in chunks of `CHUNK_ROWS` upserts, one
+ * transaction and one turn of the event loop each: a busy second can hold tens of thousands of distinct keys (each
+ * search's top hits), and writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows
+ * per search (keys repeat more within ten seconds than within one): a quarter less event-loop time per search than
+ * batches of 1,000 (`bench/search-log.ts`, figures in `docs/INSIGHTS.md`).
  *
  * A search is not an acknowledged write, so a crash may lose the last batch of analytics, never an event.
  * Searches made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find
@@ -20,6 +21,7 @@ import type { SearchLogEntry } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
 import { setMeta } from './db.ts';
 import { appliedFilters, dayOf, normalizeQuery, tagsKey } from './days.ts';
+import { QuerySequences, type SearchSequence } from './query-sequences.ts';
 
 /** How many of a search's first hits count in the top-hits analytics. */
 export const TOP_HITS_COUNTED = 10;
@@ -68,18 +70,17 @@ class Batch {
   readonly users = new Map<string, Array<string | number>>();
   readonly updated = new Map<string, number>();
 
-  /** Sums one search; returns its `tracked` row when it was made with clickAnalytics. */
-  add(entry: SearchLogEntry, ts: number): TrackedRow | undefined {
+  /** Sums one search (`query`: its normalised query). */
+  add(entry: SearchLogEntry, ts: number, query: string): void {
     this.searches++;
     const day = dayOf(ts);
     const tags = tagsKey(entry.analyticsTags);
-    const query = normalizeQuery(entry.query);
     const index = entry.index;
     const base = `${index}\u0000${day}\u0000${tags}`;
     const noResults = entry.nbHits === 0 ? 1 : 0;
     // A search's filters can hold thousands of conditions; the first ones tell what shoppers filter on.
     const conditions = appliedFilters(entry).slice(0, MAX_CONDITIONS_COUNTED);
-    const tracked = typeof entry.queryID === 'string' && QUERY_ID.test(entry.queryID) ? 1 : 0;
+    const tracked = isQueryId(entry.queryID) ? 1 : 0;
     const queryId = `${base}\u0000${query}`;
     this.queries.add(queryId, () => [index, day, tags, query], {
       searches: 1,
@@ -104,17 +105,32 @@ class Batch {
       const combo = JSON.stringify(conditions.map((c) => [c.attribute, c.operator, c.value]).sort());
       this.combos.add(`${queryId}\u0000${combo}`, () => [index, day, tags, query, combo], { count: 1 });
     }
-    // The header's token is not validated by the search route: an oversized one counts as the IP.
-    const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
-    const user = token ?? entry.ip;
+    const user = userOf(entry);
     if (user) this.users.set(`${base}\u0000${user}`, [index, day, tags, user]);
     this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
-    return tracked ? [entry.queryID!, index, day, tags, query] : undefined;
   }
+}
+
+function isQueryId(value: unknown): value is string {
+  return typeof value === 'string' && QUERY_ID.test(value);
+}
+
+/** Who made a search: the user token, else the IP. The header's token is not validated by the search route: an oversized one counts as the IP. */
+function userOf(entry: SearchLogEntry): string | undefined {
+  const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
+  return token || entry.ip || undefined;
 }
 
 export class SearchLog {
   private pending = new Batch();
+  /** Searches of users still typing (query aggregation): counted once their sequence closes. */
+  private readonly sequences: QuerySequences;
+  /** Counts a closed sequence's search and attributes every queryID of the sequence to it. */
+  private readonly closeSequence = (sequence: SearchSequence): void => {
+    const { entry, ts, query, queryIDs } = sequence;
+    this.pending.add(entry, ts, query);
+    for (const queryID of queryIDs) if (isQueryId(queryID)) this.trackedRows.push([queryID, entry.index, dayOf(ts), tagsKey(entry.analyticsTags), query]);
+  };
   /** Tracked searches not yet written (few: only clickAnalytics searches), apart from the rollups. */
   private trackedRows: TrackedRow[] = [];
   /** Callers of `settle()` waiting for the background writer to finish. */
@@ -131,12 +147,18 @@ export class SearchLog {
   private readonly insertUser;
   private readonly insertTracked;
 
+  /**
+   * `aggregationWindowMs`: how long a user's search may be continued by the next (query aggregation,
+   * `query-sequences.ts`); 0 counts every search.
+   */
   constructor(
     private readonly db: InsightsDb,
     private readonly now: () => number,
     private readonly flushIntervalMs: number,
     private readonly flushBatch: number,
+    aggregationWindowMs = 0,
   ) {
+    this.sequences = new QuerySequences(aggregationWindowMs);
     this.upsertQuery = db.prepare(`
       INSERT INTO query_daily (index_name, day, tags, query, searches, no_results, no_results_filtered, nb_hits, nb_hits_ts, tracked, tracked_with_results)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -164,26 +186,32 @@ export class SearchLog {
     this.insertTracked = db.prepare('INSERT OR IGNORE INTO tracked (query_id, index_name, day, tags, query, flags) VALUES (?, ?, ?, ?, ?, 0)');
   }
 
-  /** Searches recorded and not yet handed to the writer. */
+  /** Searches counted and not yet handed to the writer. */
   get pendingCount(): number {
     return this.pending.searches;
   }
 
-  /** Queues one search. Malformed entries (a caller bug, not a user's) are dropped rather than thrown at a search. */
-  record(entry: SearchLogEntry): void {
+  /** Users whose latest search may still be continued (not counted yet). */
+  get openSequences(): number {
+    return this.sequences.openCount;
+  }
+
+  /**
+   * Queues one search (`aggregate: false`: counted as it is, as for a history of searches already aggregated).
+   * Malformed entries (a caller bug, not a user's) are dropped rather than thrown at a search.
+   */
+  record(entry: SearchLogEntry, aggregate = true): void {
     if (entry.analytics === false) return;
     if (typeof entry.index !== 'string' || entry.index === '' || typeof entry.query !== 'string' || !Number.isFinite(entry.nbHits)) return;
-    const tracked = this.pending.add(entry, entry.timestamp ?? this.now());
-    if (tracked) this.trackedRows.push(tracked);
+    const ts = entry.timestamp ?? this.now();
+    this.sequences.offer(entry, ts, normalizeQuery(entry.query), aggregate ? userOf(entry) : undefined, this.closeSequence);
     if (this.pending.searches >= this.flushBatch) this.writeInBackground();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.writeInBackground(), this.flushIntervalMs);
-      this.timer.unref();
-    }
+    else if (this.pending.searches > 0 || this.sequences.openCount > 0) this.armTimer();
   }
 
   /** Writes every recorded search now, in one transaction (model builds, imports and tests see exact counts after it). */
   flush(): void {
+    this.sequences.closeAll(this.closeSequence);
     if (this.pending.searches === 0 && this.writing.length === 0 && this.trackedRows.length === 0) return;
     this.withoutFsync(() =>
       this.db.transaction(() => {
@@ -201,6 +229,8 @@ export class SearchLog {
    * meanwhile (analytics reads: a batch of ten seconds at full load is ~100,000 upserts, too long to block on).
    */
   settle(): Promise<void> {
+    // A read counts every search so far: the sequences of users still typing close with their latest search.
+    this.sequences.closeAll(this.closeSequence);
     this.takePending();
     if (this.writing.length === 0 && this.trackedRows.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
@@ -213,7 +243,9 @@ export class SearchLog {
    * Writes the tracked searches waiting, inside the caller's transaction: the event log does before attributing
    * events to them. The rollups are not needed for that (events add to them with upserts of their own).
    */
-  writeTracked(): void {
+  writeTracked(queryIDs: Iterable<string> = []): void {
+    // An event about a search of a user still typing ends that sequence: the search is final.
+    this.sequences.closeHolding(queryIDs, this.closeSequence);
     for (const row of this.trackedRows) this.insertTracked.run(...row);
     this.trackedRows = [];
   }
@@ -224,10 +256,19 @@ export class SearchLog {
     this.timer = undefined;
   }
 
-  /** Hands the recorded searches to the chunked writer. */
+  /** Hands the counted searches to the chunked writer, after closing the sequences past their window. */
   private writeInBackground(): void {
+    this.sequences.closeDue(this.now(), this.closeSequence);
     this.takePending();
     this.scheduleChunk();
+    // Sequences still open are counted when they close: a later timer looks again.
+    if (this.sequences.openCount > 0) this.armTimer();
+  }
+
+  private armTimer(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.writeInBackground(), this.flushIntervalMs);
+    this.timer.unref();
   }
 
   private takePending(): void {
