@@ -7,7 +7,7 @@
  * second.
  */
 import type { FacetStats } from '@vitrine/protocol';
-import type { Bitset } from '../structures/bitset.ts';
+import { nextSetWord, type Bitset } from '../structures/bitset.ts';
 import { NONE, type FacetColumn } from '../index/facet-column.ts';
 import { roomy } from '../structures/growable.ts';
 import { kthSmallest } from '../structures/kth-smallest.ts';
@@ -143,7 +143,7 @@ function walkRows(words: Uint32Array, rows: RowArray, width: number, bases: Uint
     const b1 = bases[first + 1];
     const b2 = bases[first + 2];
     const b3 = bases[first + 3];
-    for (let i = 0; i < limit; i++) {
+    for (let i = nextSetWord(words, 0, limit); i < limit; i = nextSetWord(words, i + 1, limit)) {
       let w = words[i] | 0;
       while (w !== 0) {
         const low = w & -w;
@@ -172,7 +172,7 @@ export function countFacetValues(column: FacetColumn, matches: Bitset, matchCoun
   const values = column.values.data;
   const words = matches.words;
   const limit = Math.min(words.length, (docCount + 31) >>> 5);
-  for (let i = 0; i < limit; i++) {
+  for (let i = nextSetWord(words, 0, limit); i < limit; i = nextSetWord(words, i + 1, limit)) {
     let w = words[i] | 0;
     while (w !== 0) {
       const low = w & -w;

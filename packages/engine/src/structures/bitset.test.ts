@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Bitset, intersectInto, unionInto } from './bitset.ts';
+import { Bitset, intersectInto, nextSetWord, unionInto } from './bitset.ts';
 
 /** A set given as its capacity and members (members may fall past a shorter capacity: they are dropped). */
 const sets = (capacity: number) =>
@@ -110,5 +110,33 @@ describe('growable sets', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('nextSetWord', () => {
+  it('finds the first non-zero word at or after any start, before any end, in sparse and dense arrays', () => {
+    const words = fc.array(fc.oneof(fc.constant(0), fc.constant(0), fc.constant(0), fc.integer({ min: 1, max: 0xffffffff })), { maxLength: 70 });
+    fc.assert(
+      fc.property(words, fc.nat(), fc.nat(), (values, a, b) => {
+        const array = Uint32Array.from(values);
+        const end = values.length === 0 ? 0 : b % (values.length + 1);
+        const from = a % (end + 1);
+        let expected = from;
+        while (expected < end && array[expected] === 0) expected++;
+        expect(nextSetWord(array, from, end)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('lets forEach visit every member of a set mostly empty, in order', () => {
+    const set = new Bitset(100_000);
+    const members = [3, 4095, 4096, 31_999, 64_000, 99_999];
+    for (const id of members) set.add(id);
+    const seen: number[] = [];
+    set.forEach((id) => {
+      seen.push(id);
+    });
+    expect(seen).toEqual(members);
   });
 });
