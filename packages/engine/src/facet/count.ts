@@ -7,7 +7,7 @@
  * second.
  */
 import type { FacetStats } from '@vitrine/protocol';
-import { nextSetWord, type Bitset } from '../structures/bitset.ts';
+import { isSparse, nextSetWord, type Bitset } from '../structures/bitset.ts';
 import { NONE, type FacetColumn } from '../index/facet-column.ts';
 import { roomy } from '../structures/growable.ts';
 import { kthSmallest } from '../structures/kth-smallest.ts';
@@ -124,7 +124,7 @@ export function countFacets(
     total += columns[i].valueCount + 1;
   });
   const counts = new Uint32Array(total);
-  walkRows(matches.words, rows, width, bases, counts);
+  walkRows(matches.words, isSparse(matchCount, matches.words.length), rows, width, bases, counts);
   walked.forEach((i, c) => (result[i] = counts.subarray(bases[c], bases[c] + columns[i].valueCount)));
   return result;
 }
@@ -135,7 +135,7 @@ export function countFacets(
  * Measured on 20k documents of a million and four columns: 0.62 → 0.37 ms. Rows wider than four take several
  * passes (rare: only single-valued facets are walked, and only when cheaper than popcounts).
  */
-function walkRows(words: Uint32Array, rows: RowArray, width: number, bases: Uint32Array, counts: Uint32Array): void {
+function walkRows(words: Uint32Array, sparse: boolean, rows: RowArray, width: number, bases: Uint32Array, counts: Uint32Array): void {
   const limit = Math.min(words.length, ((rows.length / width) + 31) >>> 5);
   for (let first = 0; first < width; first += 4) {
     const n = Math.min(4, width - first);
@@ -143,7 +143,7 @@ function walkRows(words: Uint32Array, rows: RowArray, width: number, bases: Uint
     const b1 = bases[first + 1];
     const b2 = bases[first + 2];
     const b3 = bases[first + 3];
-    for (let i = nextSetWord(words, 0, limit); i < limit; i = nextSetWord(words, i + 1, limit)) {
+    for (let i = sparse ? nextSetWord(words, 0, limit) : 0; i < limit; i = sparse ? nextSetWord(words, i + 1, limit) : i + 1) {
       let w = words[i] | 0;
       while (w !== 0) {
         const low = w & -w;
@@ -172,7 +172,8 @@ export function countFacetValues(column: FacetColumn, matches: Bitset, matchCoun
   const values = column.values.data;
   const words = matches.words;
   const limit = Math.min(words.length, (docCount + 31) >>> 5);
-  for (let i = nextSetWord(words, 0, limit); i < limit; i = nextSetWord(words, i + 1, limit)) {
+  const sparse = isSparse(matchCount, limit);
+  for (let i = sparse ? nextSetWord(words, 0, limit) : 0; i < limit; i = sparse ? nextSetWord(words, i + 1, limit) : i + 1) {
     let w = words[i] | 0;
     while (w !== 0) {
       const low = w & -w;

@@ -108,3 +108,37 @@ describe('searchForFacetValues', () => {
     expect(() => catalogue().searchForFacetValues('colors', 'r', {})).toThrow(EngineError);
   });
 });
+
+describe('facets and hits of a sparse match set', () => {
+  // 20,000 records (625 bitset words): a query matching a few dozen of them makes a set under one id per 16
+  // words, which facet walks and ranking scan by skipping empty runs of words (structures/bitset.ts).
+  const size = 20_000;
+  const brands = ['Acme', 'Borealis', 'Cobalt', 'Dune'];
+  const colors = ['red', 'green', 'blue'];
+  const record = (i: number) => ({
+    objectID: String(i),
+    name: i % 97 === 0 ? `rare item ${i % 5}` : 'common item',
+    brand: brands[i % 4],
+    colors: i % 3 === 0 ? [colors[i % 3], colors[(i + 1) % 3]] : [colors[i % 3]],
+    rank: (i * 7919) % 1000,
+  });
+  const index = new SearchIndex({ searchableAttributes: ['name'], attributesForFaceting: ['brand', 'colors'], customRanking: ['desc(rank)'] });
+  index.saveObjects(Array.from({ length: size }, (_, i) => record(i)));
+
+  it('counts every facet and ranks the hits as a brute-force pass over the records does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 3 }), (digit, brand) => {
+        const result = index.search({ query: `rare item ${digit}`, facetFilters: [`brand:${brands[brand]}`], facets: ['brand', 'colors'], hitsPerPage: 1000 });
+        const expected = Array.from({ length: size }, (_, i) => record(i)).filter((r) => r.name === `rare item ${digit}` && r.brand === brands[brand]);
+        expect(expected.length * 16).toBeLessThan(size / 32);
+        expect(result.nbHits).toBe(expected.length);
+        const counts = (values: string[]) => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
+        expect(result.facets!.brand ?? {}).toEqual(counts(expected.map((r) => r.brand)));
+        expect(result.facets!.colors ?? {}).toEqual(counts(expected.flatMap((r) => r.colors)));
+        expect(result.hits.map((h) => h.objectID)).toEqual(expected.sort((a, b) => b.rank - a.rank || Number(a.objectID) - Number(b.objectID)).map((r) => r.objectID));
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+

@@ -10,7 +10,7 @@
  *   documents above T are dropped, those below are sorted and grouped, and those tied at T form the last group.
  * The last resort is the internal id (insertion order).
  */
-import { Bitset, nextSetWord } from '../structures/bitset.ts';
+import { Bitset, isSparse, nextSetWord } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { RankRule } from './rule.ts';
 import { kthSmallest } from '../structures/kth-smallest.ts';
@@ -24,7 +24,9 @@ export function toIdArray(set: Bitset, count: number): Uint32Array {
   const out = new Uint32Array(count);
   let n = 0;
   const words = set.words;
-  for (let i = nextSetWord(words, 0, words.length); i < words.length && n < count; i = nextSetWord(words, i + 1, words.length)) {
+  const end = words.length;
+  const sparse = isSparse(count, end);
+  for (let i = sparse ? nextSetWord(words, 0, end) : 0; i < end && n < count; i = sparse ? nextSetWord(words, i + 1, end) : i + 1) {
     let w = words[i] | 0;
     while (w !== 0) {
       const low = w & -w;
