@@ -115,7 +115,10 @@ function isQueryId(value: unknown): value is string {
   return typeof value === 'string' && QUERY_ID.test(value);
 }
 
-/** Who made a search: the user token, else the IP. The header's token is not validated by the search route: an oversized one counts as the IP. */
+/**
+ * Who made a search: the user token, else the IP. The header's token is not validated by the search route: an
+ * oversized one counts as the IP.
+ */
 function userOf(entry: SearchLogEntry): string | undefined {
   const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
   return token || entry.ip || undefined;
