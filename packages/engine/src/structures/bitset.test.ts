@@ -129,7 +129,7 @@ describe('nextSetWord', () => {
     );
   });
 
-  it('lets forEach visit every member of a set mostly empty, in order', () => {
+  it('lets forEach visit every member, in order, across words far apart', () => {
     const set = new Bitset(100_000);
     const members = [3, 4095, 4096, 31_999, 64_000, 99_999];
     for (const id of members) set.add(id);

@@ -20,6 +20,7 @@
  * cost this saves); counting only queries that were clicked (searches without clicks are most searches).
  */
 import type { SearchLogEntry } from '@vitrine/protocol';
+import { tagsKey } from './days.ts';
 
 export interface SearchSequence {
   /** The latest search of the sequence: the one counted when it closes. */
@@ -62,7 +63,8 @@ export class QuerySequences {
       close({ entry, ts, query, queryIDs });
       return;
     }
-    const key = `${entry.index}\u0000${user}\u0000${(entry.analyticsTags ?? []).join('\u0000')}`;
+    // Tags as the rollups key them (deduplicated, sorted): the same tags in another order are the same page.
+    const key = `${entry.index}\u0000${user}\u0000${tagsKey(entry.analyticsTags)}`;
     const current = this.open.get(key);
     if (current !== undefined) {
       this.open.delete(key);

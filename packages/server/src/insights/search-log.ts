@@ -132,7 +132,10 @@ export class SearchLog {
   private readonly closeSequence = (sequence: SearchSequence): void => {
     const { entry, ts, query, queryIDs } = sequence;
     this.pending.add(entry, ts, query);
-    for (const queryID of queryIDs) if (isQueryId(queryID)) this.trackedRows.push([queryID, entry.index, dayOf(ts), tagsKey(entry.analyticsTags), query]);
+    if (queryIDs.length === 0) return;
+    const day = dayOf(ts);
+    const tags = tagsKey(entry.analyticsTags);
+    for (const queryID of queryIDs) if (isQueryId(queryID)) this.trackedRows.push([queryID, entry.index, day, tags, query]);
   };
   /** Tracked searches not yet written (few: only clickAnalytics searches), apart from the rollups. */
   private trackedRows: TrackedRow[] = [];
