@@ -146,7 +146,7 @@ export class SearchIndex implements EngineIndex {
       if (key !== null) this.results.offer(key, response, dependencies, this.store);
       return response;
     } finally {
-      queryBitsets.releaseAll();
+      this.endSearch();
     }
   }
 
@@ -166,7 +166,7 @@ export class SearchIndex implements EngineIndex {
     try {
       return runFacetSearch(this.environment(), facetName, facetQuery, params, options);
     } finally {
-      queryBitsets.releaseAll();
+      this.endSearch();
     }
   }
 
@@ -174,8 +174,14 @@ export class SearchIndex implements EngineIndex {
     try {
       return runBrowse(this.environment(), params, options);
     } finally {
-      queryBitsets.releaseAll();
+      this.endSearch();
     }
+  }
+
+  /** After every search: the word cache back within its budget, the search's temporary bitsets back to the pool. */
+  private endSearch(): void {
+    this.words.trim();
+    queryBitsets.releaseAll();
   }
 
   saveSnapshot(): Uint8Array {

@@ -47,7 +47,7 @@ export class Compaction {
     while (this.cursor < old.capacity && copied < records) {
       const doc = this.cursor++;
       if (!old.isLive(doc)) continue;
-      const record = old.records.peek(doc);
+      const record = old.records.get(doc);
       if (record === undefined) continue;
       const id = next.upsert(record, false);
       this.newIds.reserve(doc + 1);

@@ -331,7 +331,7 @@ function pairsFromRecords(records: RecordList, path: string[], from: number, to:
   const values: number[] = [];
   const docs: number[] = [];
   for (let d = from; d < to; d++) {
-    const record = records.peek(d);
+    const record = records.get(d);
     if (record === undefined) continue;
     for (const v of numericValues(record, path)) {
       values.push(v);

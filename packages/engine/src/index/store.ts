@@ -99,7 +99,7 @@ export class IndexStore implements FilterSource {
     const previous = this.objectIds.get(record.objectID);
     // With every attribute searchable nothing is ever changed in place: no need to read the replaced record.
     const mayStay = inPlace && this.indexed !== null;
-    const before = previous !== undefined && (this.changes.detailed || mayStay) ? this.records.peek(previous) : undefined;
+    const before = previous !== undefined && (this.changes.detailed || mayStay) ? this.records.get(previous) : undefined;
     const changed = before === undefined ? null : changedTopLevels(before, record);
     if (previous !== undefined && changed !== null && mayStay && this.replaceInPlace(previous, changed, record)) return asDocId(previous);
     this.removeDoc(previous);

@@ -37,6 +37,8 @@ export interface ExpandedWord {
   levels: Bitset[];
   /** Hands this entry's bitsets back to the pool (it is being dropped from the cache). */
   retire(): void;
+  /** Bytes of the bitsets it holds (the levels, and the exact and sole sets once built). */
+  bytes(): number;
   /** Documents containing an alternative that counts as exact (whole word, no typo); built on first use. */
   exact(): Bitset;
   /** Documents where such an alternative is a whole attribute value on its own; built on first use. */
@@ -136,14 +138,20 @@ function assemble(text: TextIndex, word: QueryWord, options: WordOptions, extraT
   const exactTerms = alternatives.filter((a) => a.exact).map((a) => a.termId);
   let exact: Bitset | null = null;
   let sole: Bitset | null = null;
+  const held = (): Set<Bitset | null> => new Set([...levels, exact, sole]);
   const retire = (): void => {
-    for (const set of new Set([...levels, exact, sole])) if (set !== null) queryBitsets.retire(set);
+    for (const set of held()) if (set !== null) queryBitsets.retire(set);
   };
   return {
     word,
     text,
     documents,
     retire,
+    bytes() {
+      let total = 0;
+      for (const set of held()) if (set !== null) total += set.words.byteLength;
+      return total;
+    },
     maxTypos: options.maxTypos,
     alternatives,
     alternativeTerms,

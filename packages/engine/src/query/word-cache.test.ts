@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { IndexRecord } from '@vitrine/protocol';
 import { SearchIndex } from '../search-index.ts';
+import type { TextIndex } from '../index/text-index.ts';
+import type { ExpandedWord } from './expand.ts';
+import { DEFAULT_WORD_CACHE_BYTES, WordCache } from './match.ts';
 
 // Few queries, so that the same cached expansions are reused across writes; words that appear only later
 // (shoebox, shoelace) join a cached prefix expansion; `table`/`cable`, `shoe`/`shoo` are one typo apart.
@@ -67,5 +70,69 @@ describe('word cache across writes', () => {
     expect(index.search({ query: 'sho' }).nbHits).toBe(1);
     index.saveObjects([{ objectID: '2', name: 'shoebox' }, { objectID: '3', name: 'table' }]);
     expect(index.search({ query: 'sho' }).hits.map((hit) => hit.objectID).sort()).toEqual(['1', '2']);
+  });
+});
+
+describe('word cache budget', () => {
+  const text = { documentCount: 10 } as TextIndex;
+  /** A stand-in expansion of `bytes` bytes that records its retirement. */
+  function entry(bytes: number, retired: Set<string>, key: string): ExpandedWord {
+    return { text, documents: 10, bytes: () => bytes, retire: () => retired.add(key) } as unknown as ExpandedWord;
+  }
+  function fill(cache: WordCache, count: number, bytes: number, retired: Set<string>): void {
+    for (let i = 0; i < count; i++) cache.get(text, `w${i}`, () => entry(bytes, retired, `w${i}`));
+  }
+
+  it('keeps every entry within the budget', () => {
+    const retired = new Set<string>();
+    const cache = new WordCache();
+    fill(cache, 2000, 16 << 10, retired);
+    cache.trim();
+    expect(cache.size).toBe(2000);
+    expect(retired.size).toBe(0);
+  });
+
+  it('drops the least recently used past the budget, once the search has ended', () => {
+    const retired = new Set<string>();
+    const cache = new WordCache();
+    const bytes = 100 << 10;
+    fill(cache, 1000, bytes, retired);
+    // Nothing is dropped while a search may still use its words.
+    expect(cache.size).toBe(1000);
+    // The oldest entry used again becomes the newest.
+    cache.get(text, 'w0', () => {
+      throw new Error('w0 is cached');
+    });
+    cache.trim();
+    const kept = Math.floor(DEFAULT_WORD_CACHE_BYTES / bytes);
+    expect(cache.size).toBe(kept);
+    expect(retired.has('w0')).toBe(false);
+    expect(retired.has('w1')).toBe(true);
+    expect(retired.has(`w${1000 - kept + 1}`)).toBe(false);
+    expect(retired.size).toBe(1000 - kept);
+  });
+
+  it('keeps the most recent 128 entries whatever their size', () => {
+    const retired = new Set<string>();
+    const cache = new WordCache(1 << 20);
+    fill(cache, 300, 1 << 20, retired);
+    cache.trim();
+    expect(cache.size).toBe(128);
+    expect(retired.has('w171')).toBe(true);
+    expect(retired.has('w172')).toBe(false);
+  });
+
+  it('answers the same with a budget that keeps almost nothing', () => {
+    const records = Array.from({ length: 60 }, (_, i) => ({ objectID: String(i), name: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} item${i}` }));
+    const roomy = new SearchIndex(settings);
+    const tight = new SearchIndex(settings);
+    roomy.saveObjects(records);
+    tight.saveObjects(records);
+    (tight as unknown as { words: WordCache }).words = new WordCache(0);
+    // More distinct words than the floor keeps, asked twice: the second round meets dropped and kept entries.
+    const queries = [...QUERIES, ...Array.from({ length: 150 }, (_, i) => `item${i % 60} ${WORDS[i % WORDS.length].slice(0, 3)}`)];
+    for (let round = 0; round < 2; round++) {
+      for (const query of queries) expect(answer(tight, query)).toEqual(answer(roomy, query));
+    }
   });
 });

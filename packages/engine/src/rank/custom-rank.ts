@@ -90,7 +90,7 @@ function keyColumns(records: RecordList, specs: SortSpec[], previous: KeyColumn[
     const keys: Key[] = before !== undefined ? before.keys : new Array<Key>(n);
     let allNumeric = before?.allNumeric ?? true;
     for (let d = from; d < n; d++) {
-      const key = firstKey(records.peek(d), spec.path);
+      const key = firstKey(records.get(d), spec.path);
       keys[d] = key;
       if (typeof key === 'string') allNumeric = false;
       numeric[d] = numericKey(key, spec.ascending);
