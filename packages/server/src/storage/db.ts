@@ -2,7 +2,9 @@
  * The SQLite database of a data folder: the operation log, the snapshot pointer and API keys
  * (insights events live in their own database: see `insights/db.ts`).
  * WAL with `synchronous = FULL`: a committed transaction is on disk (fsync'ed) when `commit` returns, which is
- * what lets the server acknowledge a write only once it survives a crash or power loss.
+ * what lets the server acknowledge a write only once it survives a crash or power loss. The operation log's own
+ * commits are the exception: written with `synchronous = NORMAL` and flushed off the event loop before anything
+ * is acknowledged (`wal-sync.ts`).
  */
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';

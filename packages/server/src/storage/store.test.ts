@@ -143,4 +143,43 @@ describe('Store', () => {
     expect(store.search('suggestions', {}).hits.map((h) => h.objectID)).toEqual(['desk', 'lamp']);
     await store.close();
   });
+
+  it('acknowledges and applies a write only once the log is flushed to disk, the event loop free meanwhile', async () => {
+    const flushes: Array<(error: Error | null) => void> = [];
+    const store = await Store.open({ dataDir: newDir(), walFsync: (_fd, done) => flushes.push(done) });
+    let acknowledged = false;
+    const write = store.saveObjects('products', [{ objectID: 'a', name: 'Lamp' }]).then((task) => {
+      acknowledged = true;
+      return task;
+    });
+    while (flushes.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // Committed to the log, not yet on disk: neither acknowledged nor visible; timers still run.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(acknowledged).toBe(false);
+    expect(store.hasIndex('products')).toBe(false);
+    flushes.shift()!(null);
+    const task = await write;
+    await store.waitForTask(task.taskID);
+    expect(store.search('products', {}).nbHits).toBe(1);
+    await store.close();
+  });
+
+  it('refuses the writes of a failed log flush, and every write after it', async () => {
+    let fail = true;
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const store = await Store.open({ dataDir: newDir(), walFsync: (_fd, done) => done(fail ? new Error('EIO: flush failed') : null) });
+      await expect(store.saveObjects('products', [{ objectID: 'a', name: 'Lamp' }])).rejects.toThrow('EIO');
+      // The disk may have dropped what it could not write: a later flush succeeding proves nothing.
+      fail = false;
+      await expect(store.saveObjects('products', [{ objectID: 'b', name: 'Desk' }])).rejects.toThrow('EIO');
+      expect(store.hasIndex('products')).toBe(false);
+      expect(errors).toHaveLength(1);
+      store.db.close();
+    } finally {
+      console.error = original;
+    }
+  });
 });

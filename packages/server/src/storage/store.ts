@@ -2,13 +2,15 @@
  * The Store: durable writes as tasks over the in-memory indexes.
  *
  * A write is validated, queued, and committed to the SQLite operation log together with every other write that
- * arrived in the same event-loop turn (group commit: one fsync for many writes). Its promise resolves with the
- * task ID once the commit returned, so an acknowledged write survives a crash. Operations are then applied to
+ * arrived in the same event-loop turn; the log file is then flushed to disk off the event loop, one fsync for
+ * every commit made meanwhile (`wal-sync.ts`). Its promise resolves with the task ID once that flush completed,
+ * so an acknowledged write survives a crash. Operations are then applied to
  * the engine in log order, a few at a time between requests; a task is `published` once applied (search sees
  * it). Snapshots of the whole state are taken every so many operations; the log before a snapshot is deleted.
  * Restart = latest snapshot + replay of the log after it. See DESIGN.md.
  */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { EngineError } from '@vitrine/engine';
 import type { IncomingRecord, IndexRecord, IndexSettings, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
@@ -18,7 +20,7 @@ import { validateSearchParams } from '../http/params.ts';
 import { runSearch, withForcedParams } from '../search/run.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { applyOp } from './apply.ts';
-import { getMeta, openDb, setMeta } from './db.ts';
+import { DB_FILE, getMeta, openDb, setMeta } from './db.ts';
 import type { Db } from './db.ts';
 import { opIndexNames, opWeight } from './ops.ts';
 import type { Op } from './ops.ts';
@@ -26,12 +28,15 @@ import { IndexRegistry } from './registry.ts';
 import { captureSnapshot, pruneSnapshots, readSnapshot, writeSnapshot } from './snapshot.ts';
 import type { CapturedSnapshot } from './snapshot.ts';
 import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
+import { WalSync } from './wal-sync.ts';
 
 export interface StoreOptions {
   dataDir: string;
   limits?: Partial<ServerLimits>;
   /** Called when a logged operation fails to apply (a bug or an engine limit not checked up front). */
   onApplyError?: (taskID: number, error: unknown) => void;
+  /** The fsync that flushes the log to disk (tests stand in a slow or failing one). */
+  walFsync?: (fd: number, done: (error: Error | null) => void) => void;
 }
 
 interface Queued {
@@ -89,6 +94,15 @@ export class Store {
   private snapshotsInProgress = 0;
   /** Captures the state at a position somewhere else than on this thread (a replica); null: here. */
   private captureElsewhere: ((seq: number) => Promise<CapturedSnapshot>) | null = null;
+  /** Flushes the log's commits to disk off the event loop. */
+  private readonly walSync: WalSync;
+  /** Settles once the last commit is durable (and its writes queued for applying) or failed. */
+  private durable: Promise<void> = Promise.resolve();
+  /**
+   * A flush of the log failed: what was committed since may not be on disk, and a later flush succeeding would
+   * not say otherwise (the kernel may have dropped the pages it could not write). Every later write is refused.
+   */
+  private logFailure: unknown = undefined;
 
   private constructor(
     readonly dataDir: string,
@@ -97,11 +111,13 @@ export class Store {
     seqs: { snapshot: number; applied: number; last: number },
     limits: ServerLimits,
     private readonly onApplyError: (taskID: number, error: unknown) => void,
+    walFsync?: (fd: number, done: (error: Error | null) => void) => void,
   ) {
     this.limits = limits;
     this.snapshotSeq = seqs.snapshot;
     this.appliedSeq = seqs.applied;
     this.lastSeq = seqs.last;
+    this.walSync = new WalSync(join(dataDir, `${DB_FILE}-wal`), walFsync);
   }
 
   /** Opens (or creates) a data folder: loads the latest snapshot, then replays the log after it. */
@@ -138,6 +154,7 @@ export class Store {
         { snapshot, applied, last: applied },
         limits,
         onApplyError,
+        options.walFsync,
       );
       store.opsSinceSnapshot = replayed;
       store.recordsSinceSnapshot = replayedRecords;
@@ -171,22 +188,42 @@ export class Store {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
+    if (this.logFailure !== undefined) {
+      for (const item of batch) item.reject(this.logFailure);
+      return;
+    }
     let seqs: number[];
     const texts = batch.map((item) => JSON.stringify(item.op));
     try {
       const insert = this.db.prepare('INSERT INTO ops (op) VALUES (?)');
-      seqs = this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))();
+      // Written to the WAL here, flushed to disk by `walSync` without holding up the event loop.
+      this.db.pragma('synchronous = NORMAL');
+      try {
+        seqs = this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))();
+      } finally {
+        this.db.pragma('synchronous = FULL');
+      }
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
     }
-    batch.forEach((item, i) => {
-      this.applyQueue.push({ seq: seqs[i], op: item.op, json: texts[i] });
-      for (const name of opIndexNames(item.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
-      this.lastSeq = Math.max(this.lastSeq, seqs[i]);
-      item.resolve(seqs[i]);
+    // Flushes complete in commit order, so batches are queued for applying in log order.
+    this.durable = this.walSync.sync().then(
+      () => {
+        if (this.logFailure !== undefined) throw this.logFailure;
+        batch.forEach((item, i) => {
+          this.applyQueue.push({ seq: seqs[i], op: item.op, json: texts[i] });
+          for (const name of opIndexNames(item.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
+          this.lastSeq = Math.max(this.lastSeq, seqs[i]);
+          item.resolve(seqs[i]);
+        });
+        this.scheduleApply();
+      },
+    ).catch((error: unknown) => {
+      if (this.logFailure === undefined) console.error('flushing the operation log failed, writes are refused from now on:', error);
+      this.logFailure ??= error;
+      for (const item of batch) item.reject(this.logFailure);
     });
-    this.scheduleApply();
   }
 
   private scheduleApply(): void {
@@ -367,6 +404,7 @@ export class Store {
   /** Resolves once every accepted write is applied and no snapshot is being written. */
   async settled(): Promise<void> {
     if (this.queue.length > 0) this.flush();
+    await this.durable;
     if (this.lastSeq > this.appliedSeq) await new Promise<void>((resolve) => this.waiters.push({ seq: this.lastSeq, resolve }));
     while (this.snapshotting) await this.snapshotting;
   }
@@ -452,6 +490,7 @@ export class Store {
         }
       }
       this.db.close();
+      this.walSync.close();
     })();
     return this.closing;
   }
