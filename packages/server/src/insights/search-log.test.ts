@@ -83,6 +83,28 @@ describe('search log', () => {
     log.close();
   });
 
+  it('ends a chunk once it has taken a few milliseconds, whatever its rows', async () => {
+    db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily');
+    const log = new SearchLog(db, () => NOW, 60_000, 200);
+    for (let i = 0; i < 200; i++) log.record({ index: 'shop', query: `t${i}`, nbHits: 10, objectIDs: Array.from({ length: 10 }, (_, k) => `t${i}-${k}`) });
+    const written = () => ['query_daily', 'hit_daily', 'hit_query_daily'].reduce((n, table) => n + (rows(`SELECT COUNT(*) AS n FROM ${table}`)[0].n as number), 0);
+    // A slow disk, as the writer sees it: every reading of the clock is a millisecond later.
+    let clock = performance.now();
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 1));
+    try {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const first = written();
+      expect(first).toBeGreaterThan(0);
+      // The clock is read every 32 rows: past 4 ms by the fifth reading, where 500 rows would be the cap.
+      expect(first).toBeLessThanOrEqual(160);
+    } finally {
+      now.mockRestore();
+    }
+    log.flush();
+    expect(written()).toBe(200 + 2000 + 2000);
+    log.close();
+  });
+
   it('settle() resolves once the searches recorded before it are written, in chunks, with requests in between', async () => {
     db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily');
     const log = new SearchLog(db, () => NOW, 60_000, 10_000);

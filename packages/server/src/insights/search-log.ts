@@ -5,8 +5,8 @@
  * 300 times before the next write is one upsert, and so is each of its top hits), and those are written in batches
  * (every `searchFlushIntervalMs` or `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per
  * distinct key, not per search. Summing at record time keeps memory bounded by the distinct keys and leaves only
- * the SQLite writes to the background writer, which runs on the event loop in chunks of `CHUNK_ROWS` upserts, one
- * transaction and one turn of the event loop each: a busy second can hold tens of thousands of distinct keys (each
+ * the SQLite writes to the background writer, which runs on the event loop in chunks of at most `CHUNK_ROWS`
+ * upserts or `CHUNK_MS`, one transaction and one turn of the event loop each: a busy second can hold tens of thousands of distinct keys (each
  * search's top hits), and writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows
  * per search (keys repeat more within ten seconds than within one): a quarter less event-loop time per search than
  * batches of 1,000 (`bench/search-log.ts`, figures in `docs/INSIGHTS.md`).
@@ -28,8 +28,13 @@ export const TOP_HITS_COUNTED = 10;
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const MAX_CONDITIONS_COUNTED = 50;
 const MAX_USER_TOKEN_LENGTH = 129;
-/** Upserts per transaction (and per turn of the event loop) when batches are written in the background. */
+/**
+ * Upserts per transaction (and per turn of the event loop) when batches are written in the background, and the
+ * time one may take: every request in flight waits for a chunk, so chunks stay short (500 rows took 20–25 ms
+ * under the HTTP benchmark, the slowest seconds' p99 rising with them).
+ */
 const CHUNK_ROWS = 500;
+const CHUNK_MS = 4;
 
 /** One rollup row waiting to be written: its primary key values and the counts to add. */
 interface Pending<C> {
@@ -296,16 +301,17 @@ export class SearchLog {
     });
   }
 
-  /** Up to CHUNK_ROWS upserts in one transaction, then the rest on a later turn. */
+  /** Up to CHUNK_ROWS upserts (or CHUNK_MS of them) in one transaction, then the rest on a later turn. */
   private writeChunk(): void {
     if (this.writing.length === 0 && this.trackedRows.length === 0) return this.wakeSettled();
     this.withoutFsync(() =>
       this.db.transaction(() => {
         this.writeTracked();
+        const started = performance.now();
         let budget = CHUNK_ROWS;
         while (budget > 0 && this.writing.length > 0) {
           if (this.writing[0].next().done) this.writing.shift();
-          else budget--;
+          else if (--budget % 32 === 0 && performance.now() - started > CHUNK_MS) break;
         }
       })(),
     );
