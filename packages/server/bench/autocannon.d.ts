@@ -12,6 +12,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** A run of the same requests before the measured one, its results apart (`Result.warmup`). */
+    warmup?: { connections?: number; duration?: number };
     headers?: Record<string, string>;
     requests?: Request[];
   }
@@ -30,6 +32,7 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    warmup?: Result;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -4,10 +4,15 @@
  * facet) mixed with a share of small write batches; then the same load against a bare Node HTTP server that
  * answers a fixed body of the same size. Prints throughput, latencies and the ratio.
  *
- *   node --import tsx packages/server/bench/http.ts [--size 100000] [--duration 10] [--connections 50] [--writes 0.1]
+ * Each target first gets the same load for `--warmup` seconds, measured apart and printed as well: a server just
+ * started and seeded runs its first seconds at half speed (the JIT compiling, the word and result caches
+ * filling; `bench:latency` prints them second by second), and a two-minute window starting cold counts those
+ * seconds in its tail. `--warmup 0` measures from cold.
+ *
+ *   node --import tsx packages/server/bench/http.ts [--size 100000] [--duration 120] [--warmup 10] [--connections 50] [--writes 0.1]
  *     [--apply-interval 0]   (the server's applyIntervalMs)
  *     [--cpu-prof <dir>]     (write a V8 CPU profile of the server process into <dir>)
- *     [--threads 0]          (the server's searchThreads)
+ *     [--threads 1]          (the server's searchThreads: 1 is what `vitrine start` runs on 2 cores or more)
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
@@ -21,16 +26,18 @@ import { SEARCH_PATH, WRITE_PATH, headers, seedCatalogue } from './workload.ts';
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '120' },
+    warmup: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     writes: { type: 'string', default: '0.1' },
     'apply-interval': { type: 'string', default: '0' },
     'cpu-prof': { type: 'string' },
-    threads: { type: 'string', default: '0' },
+    threads: { type: 'string', default: '1' },
   },
 });
 const SIZE = Number(values.size);
 const DURATION = Number(values.duration);
+const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const WRITE_SHARE = Number(values.writes);
 
@@ -73,6 +80,7 @@ try {
       url,
       connections: CONNECTIONS,
       duration: DURATION,
+      ...(WARMUP > 0 ? { warmup: { connections: CONNECTIONS, duration: WARMUP } } : {}),
       headers,
       requests: [
         {
@@ -88,7 +96,7 @@ try {
   const loadCpuBefore = process.cpuUsage();
   const vitrine = await load(server.url);
   const loadCpu = process.cpuUsage(loadCpuBefore);
-  const loadCores = (loadCpu.user + loadCpu.system) / 1e6 / DURATION;
+  const loadCores = (loadCpu.user + loadCpu.system) / 1e6 / (DURATION + WARMUP);
   // A graceful stop, waited for, so that a CPU profile is written and the bare server gets the cores to itself.
   const stopped = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
@@ -96,11 +104,15 @@ try {
   const bare = await spawnServer({ BODY_BYTES: String(responseBytes) }, join(import.meta.dirname, 'bare-server.ts'));
   const baseline = await load(bare.url);
   bare.child.kill('SIGTERM');
-  console.table([summarize('vitrine', vitrine), summarize('bare node http', baseline)]);
+  const rows = [summarize('vitrine', vitrine), summarize('bare node http', baseline)];
+  if (vitrine.warmup !== undefined && baseline.warmup !== undefined) {
+    rows.push(summarize(`vitrine, ${WARMUP} s warm-up`, vitrine.warmup), summarize(`bare, ${WARMUP} s warm-up`, baseline.warmup));
+  }
+  console.table(rows);
   console.log(`throughput ratio vitrine / bare: ${(vitrine.requests.average / baseline.requests.average).toFixed(3)}`);
   console.log(`the load generator used ${loadCores.toFixed(2)} of the machine's cores while loading vitrine`);
   console.log(
-    `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}`,
+    `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s measured after a ${WARMUP} s warm-up, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}`,
   );
 } finally {
   await server.kill();

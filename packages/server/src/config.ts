@@ -118,7 +118,7 @@ export interface ServerConfig {
   onSearch?: SearchObserver;
   /**
    * Worker threads that answer searches, each with a replica of the indexes (memory grows with each one).
-   * Default 0: searches run on the main thread. `vitrine start` uses 2 when the machine has 2 cores or more.
+   * Default 0: searches run on the main thread. `vitrine start` uses 1 when the machine has 2 cores or more.
    */
   searchThreads?: number;
   /** Tuning of insights, analytics, recommendations and query suggestions (`insights/deps.ts`). */

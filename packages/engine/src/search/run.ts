@@ -101,15 +101,17 @@ function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number,
   const { options, context } = prepared;
   const { query, highlightAttributes } = spec;
   const record = env.store.records.get(doc) as IndexRecord;
-  const hit = retrieve(record, spec.retrieve) as Hit;
   const separatorsToIndex = options.separatorsToIndex;
   const tags = { preTag: options.highlightPreTag, postTag: options.highlightPostTag, separatorsToIndex };
   // Unretrievable attributes must not leak through highlighting either.
   const visible = spec.visible === null ? record : retrieve(record, spec.visible);
-  if (highlightAttributes.length > 0) hit._highlightResult = highlightRecord(visible, highlightAttributes, query, tags);
-  if (options.attributesToSnippet.length > 0) {
-    hit._snippetResult = snippetRecord(visible, options.attributesToSnippet, query, { ...tags, ellipsis: options.snippetEllipsisText });
-  }
+  const highlighted = highlightAttributes.length > 0 ? highlightRecord(visible, highlightAttributes, query, tags) : undefined;
+  const snippeted =
+    options.attributesToSnippet.length > 0 ? snippetRecord(visible, options.attributesToSnippet, query, { ...tags, ellipsis: options.snippetEllipsisText }) : undefined;
+  // The record was parsed for this hit alone: when every attribute is retrieved, it becomes the hit (no copy).
+  const hit = (spec.retrieve.all && spec.retrieve.exclude.length === 0 ? record : retrieve(record, spec.retrieve)) as Hit;
+  if (highlighted !== undefined) hit._highlightResult = highlighted;
+  if (snippeted !== undefined) hit._snippetResult = snippeted;
   if (options.getRankingInfo) {
     const { scanner } = context;
     if (prepared.words.length > 0) scanner.scan(doc);
