@@ -4,10 +4,10 @@
  * A write is validated, queued, and committed to the SQLite operation log together with every other write that
  * arrived in the same event-loop turn; the log file is then flushed to disk off the event loop, one fsync for
  * every commit made meanwhile (`wal-sync.ts`). Its promise resolves with the task ID once that flush completed,
- * so an acknowledged write survives a crash. Operations are then applied to
- * the engine in log order, a few at a time between requests; a task is `published` once applied (search sees
- * it). Snapshots of the whole state are taken every so many operations; the log before a snapshot is deleted.
- * Restart = latest snapshot + replay of the log after it. See DESIGN.md.
+ * so an acknowledged write survives a crash. Operations are then applied to the engine in log order, a few at a
+ * time between requests; a task is `published` once applied (search sees it). Snapshots of the whole state are
+ * taken every so many operations; the log before a snapshot is deleted. Restart = latest snapshot + replay of the
+ * log after it. See DESIGN.md.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
