@@ -9,7 +9,8 @@
  * filling; `bench:latency` prints them second by second), and a two-minute window starting cold counts those
  * seconds in its tail. `--warmup 0` measures from cold.
  *
- *   node --import tsx packages/server/bench/http.ts [--size 100000] [--duration 120] [--warmup 10] [--connections 50] [--writes 0.1]
+ *   node --import tsx packages/server/bench/http.ts [--size 100000] [--duration 120] [--warmup 10]
+ *     [--connections 50] [--writes 0.1]
  *     [--apply-interval 0]   (the server's applyIntervalMs)
  *     [--cpu-prof <dir>]     (write a V8 CPU profile of the server process into <dir>)
  *     [--threads 1]          (the server's searchThreads: 1 is what `vitrine start` runs on 2 cores or more)
