@@ -37,43 +37,45 @@ const MAX_USER_TOKEN_LENGTH = 129;
 const CHUNK_ROWS = 500;
 const CHUNK_MS = 4;
 
-/** One rollup row waiting to be written: its primary key values and the counts to add. */
-interface Pending<C> {
-  key: Array<string | number>;
-  counts: C;
-}
-
-/**
- * Sums per rollup key. `id` is the key's parts joined by NUL (a string is cheaper to build and hash than the
- * key's array, which is only built for a new row); parts containing NUL could alias another key, which at worst
- * merges the counts of such odd queries or objectIDs. `counts` must be a fresh object: a new row keeps it.
- */
-class Sums<C extends Record<string, number>> {
-  readonly rows = new Map<string, Pending<C>>();
-
-  add(id: string, key: () => Array<string | number>, counts: C): void {
-    const row = this.rows.get(id);
-    if (row) for (const name in counts) (row.counts as Record<string, number>)[name] += counts[name];
-    else this.rows.set(id, { key: key(), counts });
-  }
-}
+type HitCounts = { count: number; tracked: number };
+type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
 
 /** A tracked search: queryID, index, day, tags, query. */
 type TrackedRow = [string, string, number, string, string];
 
-type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
+/**
+ * One `query_daily` row waiting to be written, with the rows keyed under it: its hits (`hit_query_daily`, by
+ * objectID), its filter conditions and its no-result filter combinations. Nested rather than keyed by strings
+ * joining every key part: a search adds to a dozen rows under one query, and building and hashing a long key for
+ * each took most of the time recording did.
+ */
+interface QueryRow {
+  query: string;
+  counts: QueryCounts;
+  /** Latest nbHits (the `query_daily.nb_hits` shown by top searches), with its time. */
+  nbHits: number;
+  nbHitsTs: number;
+  hits: Map<string, HitCounts>;
+  /** By attribute, operator and value joined by NUL. */
+  filters: Map<string, { attribute: string; operator: string; value: string; count: number }>;
+  combos: Map<string, number>;
+}
+
+/** The rows of one (index, day, tags): its queries and its hits (`hit_daily`, by objectID). */
+interface BaseRow {
+  index: string;
+  day: number;
+  tags: string;
+  queries: Map<string, QueryRow>;
+  hits: Map<string, HitCounts>;
+  users: Set<string>;
+}
 
 /** The rollups of the searches recorded since the last write. */
 class Batch {
   searches = 0;
-  readonly queries = new Sums<QueryCounts>();
-  /** Latest nbHits of each query row (the `query_daily.nb_hits` shown by top searches), with its time. */
-  readonly latest = new Map<string, { nbHits: number; ts: number }>();
-  readonly hits = new Sums<{ count: number; tracked: number }>();
-  readonly hitQueries = new Sums<{ count: number; tracked: number }>();
-  readonly filters = new Sums<{ count: number }>();
-  readonly combos = new Sums<{ count: number }>();
-  readonly users = new Map<string, Array<string | number>>();
+  /** By index, day and tags joined by NUL (parts containing NUL could alias: at worst odd tags merge). */
+  readonly bases = new Map<string, BaseRow>();
   readonly updated = new Map<string, number>();
 
   /** Sums one search (`query`: its normalised query). */
@@ -82,39 +84,67 @@ class Batch {
     const day = dayOf(ts);
     const tags = tagsKey(entry.analyticsTags);
     const index = entry.index;
-    const base = `${index}\u0000${day}\u0000${tags}`;
+    const baseId = `${index}\u0000${day}\u0000${tags}`;
+    let base = this.bases.get(baseId);
+    if (base === undefined) {
+      base = { index, day, tags, queries: new Map(), hits: new Map(), users: new Set() };
+      this.bases.set(baseId, base);
+    }
+    let row = base.queries.get(query);
+    if (row === undefined) {
+      row = {
+        query,
+        counts: { searches: 0, noResults: 0, noResultsFiltered: 0, tracked: 0, trackedWithResults: 0 },
+        nbHits: entry.nbHits,
+        nbHitsTs: ts,
+        hits: new Map(),
+        filters: new Map(),
+        combos: new Map(),
+      };
+      base.queries.set(query, row);
+    } else if (ts >= row.nbHitsTs) {
+      row.nbHits = entry.nbHits;
+      row.nbHitsTs = ts;
+    }
     const noResults = entry.nbHits === 0 ? 1 : 0;
     // A search's filters can hold thousands of conditions; the first ones tell what shoppers filter on.
     const conditions = appliedFilters(entry).slice(0, MAX_CONDITIONS_COUNTED);
     const tracked = isQueryId(entry.queryID) ? 1 : 0;
-    const queryId = `${base}\u0000${query}`;
-    this.queries.add(queryId, () => [index, day, tags, query], {
-      searches: 1,
-      noResults,
-      noResultsFiltered: noResults && conditions.length > 0 ? 1 : 0,
-      tracked,
-      trackedWithResults: tracked && !noResults ? 1 : 0,
-    });
-    const latest = this.latest.get(queryId);
-    if (!latest || ts >= latest.ts) this.latest.set(queryId, { nbHits: entry.nbHits, ts });
+    const counts = row.counts;
+    counts.searches++;
+    counts.noResults += noResults;
+    if (noResults && conditions.length > 0) counts.noResultsFiltered++;
+    counts.tracked += tracked;
+    if (tracked && !noResults) counts.trackedWithResults++;
     const objectIDs = entry.objectIDs ?? [];
     for (let i = 0; i < objectIDs.length && i < TOP_HITS_COUNTED; i++) {
       const objectID = objectIDs[i];
       if (typeof objectID !== 'string') continue;
-      this.hits.add(`${base}\u0000${objectID}`, () => [index, day, tags, objectID], { count: 1, tracked });
-      this.hitQueries.add(`${queryId}\u0000${objectID}`, () => [index, day, tags, query, objectID], { count: 1, tracked });
+      addHit(base.hits, objectID, tracked);
+      addHit(row.hits, objectID, tracked);
     }
     for (const c of conditions) {
-      this.filters.add(`${queryId}\u0000${c.attribute}\u0000${c.operator}\u0000${c.value}`, () => [index, day, tags, query, c.attribute, c.operator, c.value], { count: 1 });
+      const id = `${c.attribute}\u0000${c.operator}\u0000${c.value}`;
+      const filter = row.filters.get(id);
+      if (filter) filter.count++;
+      else row.filters.set(id, { attribute: c.attribute, operator: c.operator, value: c.value, count: 1 });
     }
     if (noResults && conditions.length > 0) {
       const combo = JSON.stringify(conditions.map((c) => [c.attribute, c.operator, c.value]).sort());
-      this.combos.add(`${queryId}\u0000${combo}`, () => [index, day, tags, query, combo], { count: 1 });
+      row.combos.set(combo, (row.combos.get(combo) ?? 0) + 1);
     }
     const user = userOf(entry);
-    if (user) this.users.set(`${base}\u0000${user}`, [index, day, tags, user]);
+    if (user) base.users.add(user);
     this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
   }
+}
+
+function addHit(hits: Map<string, HitCounts>, objectID: string, tracked: number): void {
+  const counts = hits.get(objectID);
+  if (counts) {
+    counts.count++;
+    counts.tracked += tracked;
+  } else hits.set(objectID, { count: 1, tracked });
 }
 
 function isQueryId(value: unknown): value is string {
@@ -345,44 +375,72 @@ export class SearchLog {
    * The batch's upserts, one per step, each table's rows in key order. The rollup tables are B-trees on their
    * keys: written in arrival order, consecutive rows land on pages far apart, and each chunk's commit writes a
    * page per row to the WAL; in key order they share pages (a quarter of the time per row once the tables hold
-   * hundreds of thousands of rows). The ids sort as the keys do (their parts in key order, joined by NUL).
+   * hundreds of thousands of rows). Keys are (index, day, tags, …), so each table is written base by base.
    */
   private *upserts(batch: Batch): Generator<void, void> {
-    for (const id of sortedKeys(batch.queries.rows)) {
-      const { key, counts: c } = batch.queries.rows.get(id)!;
-      const latest = batch.latest.get(id)!;
-      this.upsertQuery.run(...key, c.searches, c.noResults, c.noResultsFiltered, latest.nbHits, latest.ts, c.tracked, c.trackedWithResults);
-      yield;
+    const bases = [...batch.bases.values()].sort((a, b) => compare(a.index, b.index) || a.day - b.day || compare(a.tags, b.tags));
+    const base = (b: BaseRow) => [b.index, b.day, b.tags] as const;
+    const sortedQueries = new Map(bases.map((b) => [b, sortedValues(b.queries, (row) => row.query)]));
+    const queriesOf = (b: BaseRow) => sortedQueries.get(b)!;
+    for (const b of bases) {
+      for (const row of queriesOf(b)) {
+        const c = row.counts;
+        this.upsertQuery.run(...base(b), row.query, c.searches, c.noResults, c.noResultsFiltered, row.nbHits, row.nbHitsTs, c.tracked, c.trackedWithResults);
+        yield;
+      }
     }
-    for (const { key, counts: c } of inKeyOrder(batch.hits.rows)) {
-      this.upsertHit.run(...key, c.count, c.tracked);
-      yield;
+    for (const b of bases) {
+      for (const objectID of sortedKeys(b.hits)) {
+        const c = b.hits.get(objectID)!;
+        this.upsertHit.run(...base(b), objectID, c.count, c.tracked);
+        yield;
+      }
     }
-    for (const { key, counts: c } of inKeyOrder(batch.hitQueries.rows)) {
-      this.upsertHitQuery.run(...key, c.count, c.tracked);
-      yield;
+    for (const b of bases) {
+      for (const row of queriesOf(b)) {
+        for (const objectID of sortedKeys(row.hits)) {
+          const c = row.hits.get(objectID)!;
+          this.upsertHitQuery.run(...base(b), row.query, objectID, c.count, c.tracked);
+          yield;
+        }
+      }
     }
-    for (const { key, counts: c } of inKeyOrder(batch.filters.rows)) {
-      this.upsertFilter.run(...key, c.count);
-      yield;
+    for (const b of bases) {
+      for (const row of queriesOf(b)) {
+        for (const id of sortedKeys(row.filters)) {
+          const f = row.filters.get(id)!;
+          this.upsertFilter.run(...base(b), row.query, f.attribute, f.operator, f.value, f.count);
+          yield;
+        }
+      }
     }
-    for (const { key, counts: c } of inKeyOrder(batch.combos.rows)) {
-      this.upsertNoResultCombo.run(...key, c.count);
-      yield;
+    for (const b of bases) {
+      for (const row of queriesOf(b)) {
+        for (const combo of sortedKeys(row.combos)) {
+          this.upsertNoResultCombo.run(...base(b), row.query, combo, row.combos.get(combo)!);
+          yield;
+        }
+      }
     }
-    for (const key of inKeyOrder(batch.users)) {
-      this.insertUser.run(...key);
-      yield;
+    for (const b of bases) {
+      for (const user of [...b.users].sort(compare)) {
+        this.insertUser.run(...base(b), user);
+        yield;
+      }
     }
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
   }
 }
 
-function sortedKeys(rows: Map<string, unknown>): string[] {
-  return [...rows.keys()].sort();
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function* inKeyOrder<T>(rows: Map<string, T>): Generator<T, void> {
-  for (const id of sortedKeys(rows)) yield rows.get(id)!;
+function sortedKeys(rows: Map<string, unknown>): string[] {
+  return [...rows.keys()].sort(compare);
+}
+
+function sortedValues<T>(rows: Map<string, T>, keyOf: (row: T) => string): T[] {
+  return [...rows.values()].sort((a, b) => compare(keyOf(a), keyOf(b)));
 }
