@@ -1,8 +1,8 @@
 /**
  * Search routes: multi-query (`/1/indexes/*\/queries`, including `type: "facet"` requests and the
  * `stopIfEnoughMatches` strategy), single-index query (POST and GET), search for facet values, browse.
- * Queries run on a search thread when the server has them (`search/threads.ts`); results come back as JSON
- * text and are sent as they are.
+ * Queries run on a search thread when the server has them (`search/threads.ts`); the response body comes back
+ * as UTF-8 bytes and is sent as it is.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchParams } from '@vitrine/protocol';
@@ -10,7 +10,7 @@ import type { RouteDeps } from '../app.ts';
 import { requireIndex } from '../auth/authenticate.ts';
 import { createError } from '../errors.ts';
 import { parseParamsString, validateSearchParams } from '../http/params.ts';
-import { runQueries, type QueryOutcome, type QuerySpec, type SearchCall } from '../search/queries.ts';
+import { answerSearchCall, type QuerySpec, type SearchAnswer, type SearchCall } from '../search/queries.ts';
 import { requestParams, runBrowse, runFacetSearch, withForcedParams } from '../search/run.ts';
 import { ThreadGone } from '../search/threads.ts';
 
@@ -34,21 +34,21 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
    * died meanwhile), then tells the observer (search analytics) about each search that ran; an observer
    * failure never fails the search.
    */
-  const execute = async (request: FastifyRequest, call: SearchCall): Promise<QueryOutcome[]> => {
-    let outcomes: QueryOutcome[] | undefined;
+  const execute = async (request: FastifyRequest, reply: FastifyReply, call: SearchCall): Promise<FastifyReply> => {
+    let answer: SearchAnswer | undefined;
     const threaded = threads?.run(call);
     if (threaded) {
       try {
-        outcomes = await threaded;
+        answer = await threaded;
       } catch (error) {
         if (!(error instanceof ThreadGone)) throw error;
       }
     }
-    outcomes ??= runQueries(registry, call);
+    answer ??= answerSearchCall(registry, call);
     if (onSearch) {
       const header = request.headers['x-algolia-usertoken'];
       call.queries.forEach((query, i) => {
-        const summary = outcomes[i].summary;
+        const summary = answer.summaries[i];
         if (summary === undefined) return;
         const params = query.params;
         const userToken = typeof params.userToken === 'string' ? params.userToken : typeof header === 'string' ? header : undefined;
@@ -59,14 +59,13 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
         }
       });
     }
-    return outcomes;
+    const { body } = answer;
+    return reply.type(JSON_TYPE).send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   };
   const forcedFilter = (request: FastifyRequest) => request.auth?.forcedFilter ?? null;
-  /** One search as a single-query route answers it: the response alone, serialised once. */
-  const single = async (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) => {
-    const [outcome] = await execute(request, { queries: [{ indexName, type: 'default', params }], strategy: 'none', forcedFilter: forcedFilter(request), withIndex: false });
-    return reply.type(JSON_TYPE).send(outcome.json);
-  };
+  /** One search as a single-query route answers it: the response alone. */
+  const single = (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) =>
+    execute(request, reply, { queries: [{ indexName, type: 'default', params }], strategy: 'none', forcedFilter: forcedFilter(request), withIndex: false });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/queries', { config: { acl: 'search' } }, async (request, reply) => {
     if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
@@ -88,8 +87,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
       if (type === 'facet' && (typeof item.facet !== 'string' || item.facet === '')) throw createError('MISSING_PARAMETER', `requests[${i}].facet`);
       return { indexName: item.indexName, type, ...(type === 'facet' ? { facet: item.facet as string } : {}), params: requestParams(item, request.auth, limits) };
     });
-    const outcomes = await execute(request, { queries, strategy, forcedFilter: forcedFilter(request), withIndex: true });
-    return reply.type(JSON_TYPE).send(`{"results":[${outcomes.map((outcome) => outcome.json).join(',')}]}`);
+    return execute(request, reply, { queries, strategy, forcedFilter: forcedFilter(request), withIndex: true });
   });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/query', { config: { acl: 'search' } }, async (request, reply) => {

@@ -1,7 +1,7 @@
 /** Messages between the main thread and the search threads (`threads.ts` ↔ `thread.ts`). */
 import type { ErrorCode } from '../errors.ts';
 import type { CapturedSnapshot } from '../storage/snapshot.ts';
-import type { QueryOutcome, SearchCall } from './queries.ts';
+import type { SearchAnswer, SearchCall } from './queries.ts';
 
 export type ThreadRequest =
   | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number }
@@ -14,4 +14,4 @@ export type ThreadRequest =
 export type ThreadResponse =
   | { type: 'ready'; appliedSeq: number }
   | { type: 'snapshot'; id: number; captured?: CapturedSnapshot; error?: string }
-  | { type: 'result'; id: number; outcomes?: QueryOutcome[]; error?: { code: ErrorCode; status: number; message: string } };
+  | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } };

@@ -12,7 +12,7 @@ import { applyOp } from '../storage/apply.ts';
 import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
 import { captureSnapshot, readSnapshot } from '../storage/snapshot.ts';
-import { runQueries } from './queries.ts';
+import { answerSearchCall } from './queries.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
 const port = parentPort!;
@@ -65,7 +65,8 @@ port.on('message', (message: ThreadRequest) => {
       return;
     case 'search': {
       try {
-        post({ type: 'result', id: message.id, outcomes: runQueries(registry, message.call) });
+        const answer = answerSearchCall(registry, message.call);
+        post({ type: 'result', id: message.id, answer }, [answer.body.buffer as ArrayBuffer]);
       } catch (error) {
         // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
         const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;

@@ -155,9 +155,10 @@ describe('search threads', () => {
       const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'oak', facets: ['brand'] } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
       const running = single.run(call);
       expect(running).not.toBeNull();
-      const outcomes = await running!;
+      const answer = await running!;
       expect((await capture).seq).toBe(seq);
-      expect(outcomes.map((outcome) => comparable(JSON.parse(outcome.json)))).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
+      const { results } = JSON.parse(new TextDecoder().decode(answer.body)) as { results: unknown[] };
+      expect(results.map(comparable)).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
     } finally {
       await single.close();
     }

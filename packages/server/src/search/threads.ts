@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import type { CapturedSnapshot } from '../storage/snapshot.ts';
 import type { Store } from '../storage/store.ts';
-import type { QueryOutcome, SearchCall } from './queries.ts';
+import type { SearchAnswer, SearchCall } from './queries.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
 const ENTRY = new URL('./thread-entry.mjs', import.meta.url);
@@ -28,7 +28,7 @@ const STOP_GRACE_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 interface Pending {
-  resolve: (outcomes: QueryOutcome[]) => void;
+  resolve: (answer: SearchAnswer) => void;
   reject: (error: unknown) => void;
 }
 
@@ -88,11 +88,11 @@ export class SearchThreads {
    * whose copy of the index has none of the structures searches build on first use (the customRanking order
    * alone parses every record: seconds at a million, with HTTP frozen meanwhile).
    */
-  run(call: SearchCall): Promise<QueryOutcome[]> | null {
+  run(call: SearchCall): Promise<SearchAnswer> | null {
     const thread = this.leastBusy() ?? this.leastBusy(true);
     if (thread === undefined) return null;
     const id = this.nextId++;
-    return new Promise<QueryOutcome[]>((resolve, reject) => {
+    return new Promise<SearchAnswer>((resolve, reject) => {
       thread.inFlight.set(id, { resolve, reject });
       this.send(thread, { type: 'search', id, call });
     });
@@ -163,7 +163,7 @@ export class SearchThreads {
         thread.inFlight.delete(message.id);
         if (pending === undefined) return;
         if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
-        else pending.resolve(message.outcomes!);
+        else pending.resolve(message.answer!);
       }
     });
     worker.on('error', (error) => this.onError(error));
