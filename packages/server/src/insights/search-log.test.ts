@@ -6,10 +6,36 @@
  * instead of writing at once; `writeTracked()` (event commits) writes the tracked searches and nothing else;
  * a user typing counts once, for the last query, with every keystroke's queryID attributed to it.
  */
+import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../test-support.ts';
 import { openInsightsDb } from './db.ts';
-import { SearchLog } from './search-log.ts';
+import { inOrderInSteps, SearchLog } from './search-log.ts';
+
+describe('inOrderInSteps', () => {
+  const byCodeUnits = (keys: string[]) => [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+  it('yields every key in order, whatever the keys (a sort of them, with undefined between steps)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary' }), { maxLength: 300 }), (keys) => {
+        const unique = [...new Set(keys)];
+        const out = [...inOrderInSteps(unique)].filter((key) => key !== undefined);
+        expect(out).toEqual(byCodeUnits(unique));
+      }),
+    );
+  });
+
+  it('sorts a large set in runs, a step each, then merges them: no step sorts more than a run', () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => String((i * 7919) % 100_003));
+    const steps = [...inOrderInSteps(keys)];
+    const markers = steps.filter((step) => step === undefined).length;
+    // 50,000 keys in runs of 4,096: 13 runs, each sorted in a step of its own.
+    expect(markers).toBe(13);
+    expect(steps.filter((step) => step !== undefined)).toEqual(byCodeUnits(keys));
+    // A set that fits in one run is sorted in one go, with no empty step.
+    expect([...inOrderInSteps(['b', 'a', 'c'])]).toEqual(['a', 'b', 'c']);
+  });
+});
 
 describe('search log', () => {
   const dir = tempDir('vitrine-search-log-');

@@ -380,51 +380,65 @@ export class SearchLog {
   private *upserts(batch: Batch): Generator<void, void> {
     const bases = [...batch.bases.values()].sort((a, b) => compare(a.index, b.index) || a.day - b.day || compare(a.tags, b.tags));
     const base = (b: BaseRow) => [b.index, b.day, b.tags] as const;
-    const sortedQueries = new Map(bases.map((b) => [b, sortedValues(b.queries, (row) => row.query)]));
-    const queriesOf = (b: BaseRow) => sortedQueries.get(b)!;
+    // Each base's query rows in order, put in order by the first pass and read again by the later ones.
+    const queriesInOrder = new Map<BaseRow, QueryRow[]>();
     for (const b of bases) {
-      for (const row of queriesOf(b)) {
+      const ordered: QueryRow[] = [];
+      queriesInOrder.set(b, ordered);
+      for (const query of inOrderInSteps(b.queries.keys())) {
+        if (query === undefined) {
+          yield;
+          continue;
+        }
+        const row = b.queries.get(query)!;
+        ordered.push(row);
         const c = row.counts;
-        this.upsertQuery.run(...base(b), row.query, c.searches, c.noResults, c.noResultsFiltered, row.nbHits, row.nbHitsTs, c.tracked, c.trackedWithResults);
+        this.upsertQuery.run(...base(b), query, c.searches, c.noResults, c.noResultsFiltered, row.nbHits, row.nbHitsTs, c.tracked, c.trackedWithResults);
         yield;
       }
     }
     for (const b of bases) {
-      for (const objectID of sortedKeys(b.hits)) {
-        const c = b.hits.get(objectID)!;
-        this.upsertHit.run(...base(b), objectID, c.count, c.tracked);
+      for (const objectID of inOrderInSteps(b.hits.keys())) {
+        if (objectID !== undefined) {
+          const c = b.hits.get(objectID)!;
+          this.upsertHit.run(...base(b), objectID, c.count, c.tracked);
+        }
         yield;
       }
     }
     for (const b of bases) {
-      for (const row of queriesOf(b)) {
-        for (const objectID of sortedKeys(row.hits)) {
-          const c = row.hits.get(objectID)!;
-          this.upsertHitQuery.run(...base(b), row.query, objectID, c.count, c.tracked);
+      for (const row of queriesInOrder.get(b)!) {
+        for (const objectID of inOrderInSteps(row.hits.keys())) {
+          if (objectID !== undefined) {
+            const c = row.hits.get(objectID)!;
+            this.upsertHitQuery.run(...base(b), row.query, objectID, c.count, c.tracked);
+          }
           yield;
         }
       }
     }
     for (const b of bases) {
-      for (const row of queriesOf(b)) {
-        for (const id of sortedKeys(row.filters)) {
-          const f = row.filters.get(id)!;
-          this.upsertFilter.run(...base(b), row.query, f.attribute, f.operator, f.value, f.count);
+      for (const row of queriesInOrder.get(b)!) {
+        for (const id of inOrderInSteps(row.filters.keys())) {
+          if (id !== undefined) {
+            const f = row.filters.get(id)!;
+            this.upsertFilter.run(...base(b), row.query, f.attribute, f.operator, f.value, f.count);
+          }
           yield;
         }
       }
     }
     for (const b of bases) {
-      for (const row of queriesOf(b)) {
-        for (const combo of sortedKeys(row.combos)) {
-          this.upsertNoResultCombo.run(...base(b), row.query, combo, row.combos.get(combo)!);
+      for (const row of queriesInOrder.get(b)!) {
+        for (const combo of inOrderInSteps(row.combos.keys())) {
+          if (combo !== undefined) this.upsertNoResultCombo.run(...base(b), row.query, combo, row.combos.get(combo)!);
           yield;
         }
       }
     }
     for (const b of bases) {
-      for (const user of [...b.users].sort(compare)) {
-        this.insertUser.run(...base(b), user);
+      for (const user of inOrderInSteps(b.users.values())) {
+        if (user !== undefined) this.insertUser.run(...base(b), user);
         yield;
       }
     }
@@ -437,10 +451,34 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sortedKeys(rows: Map<string, unknown>): string[] {
-  return [...rows.keys()].sort(compare);
-}
+/** Keys sorted per run: never more than this many in one step, whatever the batch holds. */
+const SORT_RUN = 4096;
 
-function sortedValues<T>(rows: Map<string, T>, keyOf: (row: T) => string): T[] {
-  return [...rows.values()].sort((a, b) => compare(keyOf(a), keyOf(b)));
+/**
+ * `keys` in order, produced without a long pause: sorted in runs (`undefined` is yielded after each, a step of
+ * its own for the writer, which may end its chunk there), then merged one key per step. A batch's hits can be a
+ * hundred thousand distinct objectIDs: sorted at once, that one step took 17–20 ms under the HTTP benchmark.
+ */
+export function* inOrderInSteps(keys: Iterable<string>): Generator<string | undefined, void> {
+  const all = [...keys];
+  // At most 64 runs: the merge compares every run's head for each key.
+  const size = Math.max(SORT_RUN, Math.ceil(all.length / 64));
+  const runs: string[][] = [];
+  for (let start = 0; start < all.length; start += size) {
+    runs.push(all.slice(start, start + size).sort(compare));
+    if (runs.length > 1 || start + size < all.length) yield undefined;
+  }
+  if (runs.length === 1) {
+    yield* runs[0];
+    return;
+  }
+  const heads = new Array<number>(runs.length).fill(0);
+  for (;;) {
+    let best = -1;
+    for (let r = 0; r < runs.length; r++) {
+      if (heads[r] < runs[r].length && (best < 0 || runs[r][heads[r]] < runs[best][heads[best]])) best = r;
+    }
+    if (best < 0) return;
+    yield runs[best][heads[best]++];
+  }
 }
