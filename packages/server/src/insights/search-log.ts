@@ -37,7 +37,20 @@ const MAX_USER_TOKEN_LENGTH = 129;
 const CHUNK_ROWS = 500;
 const CHUNK_MS = 4;
 
-type HitCounts = { count: number; tracked: number };
+/**
+ * Hits by objectID: how often each came, and how often in a tracked (clickAnalytics) search, in a map of its own
+ * filled only by those. Plain numbers rather than an object per hit: the rows live until their batch is written,
+ * and every object among them is copied by each young-generation collection of the main thread meanwhile.
+ */
+class HitCounts {
+  readonly counts = new Map<string, number>();
+  readonly tracked = new Map<string, number>();
+
+  add(objectID: string, tracked: number): void {
+    this.counts.set(objectID, (this.counts.get(objectID) ?? 0) + 1);
+    if (tracked) this.tracked.set(objectID, (this.tracked.get(objectID) ?? 0) + 1);
+  }
+}
 type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
 
 /** A tracked search: queryID, index, day, tags, query. */
@@ -55,7 +68,7 @@ interface QueryRow {
   /** Latest nbHits (the `query_daily.nb_hits` shown by top searches), with its time. */
   nbHits: number;
   nbHitsTs: number;
-  hits: Map<string, HitCounts>;
+  hits: HitCounts;
   /** By attribute, operator and value joined by NUL. */
   filters: Map<string, { attribute: string; operator: string; value: string; count: number }>;
   combos: Map<string, number>;
@@ -67,7 +80,7 @@ interface BaseRow {
   day: number;
   tags: string;
   queries: Map<string, QueryRow>;
-  hits: Map<string, HitCounts>;
+  hits: HitCounts;
   users: Set<string>;
 }
 
@@ -87,7 +100,7 @@ class Batch {
     const baseId = `${index}\u0000${day}\u0000${tags}`;
     let base = this.bases.get(baseId);
     if (base === undefined) {
-      base = { index, day, tags, queries: new Map(), hits: new Map(), users: new Set() };
+      base = { index, day, tags, queries: new Map(), hits: new HitCounts(), users: new Set() };
       this.bases.set(baseId, base);
     }
     let row = base.queries.get(query);
@@ -97,7 +110,7 @@ class Batch {
         counts: { searches: 0, noResults: 0, noResultsFiltered: 0, tracked: 0, trackedWithResults: 0 },
         nbHits: entry.nbHits,
         nbHitsTs: ts,
-        hits: new Map(),
+        hits: new HitCounts(),
         filters: new Map(),
         combos: new Map(),
       };
@@ -120,8 +133,8 @@ class Batch {
     for (let i = 0; i < objectIDs.length && i < TOP_HITS_COUNTED; i++) {
       const objectID = objectIDs[i];
       if (typeof objectID !== 'string') continue;
-      addHit(base.hits, objectID, tracked);
-      addHit(row.hits, objectID, tracked);
+      base.hits.add(objectID, tracked);
+      row.hits.add(objectID, tracked);
     }
     for (const c of conditions) {
       const id = `${c.attribute}\u0000${c.operator}\u0000${c.value}`;
@@ -137,14 +150,6 @@ class Batch {
     if (user) base.users.add(user);
     this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
   }
-}
-
-function addHit(hits: Map<string, HitCounts>, objectID: string, tracked: number): void {
-  const counts = hits.get(objectID);
-  if (counts) {
-    counts.count++;
-    counts.tracked += tracked;
-  } else hits.set(objectID, { count: 1, tracked });
 }
 
 function isQueryId(value: unknown): value is string {
@@ -398,21 +403,17 @@ export class SearchLog {
       }
     }
     for (const b of bases) {
-      for (const objectID of inOrderInSteps(b.hits.keys())) {
-        if (objectID !== undefined) {
-          const c = b.hits.get(objectID)!;
-          this.upsertHit.run(...base(b), objectID, c.count, c.tracked);
-        }
+      const { counts, tracked } = b.hits;
+      for (const objectID of inOrderInSteps(counts.keys())) {
+        if (objectID !== undefined) this.upsertHit.run(...base(b), objectID, counts.get(objectID)!, tracked.get(objectID) ?? 0);
         yield;
       }
     }
     for (const b of bases) {
       for (const row of queriesInOrder.get(b)!) {
-        for (const objectID of inOrderInSteps(row.hits.keys())) {
-          if (objectID !== undefined) {
-            const c = row.hits.get(objectID)!;
-            this.upsertHitQuery.run(...base(b), row.query, objectID, c.count, c.tracked);
-          }
+        const { counts, tracked } = row.hits;
+        for (const objectID of inOrderInSteps(counts.keys())) {
+          if (objectID !== undefined) this.upsertHitQuery.run(...base(b), row.query, objectID, counts.get(objectID)!, tracked.get(objectID) ?? 0);
           yield;
         }
       }
