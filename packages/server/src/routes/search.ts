@@ -2,7 +2,7 @@
  * Search routes: multi-query (`/1/indexes/*\/queries`, including `type: "facet"` requests and the
  * `stopIfEnoughMatches` strategy), single-index query (POST and GET), search for facet values, browse.
  * Queries run on a search thread when the server has them (`search/threads.ts`); the response body comes back
- * as UTF-8 bytes and is sent as it is.
+ * as one string and is sent as it is.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchParams } from '@vitrine/protocol';
@@ -59,8 +59,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
         }
       });
     }
-    const { body } = answer;
-    return reply.type(JSON_TYPE).send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    return reply.type(JSON_TYPE).send(answer.body);
   };
   const forcedFilter = (request: FastifyRequest) => request.auth?.forcedFilter ?? null;
   /** One search as a single-query route answers it: the response alone. */

@@ -65,8 +65,7 @@ port.on('message', (message: ThreadRequest) => {
       return;
     case 'search': {
       try {
-        const answer = answerSearchCall(registry, message.call);
-        post({ type: 'result', id: message.id, answer }, [answer.body.buffer as ArrayBuffer]);
+        post({ type: 'result', id: message.id, answer: answerSearchCall(registry, message.call) });
       } catch (error) {
         // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
         const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;

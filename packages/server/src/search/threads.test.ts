@@ -157,7 +157,7 @@ describe('search threads', () => {
       expect(running).not.toBeNull();
       const answer = await running!;
       expect((await capture).seq).toBe(seq);
-      const { results } = JSON.parse(new TextDecoder().decode(answer.body)) as { results: unknown[] };
+      const { results } = JSON.parse(answer.body) as { results: unknown[] };
       expect(results.map(comparable)).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
     } finally {
       await single.close();
