@@ -51,6 +51,7 @@ class HitCounts {
     if (tracked) this.tracked.set(objectID, (this.tracked.get(objectID) ?? 0) + 1);
   }
 }
+
 type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
 
 /** A tracked search: queryID, index, day, tags, query. */

@@ -1,7 +1,7 @@
 /**
  * One search call of the API (a multi-query, or a single query) run against an index registry, with responses
  * serialised here: the same function runs on the main thread and in the search threads (`threads.ts`), which
- * send back the whole response body as one flat string, rather than objects, or one text per query that the
+ * send back the whole response body as one string, rather than objects, or one text per query that the
  * main thread would join and flatten again (those copies were half of what it allocated under load).
  */
 import type { FilterNode } from '@vitrine/engine';
@@ -45,8 +45,9 @@ export interface QueryOutcome {
 /** What a search call answers: the response body and, per query, what the search log needs (`undefined`: nothing). */
 export interface SearchAnswer {
   /**
-   * The JSON text, flat. Not encoded to UTF-8 here: in a search thread that would take the busiest thread's time
-   * (3–4% of it under the HTTP benchmark) for a copy the socket write makes anyway, on the main thread.
+   * The JSON text, one string (flat once received from a search thread). Not encoded to UTF-8 here: in a search
+   * thread that would take the busiest thread's time (3–4% of it under the HTTP benchmark) for a copy the socket
+   * write makes anyway, on the main thread.
    */
   body: string;
   summaries: Array<SearchSummary | undefined>;
