@@ -391,59 +391,37 @@ export class SearchLog {
     for (const b of bases) {
       const ordered: QueryRow[] = [];
       queriesInOrder.set(b, ordered);
-      for (const query of inOrderInSteps(b.queries.keys())) {
-        if (query === undefined) {
-          yield;
-          continue;
-        }
+      yield* stepsInOrder(b.queries.keys(), (query) => {
         const row = b.queries.get(query)!;
         ordered.push(row);
         const c = row.counts;
         this.upsertQuery.run(...base(b), query, c.searches, c.noResults, c.noResultsFiltered, row.nbHits, row.nbHitsTs, c.tracked, c.trackedWithResults);
-        yield;
-      }
+      });
     }
     for (const b of bases) {
       const { counts, tracked } = b.hits;
-      for (const objectID of inOrderInSteps(counts.keys())) {
-        if (objectID !== undefined) this.upsertHit.run(...base(b), objectID, counts.get(objectID)!, tracked.get(objectID) ?? 0);
-        yield;
-      }
+      yield* stepsInOrder(counts.keys(), (objectID) => this.upsertHit.run(...base(b), objectID, counts.get(objectID)!, tracked.get(objectID) ?? 0));
     }
     for (const b of bases) {
       for (const row of queriesInOrder.get(b)!) {
         const { counts, tracked } = row.hits;
-        for (const objectID of inOrderInSteps(counts.keys())) {
-          if (objectID !== undefined) this.upsertHitQuery.run(...base(b), row.query, objectID, counts.get(objectID)!, tracked.get(objectID) ?? 0);
-          yield;
-        }
+        yield* stepsInOrder(counts.keys(), (objectID) => this.upsertHitQuery.run(...base(b), row.query, objectID, counts.get(objectID)!, tracked.get(objectID) ?? 0));
       }
     }
     for (const b of bases) {
       for (const row of queriesInOrder.get(b)!) {
-        for (const id of inOrderInSteps(row.filters.keys())) {
-          if (id !== undefined) {
-            const f = row.filters.get(id)!;
-            this.upsertFilter.run(...base(b), row.query, f.attribute, f.operator, f.value, f.count);
-          }
-          yield;
-        }
+        yield* stepsInOrder(row.filters.keys(), (id) => {
+          const f = row.filters.get(id)!;
+          this.upsertFilter.run(...base(b), row.query, f.attribute, f.operator, f.value, f.count);
+        });
       }
     }
     for (const b of bases) {
       for (const row of queriesInOrder.get(b)!) {
-        for (const combo of inOrderInSteps(row.combos.keys())) {
-          if (combo !== undefined) this.upsertNoResultCombo.run(...base(b), row.query, combo, row.combos.get(combo)!);
-          yield;
-        }
+        yield* stepsInOrder(row.combos.keys(), (combo) => this.upsertNoResultCombo.run(...base(b), row.query, combo, row.combos.get(combo)!));
       }
     }
-    for (const b of bases) {
-      for (const user of inOrderInSteps(b.users.values())) {
-        if (user !== undefined) this.insertUser.run(...base(b), user);
-        yield;
-      }
-    }
+    for (const b of bases) yield* stepsInOrder(b.users.values(), (user) => this.insertUser.run(...base(b), user));
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
   }
@@ -451,6 +429,14 @@ export class SearchLog {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Writer steps over `keys` in order: `write` called for one key per step (sorting takes steps of its own). */
+function* stepsInOrder(keys: Iterable<string>, write: (key: string) => void): Generator<void, void> {
+  for (const key of inOrderInSteps(keys)) {
+    if (key !== undefined) write(key);
+    yield;
+  }
 }
 
 /** Keys sorted per run: never more than this many in one step, whatever the batch holds. */
