@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import type { CapturedSnapshot } from '../storage/snapshot.ts';
 import type { Store } from '../storage/store.ts';
+import { PendingCalls } from './pending-calls.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
@@ -35,7 +36,7 @@ interface Pending {
 interface Thread {
   worker: Worker;
   ready: boolean;
-  inFlight: Map<number, Pending>;
+  inFlight: PendingCalls<Pending>;
   /** Capturing a snapshot: it answers nothing else meanwhile, so searches go elsewhere. */
   snapshot: { id: number; resolve: (captured: CapturedSnapshot) => void; reject: (error: unknown) => void } | null;
 }
@@ -91,9 +92,8 @@ export class SearchThreads {
   run(call: SearchCall): Promise<SearchAnswer> | null {
     const thread = this.leastBusy() ?? this.leastBusy(true);
     if (thread === undefined) return null;
-    const id = this.nextId++;
     return new Promise<SearchAnswer>((resolve, reject) => {
-      thread.inFlight.set(id, { resolve, reject });
+      const id = thread.inFlight.add({ resolve, reject });
       this.send(thread, { type: 'search', id, call });
     });
   }
@@ -140,7 +140,7 @@ export class SearchThreads {
   private spawn(): void {
     // Only the profiler's flags follow the process into its threads (`npm run bench:http -- --cpu-prof`).
     const worker = new Worker(ENTRY, { execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) });
-    const thread: Thread = { worker, ready: false, inFlight: new Map(), snapshot: null };
+    const thread: Thread = { worker, ready: false, inFlight: new PendingCalls(), snapshot: null };
     // The start point and the apply listener are taken in the same turn: the thread misses no operation.
     const start = this.store.startReplica();
     this.threads.add(thread);
@@ -159,8 +159,7 @@ export class SearchThreads {
           pending.resolve(message.captured);
         } else pending.reject(new Error(message.error ?? 'snapshot failed'));
       } else if (message.type === 'result') {
-        const pending = thread.inFlight.get(message.id);
-        thread.inFlight.delete(message.id);
+        const pending = thread.inFlight.take(message.id);
         if (pending === undefined) return;
         if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
         else pending.resolve(message.answer!);
@@ -170,8 +169,7 @@ export class SearchThreads {
     worker.once('exit', () => {
       start.release();
       this.threads.delete(thread);
-      for (const pending of thread.inFlight.values()) pending.reject(new ThreadGone('search thread exited'));
-      thread.inFlight.clear();
+      for (const pending of thread.inFlight.takeAll()) pending.reject(new ThreadGone('search thread exited'));
       thread.snapshot?.reject(new ThreadGone('search thread exited'));
       thread.snapshot = null;
       if (this.closed) return;
@@ -189,8 +187,7 @@ export class SearchThreads {
   }
 
   private async stop(thread: Thread): Promise<void> {
-    for (const pending of thread.inFlight.values()) pending.reject(new ThreadGone('search threads closed'));
-    thread.inFlight.clear();
+    for (const pending of thread.inFlight.takeAll()) pending.reject(new ThreadGone('search threads closed'));
     thread.snapshot?.reject(new ThreadGone('search threads closed'));
     thread.snapshot = null;
     // A thread left to end on its own writes what its profiler collected; one that does not is ended.
