@@ -91,9 +91,11 @@ describe('search log', () => {
     const afterOneTurn = count();
     expect(afterOneTurn).toBeGreaterThan(0);
     expect(afterOneTurn).toBeLessThan(1200);
+    // The writer rests between chunks (timers): wait in turns that let timers run.
+    const timerTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
     let turns = 1;
-    while (count() < 2200 && turns < 100) {
-      await turn();
+    while (count() < 2200 && turns < 2000) {
+      await timerTurn();
       turns++;
     }
     expect(turns).toBeGreaterThan(2);
@@ -127,6 +129,31 @@ describe('search log', () => {
       now.mockRestore();
     }
     log.flush();
+    expect(written()).toBe(200 + 2000 + 2000);
+    log.close();
+  });
+
+  it('rests between chunks as long as a chunk took, unless an analytics read waits', async () => {
+    db.exec('DELETE FROM query_daily; DELETE FROM hit_daily; DELETE FROM hit_query_daily');
+    const log = new SearchLog(db, () => NOW, 60_000, 200);
+    for (let i = 0; i < 200; i++) log.record({ index: 'shop', query: `r${i}`, nbHits: 10, objectIDs: Array.from({ length: 10 }, (_, k) => `r${i}-${k}`) });
+    const written = () => ['query_daily', 'hit_daily', 'hit_query_daily'].reduce((n, table) => n + (rows(`SELECT COUNT(*) AS n FROM ${table}`)[0].n as number), 0);
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // Every reading of the clock is 100 ms later: the first chunk seems to take a few hundred milliseconds.
+    let clock = performance.now();
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 100));
+    try {
+      await turn();
+      const first = written();
+      expect(first).toBeGreaterThan(0);
+      // Resting: turns of the event loop go by and nothing more is written.
+      for (let i = 0; i < 5; i++) await turn();
+      expect(written()).toBe(first);
+    } finally {
+      now.mockRestore();
+    }
+    // A read waiting: the rest ends with the current one, and the chunks follow each other without any.
+    await log.settle();
     expect(written()).toBe(200 + 2000 + 2000);
     log.close();
   });

@@ -6,9 +6,9 @@
  * (every `searchFlushIntervalMs` or `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per
  * distinct key, not per search. Summing at record time keeps memory bounded by the distinct keys and leaves only
  * the SQLite writes to the background writer, which runs on the event loop in chunks of at most `CHUNK_ROWS`
- * upserts or `CHUNK_MS`, one transaction and one turn of the event loop each: a busy second can hold tens of
- * thousands of distinct keys (each search's top hits), and writing them at once stalled every request for
- * 50–200 ms. Larger batches write fewer rows per search (keys repeat more within ten seconds than within one): a
+ * upserts or `CHUNK_MS`, one transaction and one turn of the event loop each, resting between chunks as long as
+ * the last one took: a busy second can hold tens of thousands of distinct keys (each search's top hits), and
+ * writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows per search (keys repeat more within ten seconds than within one): a
  * quarter less event-loop time per search than batches of 1,000 (`bench/search-log.ts`, figures in
  * `docs/INSIGHTS.md`).
  *
@@ -329,18 +329,27 @@ export class SearchLog {
     this.pending = new Batch();
   }
 
-  private scheduleChunk(): void {
+  /** The next chunk on a later turn of the event loop, after `restMs` (see `writeChunk`). */
+  private scheduleChunk(restMs = 0): void {
     if (this.chunkScheduled || (this.writing.length === 0 && this.trackedRows.length === 0)) return;
     this.chunkScheduled = true;
-    setImmediate(() => {
+    const next = () => {
       this.chunkScheduled = false;
       this.writeChunk();
-    });
+    };
+    if (restMs > 0) setTimeout(next, restMs);
+    else setImmediate(next);
   }
 
-  /** Up to CHUNK_ROWS upserts (or CHUNK_MS of them) in one transaction, then the rest on a later turn. */
+  /**
+   * Up to CHUNK_ROWS upserts (or CHUNK_MS of them) in one transaction, then the rest on a later turn, after a
+   * rest as long as this chunk took: written back to back, a batch kept the main thread busy for a second or
+   * two, its requests queueing behind the chunks; resting, the writer takes at most half of it. No rest while
+   * an analytics read waits (`settle`) or batches pile up (more than one being written).
+   */
   private writeChunk(): void {
     if (this.writing.length === 0 && this.trackedRows.length === 0) return this.wakeSettled();
+    const chunkStarted = performance.now();
     this.withoutFsync(() =>
       this.db.transaction(() => {
         this.writeTracked();
@@ -353,7 +362,7 @@ export class SearchLog {
       })(),
     );
     if (this.writing.length === 0) this.wakeSettled();
-    else this.scheduleChunk();
+    else this.scheduleChunk(this.settling.length > 0 || this.writing.length > 1 ? 0 : performance.now() - chunkStarted);
   }
 
   private wakeSettled(): void {
