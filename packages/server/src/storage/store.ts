@@ -67,6 +67,8 @@ export interface ReplicaStart {
 
 /** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
 const APPLY_SLICE_MS = 10;
+/** Log rows deleted per turn of the event loop once a snapshot covers them (`trimLog`). */
+const LOG_TRIM_ROWS = 2000;
 
 export class Store {
   readonly limits: ServerLimits;
@@ -385,14 +387,34 @@ export class Store {
     // Another snapshot, of a later position, became current meanwhile: this one must not take its place (the
     // log before that one is gone). Its folder goes with the next prune.
     if (seq <= this.snapshotSeq) return;
-    this.db.transaction(() => {
-      setMeta(this.db, 'snapshot_seq', String(seq));
-      this.db.prepare('DELETE FROM ops WHERE seq <= ?').run(seq);
-    })();
+    // Durable before anything is pruned: a restart then starts from this snapshot, and reads only the log after it.
+    setMeta(this.db, 'snapshot_seq', String(seq));
     this.snapshotSeq = seq;
+    await this.trimLog(seq);
     // A replica still loading an older snapshot keeps it (pruned when the replica releases it); so does another
     // snapshot still being written (pruned at its own end).
     if (this.snapshotPins === 0 && this.snapshotsInProgress === 1) pruneSnapshots(this.dataDir, seq);
+  }
+
+  /**
+   * Deletes the log rows a snapshot covers, `LOG_TRIM_ROWS` per turn of the event loop: the 20,000 rows of a
+   * snapshot under the HTTP benchmark, deleted in one statement, held every request for ~40 ms. The deletes
+   * commit without waiting for the disk (a lost one is harmless); rows a crash leaves behind are never read (a
+   * restart replays the log after `snapshot_seq`) and go with the next snapshot's trim.
+   */
+  private async trimLog(upTo: number): Promise<void> {
+    const step = this.db.prepare('DELETE FROM ops WHERE seq IN (SELECT seq FROM ops WHERE seq <= ? ORDER BY seq LIMIT ?)');
+    for (;;) {
+      this.db.pragma('synchronous = NORMAL');
+      let deleted: number;
+      try {
+        deleted = step.run(upTo, LOG_TRIM_ROWS).changes;
+      } finally {
+        this.db.pragma('synchronous = FULL');
+      }
+      if (deleted < LOG_TRIM_ROWS) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   private totalRecords(): number {
