@@ -8,9 +8,9 @@
  * the SQLite writes to the background writer, which runs on the event loop in chunks of at most `CHUNK_ROWS`
  * upserts or `CHUNK_MS`, one transaction and one turn of the event loop each, resting between chunks as long as
  * the last one took: a busy second can hold tens of thousands of distinct keys (each search's top hits), and
- * writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows per search (keys repeat more within ten seconds than within one): a
- * quarter less event-loop time per search than batches of 1,000 (`bench/search-log.ts`, figures in
- * `docs/INSIGHTS.md`).
+ * writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows per search (keys
+ * repeat more within ten seconds than within one): a quarter less event-loop time per search than batches of
+ * 1,000 (`bench/search-log.ts`, figures in `docs/INSIGHTS.md`).
  *
  * A search is not an acknowledged write, so a crash may lose the last batch of analytics, never an event.
  * Searches made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find

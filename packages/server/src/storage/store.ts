@@ -199,12 +199,7 @@ export class Store {
     try {
       const insert = this.db.prepare('INSERT INTO ops (op) VALUES (?)');
       // Written to the WAL here, flushed to disk by `walSync` without holding up the event loop.
-      this.db.pragma('synchronous = NORMAL');
-      try {
-        seqs = this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))();
-      } finally {
-        this.db.pragma('synchronous = FULL');
-      }
+      seqs = this.withoutFsync(() => this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))());
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
@@ -404,16 +399,18 @@ export class Store {
    */
   private async trimLog(upTo: number): Promise<void> {
     const step = this.db.prepare('DELETE FROM ops WHERE seq IN (SELECT seq FROM ops WHERE seq <= ? ORDER BY seq LIMIT ?)');
-    for (;;) {
-      this.db.pragma('synchronous = NORMAL');
-      let deleted: number;
-      try {
-        deleted = step.run(upTo, LOG_TRIM_ROWS).changes;
-      } finally {
-        this.db.pragma('synchronous = FULL');
-      }
-      if (deleted < LOG_TRIM_ROWS) return;
+    while (this.withoutFsync(() => step.run(upTo, LOG_TRIM_ROWS).changes) === LOG_TRIM_ROWS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Runs `write` with its commits not waiting for the disk (`synchronous = NORMAL`), the default restored after. */
+  private withoutFsync<T>(write: () => T): T {
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return write();
+    } finally {
+      this.db.pragma('synchronous = FULL');
     }
   }
 
