@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ObjectIds } from './object-ids.ts';
+import { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 
 type Step = { kind: 'put'; objectID: string } | { kind: 'delete'; objectID: string } | { kind: 'snapshot' };
 
@@ -20,8 +21,18 @@ const steps = fc.array(
   { maxLength: 400 },
 );
 
+/** The objectIDs' bytes and offsets as a snapshot stores them (copied in steps, runs of ids at once). */
+function toSnapshot(ids: ObjectIds): { bytes: Uint8Array; offsets: Uint32Array } {
+  const w = new SnapshotWriter();
+  ids.save(w, 'offsets', 'bytes');
+  const r = new SnapshotReader(w.finish());
+  const offsets = r.u32('offsets');
+  const words = r.u32('bytes');
+  return { bytes: new Uint8Array(words.buffer, words.byteOffset, offsets[offsets.length - 1]), offsets };
+}
+
 function roundTrip(ids: ObjectIds, deleted: Set<number>): ObjectIds {
-  const { bytes, offsets } = ids.toSnapshot();
+  const { bytes, offsets } = toSnapshot(ids);
   const restored = ObjectIds.fromSnapshot(bytes, offsets, (id) => deleted.has(id));
   expect(restored).not.toBeNull();
   return restored!;
@@ -86,7 +97,7 @@ describe('ObjectIds', () => {
     const ids = new ObjectIds();
     ids.push('a');
     ids.push('b');
-    const { offsets } = ids.toSnapshot();
+    const { offsets } = toSnapshot(ids);
     const bytes = new TextEncoder().encode('aa');
     expect(ObjectIds.fromSnapshot(bytes, offsets, () => false)).toBeNull();
   });

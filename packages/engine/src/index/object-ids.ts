@@ -11,6 +11,7 @@
  * table holds it: no separate deletion mark (the record list and the live set already keep theirs).
  */
 import { GrowableUint32 } from '../structures/growable.ts';
+import type { SnapshotWriter } from '../snapshot/format.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -86,24 +87,39 @@ export class ObjectIds {
     return decoder.decode(this.bytes.subarray(this.starts.data[id], this.ends.data[id]));
   }
 
-  /** The bytes and bounds, for a snapshot: deleted ids have an empty range. */
-  toSnapshot(): { bytes: Uint8Array; offsets: Uint32Array } {
+  /**
+   * Into a snapshot: each id's end offset (`offsetsName`; a deleted id has an empty range) and the live ids'
+   * bytes one after another (`bytesName`, zero-padded to whole 32-bit words).
+   */
+  save(w: SnapshotWriter, offsetsName: string, bytesName: string): void {
     const n = this.length;
     const live = new Uint8Array(n);
     for (const entry of this.table) if (entry > 0) live[entry - 1] = 1;
     const offsets = new Uint32Array(n + 1);
     let total = 0;
-    for (let id = 0; id < n; id++) if (live[id] === 1) total += this.ends.data[id] - this.starts.data[id];
-    const bytes = new Uint8Array(total);
-    let used = 0;
     for (let id = 0; id < n; id++) {
-      if (live[id] === 1) {
-        bytes.set(this.bytes.subarray(this.starts.data[id], this.ends.data[id]), used);
-        used += this.ends.data[id] - this.starts.data[id];
-      }
-      offsets[id + 1] = used;
+      if (live[id] === 1) total += this.ends.data[id] - this.starts.data[id];
+      offsets[id + 1] = total;
     }
-    return { bytes, offsets };
+    w.u32(offsetsName, offsets);
+    w.u32Pieces(bytesName, (total + 3) & ~3, () => this.liveBytes(offsets));
+  }
+
+  /** The live ids' bytes in order; runs of ids stored one after the other come as one piece. */
+  private *liveBytes(offsets: Uint32Array): Generator<Uint8Array, void, void> {
+    const n = offsets.length - 1;
+    const { starts, ends } = this;
+    let id = 0;
+    while (id < n) {
+      if (offsets[id + 1] === offsets[id]) {
+        id++;
+        continue;
+      }
+      let end = id + 1;
+      while (end < n && starts.data[end] === ends.data[end - 1] && offsets[end + 1] - offsets[end] === ends.data[end] - starts.data[end]) end++;
+      yield this.bytes.subarray(starts.data[id], ends.data[end - 1]);
+      id = end;
+    }
   }
 
   /**

@@ -189,26 +189,31 @@ export class RecordList {
       offsets[doc + 1] = used;
     }
     w.u32('records.offsets', offsets);
-    // Zero-padded to whole 32-bit words, for the u32 section type; copied straight into the snapshot.
-    w.u32Filled('records.blob', (used + 3) & ~3, (blob) => {
-      // Live records stored one after the other in a chunk are copied as one run (all of a chunk after an
-      // import): one copy per run rather than per record.
-      const { chunkOf, startOf } = this;
-      let doc = 0;
-      while (doc < n) {
-        if (this.deleted[doc] === 1) {
-          doc++;
-          continue;
-        }
-        const chunk = chunkOf.data[doc];
-        const start = startOf.data[doc];
-        let end = doc + 1;
-        while (end < n && this.deleted[end] === 0 && chunkOf.data[end] === chunk && startOf.data[end] === start + (offsets[end] - offsets[doc])) end++;
-        blob.set(this.chunks[chunk].subarray(start, start + offsets[end] - offsets[doc]), offsets[doc]);
-        doc = end;
-      }
-    });
+    // Zero-padded to whole 32-bit words, for the u32 section type.
+    w.u32Pieces('records.blob', (used + 3) & ~3, () => this.liveRecordBytes(offsets));
     w.json('records.blobLength', used);
+  }
+
+  /**
+   * Every live record's bytes in order. Live records stored one after the other in a chunk come as one run (all
+   * of a chunk after an import): one piece per run rather than per record.
+   */
+  private *liveRecordBytes(offsets: Uint32Array): Generator<Uint8Array, void, void> {
+    const n = offsets.length - 1;
+    const { chunkOf, startOf } = this;
+    let doc = 0;
+    while (doc < n) {
+      if (this.deleted[doc] === 1) {
+        doc++;
+        continue;
+      }
+      const chunk = chunkOf.data[doc];
+      const start = startOf.data[doc];
+      let end = doc + 1;
+      while (end < n && this.deleted[end] === 0 && chunkOf.data[end] === chunk && startOf.data[end] === start + (offsets[end] - offsets[doc])) end++;
+      yield this.chunks[chunk].subarray(start, start + offsets[end] - offsets[doc]);
+      doc = end;
+    }
   }
 
   /** Restores records, adopting the snapshot's bytes (an empty range: a deleted record). */

@@ -185,17 +185,20 @@ export class IndexStore implements FilterSource {
     return value;
   }
 
-  /** Records (deleted ones as null, so ids stay put), facet columns and text index, into a snapshot. */
-  save(w: SnapshotWriter): void {
+  /**
+   * Records (deleted ones as empty ranges, so ids stay put), facet columns and text index, into a snapshot;
+   * pausing (yielding) between them, for a caller that answers searches meanwhile (see `saveSnapshotInPieces`).
+   */
+  *save(w: SnapshotWriter): Generator<void, void, void> {
     w.json('store.meta', { documents: this.records.length, facets: this.facetAttributes.map((f) => f.attribute) });
     this.records.save(w);
-    const ids = this.objectIds.toSnapshot();
-    w.u32('records.idOffsets', ids.offsets);
-    // Zero-padded to whole 32-bit words, for the u32 section type (the offsets give the length).
-    const padded = new Uint8Array((ids.bytes.length + 3) & ~3);
-    padded.set(ids.bytes);
-    w.u32('records.idBytes', new Uint32Array(padded.buffer));
-    this.facetAttributes.forEach((facet, i) => this.facets.get(facet.attribute)!.save(w, `facet.${i}`));
+    yield;
+    this.objectIds.save(w, 'records.idOffsets', 'records.idBytes');
+    yield;
+    for (let i = 0; i < this.facetAttributes.length; i++) {
+      this.facets.get(this.facetAttributes[i].attribute)!.save(w, `facet.${i}`);
+      yield;
+    }
     this.text.save(w);
   }
 

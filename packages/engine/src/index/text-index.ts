@@ -30,6 +30,14 @@ const MAX_POSITION = POSITION_MASK;
 /** Shared placeholder for terms that are never a value on their own (most terms): no allocation per term. */
 const EMPTY_GROWABLE = new GrowableUint32(4);
 
+/** Each term's array, in term order, as bytes: a u32 snapshot section's pieces (`SnapshotWriter.u32Pieces`). */
+function* termArrays(terms: number, arrayOf: (term: number) => Uint32Array): Generator<Uint8Array, void, void> {
+  for (let t = 0; t < terms; t++) {
+    const array = arrayOf(t);
+    if (array.length > 0) yield new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  }
+}
+
 function scatter(docs: Uint32Array, set: Bitset): void {
   const words = set.words;
   for (let k = 0; k < docs.length; k++) {
@@ -225,24 +233,16 @@ export class TextIndex {
       groupOffsets[t + 1] = groupOffsets[t] + this.grouped[t].keys.length;
       soleOffsets[t + 1] = soleOffsets[t] + this.sole[t].length;
     }
-    const docs = new Uint32Array(docOffsets[T]);
-    const keys = new Uint32Array(groupOffsets[T]);
-    const ends = new Uint32Array(groupOffsets[T]);
-    const sole = new Uint32Array(soleOffsets[T]);
-    for (let t = 0; t < T; t++) {
-      const g = this.grouped[t];
-      docs.set(g.docs, docOffsets[t]);
-      keys.set(g.keys, groupOffsets[t]);
-      ends.set(g.starts.subarray(1), groupOffsets[t]);
-      sole.set(this.sole[t].view(), soleOffsets[t]);
-    }
+    // The postings go to the snapshot term by term, without a copy of their own.
+    const grouped = this.grouped;
+    const sole = this.sole;
     w.json('text.meta', { terms, slots: this.slots.map(({ attribute, rank, ordered }) => ({ attribute, rank, ordered })), dynamic: this.dynamic });
-    w.u32('text.docs', docs);
+    w.u32Pieces('text.docs', docOffsets[T] * 4, () => termArrays(T, (t) => grouped[t].docs));
     w.u32('text.docOffsets', docOffsets);
-    w.u32('text.keys', keys);
-    w.u32('text.ends', ends);
+    w.u32Pieces('text.keys', groupOffsets[T] * 4, () => termArrays(T, (t) => grouped[t].keys));
+    w.u32Pieces('text.ends', groupOffsets[T] * 4, () => termArrays(T, (t) => grouped[t].starts.subarray(1)));
     w.u32('text.groupOffsets', groupOffsets);
-    w.u32('text.sole', sole);
+    w.u32Pieces('text.sole', soleOffsets[T] * 4, () => termArrays(T, (t) => sole[t].view()));
     w.u32('text.soleOffsets', soleOffsets);
     w.u32('text.fwdTerms', this.fwdTerms.view());
     w.u32('text.fwdInfo', this.fwdInfo.view());

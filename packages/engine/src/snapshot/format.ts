@@ -22,14 +22,22 @@ interface SectionEntry {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A section's payload: bytes to copy, or a function writing them straight into the snapshot (`u32Filled`). */
+/**
+ * A section's payload: bytes, or a generator of its bytes in order (`u32Pieces`), which the section is
+ * zero-padded after.
+ */
 interface Part {
   name: string;
   kind: Kind;
   byteLength: number;
   bytes?: Uint8Array;
-  fill?: (target: Uint8Array) => void;
+  pieces?: () => Generator<Uint8Array, void, void>;
 }
+
+/** The largest piece `SnapshotWriter.pieces` yields: ~0.1-0.5 ms of copying. */
+export const PIECE_BYTES = 1 << 20;
+
+const ZEROS = new Uint8Array(16);
 
 export class SnapshotWriter {
   private readonly parts: Part[] = [];
@@ -47,40 +55,98 @@ export class SnapshotWriter {
   }
 
   /**
-   * A u32 section of `byteLength` bytes (a multiple of 4) that `fill` writes straight into the snapshot, zeroed
-   * beforehand: a large payload assembled from pieces (the records) is copied once, not into a buffer of its
-   * own first. `fill` runs in `finish`, which the caller runs in the same synchronous call, on the same state.
+   * A u32 section of `byteLength` bytes (a multiple of 4) whose content `pieces` yields in order (at most
+   * `byteLength` bytes, zero-padded up to it): a payload assembled from many arrays (the records, the postings)
+   * goes to the snapshot without a buffer of its own. `pieces` runs later, during `pieces()` (see there).
    */
-  u32Filled(name: string, byteLength: number, fill: (target: Uint8Array) => void): void {
+  u32Pieces(name: string, byteLength: number, pieces: () => Generator<Uint8Array, void, void>): void {
     if (byteLength % 4 !== 0) throw new Error(`section ${name}: ${byteLength} bytes is not whole 32-bit words`);
-    this.parts.push({ name, kind: 'u32', byteLength, fill });
+    this.parts.push({ name, kind: 'u32', byteLength, pieces });
   }
 
   private bytes(name: string, kind: Kind, bytes: Uint8Array): void {
     this.parts.push({ name, kind, byteLength: bytes.byteLength, bytes });
   }
 
+  /** The whole snapshot in one buffer. */
   finish(): Uint8Array {
+    const { header, byteLength } = this.layout();
+    const out = new Uint8Array(byteLength);
+    let at = 0;
+    for (const piece of this.pieces(header)) {
+      out.set(piece, at);
+      at += piece.byteLength;
+    }
+    return out;
+  }
+
+  /**
+   * The snapshot's bytes in order, in pieces of at most `PIECE_BYTES`, for a caller writing them to a file: it
+   * may do other work between two pieces (answer searches, wait for the write) as long as nothing changes what
+   * the sections were given, since typed arrays are read only now, often as views rather than copies. A piece is
+   * valid only until the next one is asked for (small ones are gathered in a buffer reused each time).
+   */
+  *pieces(header = this.layout().header): Generator<Uint8Array, void, void> {
+    const gather = new Gatherer();
+    yield* gather.add(header);
+    for (const part of this.parts) {
+      let written = 0;
+      for (const piece of part.bytes === undefined ? part.pieces!() : [part.bytes]) {
+        written += piece.byteLength;
+        yield* gather.add(piece);
+      }
+      if (written > part.byteLength) throw new Error(`section ${part.name}: ${written} bytes for ${part.byteLength}`);
+      yield* gather.add(ZEROS.subarray(0, align8(part.byteLength) - written));
+    }
+    yield* gather.flush();
+  }
+
+  /** The section table and the snapshot's length. */
+  private layout(): { header: Uint8Array; byteLength: number } {
     const sections: SectionEntry[] = [];
     let offset = 0;
     for (const part of this.parts) {
       sections.push({ name: part.name, kind: part.kind, offset, length: part.byteLength });
       offset = align8(offset + part.byteLength);
     }
-    const header = encoder.encode(JSON.stringify({ sections }));
-    const start = align8(16 + header.byteLength);
-    const out = new Uint8Array(start + offset);
-    out.set(encoder.encode(MAGIC), 0);
-    const view = new DataView(out.buffer);
+    const table = encoder.encode(JSON.stringify({ sections }));
+    const start = align8(16 + table.byteLength);
+    const header = new Uint8Array(start);
+    header.set(encoder.encode(MAGIC), 0);
+    const view = new DataView(header.buffer);
     view.setUint32(8, FORMAT_VERSION, true);
-    view.setUint32(12, header.byteLength, true);
-    out.set(header, 16);
-    this.parts.forEach((part, i) => {
-      const from = start + sections[i].offset;
-      if (part.bytes !== undefined) out.set(part.bytes, from);
-      else part.fill!(out.subarray(from, from + part.byteLength));
-    });
-    return out;
+    view.setUint32(12, table.byteLength, true);
+    header.set(table, 16);
+    return { header, byteLength: start + offset };
+  }
+}
+
+/** Gathers small pieces into one reused buffer; large ones pass through, `PIECE_BYTES` at a time. */
+class Gatherer {
+  private readonly buffer = new Uint8Array(PIECE_BYTES);
+  private used = 0;
+
+  *add(piece: Uint8Array): Generator<Uint8Array, void, void> {
+    let at = 0;
+    while (at < piece.byteLength) {
+      if (this.used === 0 && piece.byteLength - at >= PIECE_BYTES) {
+        yield piece.subarray(at, at + PIECE_BYTES);
+        at += PIECE_BYTES;
+        continue;
+      }
+      const n = Math.min(PIECE_BYTES - this.used, piece.byteLength - at);
+      this.buffer.set(piece.subarray(at, at + n), this.used);
+      this.used += n;
+      at += n;
+      if (this.used === PIECE_BYTES) yield* this.flush();
+    }
+  }
+
+  *flush(): Generator<Uint8Array, void, void> {
+    if (this.used === 0) return;
+    const full = this.buffer.subarray(0, this.used);
+    this.used = 0;
+    yield full;
   }
 }
 

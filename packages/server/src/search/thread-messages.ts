@@ -1,17 +1,20 @@
 /** Messages between the main thread and the search threads (`threads.ts` ↔ `thread.ts`). */
 import type { ErrorCode } from '../errors.ts';
-import type { CapturedSnapshot } from '../storage/snapshot.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
 
 export type ThreadRequest =
   | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number }
   | { type: 'apply'; ops: Array<{ seq: number; json: string }> }
   | { type: 'search'; id: number; call: SearchCall }
-  | { type: 'snapshot'; id: number; seq: number }
+  /** Write the engine files of a snapshot after operation `seq` into the folder `dir`. */
+  | { type: 'snapshot'; id: number; seq: number; dir: string }
   /** Let the thread end on its own (profilers and coverage write their output then). */
   | { type: 'stop' };
 
 export type ThreadResponse =
   | { type: 'ready'; appliedSeq: number }
-  | { type: 'snapshot'; id: number; captured?: CapturedSnapshot; error?: string }
+  /** The thread no longer holds operations back for a snapshot: it applied every one it held. */
+  | { type: 'snapshot-released'; id: number }
+  /** The files are written and fsync'ed: the manifest to write beside them, or why not. */
+  | { type: 'snapshot'; id: number; manifest?: string; error?: string }
   | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } };

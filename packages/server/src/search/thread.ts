@@ -4,14 +4,19 @@
  * It starts from the store's snapshot and the operations applied since (`Store.startReplica`), then applies
  * every operation the main thread applies, in the same order (messages on one port arrive in order), so a
  * search call sent after an operation always sees it. `applyOp` is deterministic: the replica holds exactly
- * the main thread's state. It never writes anything.
+ * the main thread's state.
+ *
+ * Asked for a snapshot, it writes the engine files itself, from its indexes' own arrays (`writeSnapshotFiles`),
+ * answering searches between slices of the work. Operations arriving meanwhile are held, then applied a slice at
+ * a time too; the main thread publishes their tasks only once it hears they are (`Store.takeSnapshot`), so a
+ * search sent after a task is published still sees it.
  */
 import { parentPort } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import { applyOp } from '../storage/apply.ts';
 import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
-import { captureSnapshot, readSnapshot } from '../storage/snapshot.ts';
+import { readSnapshot, SNAPSHOT_SLICE_MS, writeSnapshotFiles } from '../storage/snapshot.ts';
 import { answerSearchCall } from './queries.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
@@ -19,6 +24,8 @@ const port = parentPort!;
 let registry = new IndexRegistry();
 /** The last operation applied here (reported when ready). */
 let appliedSeq = 0;
+/** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
+let held: Array<{ seq: number; json: string }> | null = null;
 
 function apply(ops: Array<{ seq: number; json: string }>): void {
   for (const { seq, json } of ops) {
@@ -29,6 +36,31 @@ function apply(ops: Array<{ seq: number; json: string }>): void {
     }
     appliedSeq = seq;
   }
+}
+
+/**
+ * Applies the operations held during a snapshot, `SNAPSHOT_SLICE_MS` of them per turn of the event loop (those
+ * arriving meanwhile join the queue), then tells the main thread, which publishes their tasks.
+ */
+function catchUp(id: number): Promise<void> {
+  const queue = held!;
+  let next = 0;
+  return new Promise<void>((resolve) => {
+    const slice = (): void => {
+      const started = performance.now();
+      while (next < queue.length && performance.now() - started < SNAPSHOT_SLICE_MS) apply([queue[next++]]);
+      if (next < queue.length) {
+        setImmediate(slice);
+        return;
+      }
+      held = null;
+      // Posted in the turn the last held operation is applied: what the main thread sends after hearing it (a
+      // search after a task is published) is handled after them all.
+      post({ type: 'snapshot-released', id });
+      resolve();
+    };
+    slice();
+  });
 }
 
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
@@ -45,19 +77,28 @@ port.on('message', (message: ThreadRequest) => {
       return;
     }
     case 'apply':
-      apply(message.ops);
+      if (held !== null) for (const op of message.ops) held.push(op);
+      else apply(message.ops);
       return;
     case 'snapshot': {
       // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
       // then captures the snapshot itself.
-      if (appliedSeq !== message.seq) {
+      if (appliedSeq !== message.seq || held !== null) {
         post({ type: 'snapshot', id: message.id, error: `replica at ${appliedSeq}, snapshot asked at ${message.seq}` });
         return;
       }
-      const captured = captureSnapshot(registry, message.seq);
-      // The engine's snapshot bytes are fresh buffers: hand them over rather than copy a gigabyte.
-      const buffers = captured.files.flatMap((file) => (typeof file.data === 'string' ? [] : [file.data.buffer as ArrayBuffer]));
-      post({ type: 'snapshot', id: message.id, captured }, buffers);
+      held = [];
+      let caughtUp = Promise.resolve();
+      writeSnapshotFiles(registry, message.seq, message.dir, () => (caughtUp = catchUp(message.id)))
+        .then(
+          (manifest) => ({ manifest }),
+          (error: unknown) => ({ error: String((error as Error)?.stack ?? error) }),
+        )
+        // Last, even after a failure: the main thread publishes what was held only once this thread applied it.
+        .then(async (outcome) => {
+          await caughtUp;
+          post({ type: 'snapshot', id: message.id, ...outcome });
+        });
       return;
     }
     case 'stop':

@@ -9,7 +9,7 @@ import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/de
 import { buildApp } from '../app.ts';
 import { Store } from '../storage/store.ts';
 import { getMeta } from '../storage/db.ts';
-import { readSnapshot } from '../storage/snapshot.ts';
+import { createSnapshotFolder, readSnapshot } from '../storage/snapshot.ts';
 import { runQueries } from './queries.ts';
 import { SearchThreads } from './threads.ts';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
@@ -145,22 +145,47 @@ describe('search threads', () => {
     for (let i = 0; i < 4; i++) expect((await post(threaded, '/1/indexes/products/query', { query: 'quokka' })).body.nbHits).toBe(1);
   }, 30_000);
 
-  // Last: a SearchThreads of its own takes over the store's snapshot captures, and gives them up when closed.
-  it('queues searches behind a snapshot capture when the capturing thread is the only one, not on the main thread', async () => {
+  // Last: a SearchThreads of its own takes over the store's snapshots, and gives them up when closed.
+  it('answers searches while the only thread writes a snapshot, and publishes writes made meanwhile once it applied them', async () => {
     const single = new SearchThreads(store, 1);
+    let dir = '';
     try {
       await single.whenReady(1);
+      // Made after the thread is ready: a thread done loading prunes the snapshot folders no snapshot is using.
+      dir = await createSnapshotFolder(dataDir);
       const seq = (store as unknown as { appliedSeq: number }).appliedSeq;
-      const capture = single.capture(seq);
+      const events: string[] = [];
+      const capture = single.capture(seq, dir, () => events.push('released')).then((manifest) => {
+        events.push('written');
+        return manifest;
+      });
       const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'oak', facets: ['brand'] } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
       const running = single.run(call);
       expect(running).not.toBeNull();
-      const answer = await running!;
-      expect((await capture).seq).toBe(seq);
+      const answer = await running!.then((result) => {
+        events.push('answered');
+        return result;
+      });
+      const manifest = JSON.parse(await capture) as { seq: number; indexes: Array<{ name: string; engineFile?: string }> };
+      // The search was answered while the snapshot was being written, before its last byte was.
+      expect(events).toEqual(['answered', 'released', 'written']);
+      expect(manifest.seq).toBe(seq);
+      expect(manifest.indexes.find((index) => index.name === 'products')?.engineFile).toMatch(/^index-\d+\.bin$/);
       const { results } = JSON.parse(answer.body) as { results: unknown[] };
       expect(results.map(comparable)).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
+      // Writes made while the thread writes the store's snapshot: published only once the thread applied them.
+      for (let round = 0; round < 5; round++) {
+        const snapshot = store.snapshot();
+        const task = await store.saveObjects('products', [{ objectID: `during-${round}`, name: `capybara lamp ${round}` }]);
+        await store.waitForTask(task.taskID);
+        const found = await single.run({ ...call, queries: [{ indexName: 'products', type: 'default' as const, params: { query: `capybara lamp ${round}` } }] })!;
+        expect((JSON.parse(found.body) as { results: Array<{ nbHits: number }> }).results[0].nbHits).toBe(1);
+        await snapshot;
+      }
+      expect(single.snapshotsTaken).toBe(6);
     } finally {
       await single.close();
+      if (dir !== '') removeDir(dir);
     }
   }, 30_000);
 });

@@ -6,8 +6,8 @@
  * operation. A search call goes to the ready thread with the fewest calls in flight. Messages to one thread
  * arrive in order, so a call sent after a task was published is answered after the thread applied it (see
  * `Store.taskStatus`). When no thread is ready (starting, or restarting after a crash), `run` returns null and
- * the caller searches on the main thread, which holds the same state; a thread busy capturing a snapshot still
- * takes calls when it is the only one (they wait for the capture).
+ * the caller searches on the main thread, which holds the same state. One thread writes each snapshot's engine
+ * files (`capture`), answering searches between pieces; others, if any, are preferred meanwhile.
  *
  * Rejected alternatives: sharing one engine between threads (the engine is synchronous and owns ordinary JS
  * objects: not shareable); one process per core (writes, keys and the search log would need a protocol
@@ -15,7 +15,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
-import type { CapturedSnapshot } from '../storage/snapshot.ts';
 import type { Store } from '../storage/store.ts';
 import { PendingCalls } from './pending-calls.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
@@ -37,8 +36,8 @@ interface Thread {
   worker: Worker;
   ready: boolean;
   inFlight: PendingCalls<Pending>;
-  /** Capturing a snapshot: it answers nothing else meanwhile, so searches go elsewhere. */
-  snapshot: { id: number; resolve: (captured: CapturedSnapshot) => void; reject: (error: unknown) => void } | null;
+  /** Writing a snapshot: searches go to other threads, if any, meanwhile. */
+  snapshot: { id: number; released: () => void; resolve: (manifest: string) => void; reject: (error: unknown) => void } | null;
 }
 
 /** The thread died or was stopped: the call may be run again elsewhere. */
@@ -51,7 +50,7 @@ export class SearchThreads {
   private restartDelay = RESTART_DELAY_MS;
   private readonly unsubscribe: () => void;
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** Snapshots captured by a thread (for tests and the design note's claim). */
+  /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
 
   constructor(
@@ -63,7 +62,7 @@ export class SearchThreads {
       const ops = applied.map(({ seq, json }) => ({ seq, json }));
       for (const thread of this.threads) this.send(thread, { type: 'apply', ops });
     });
-    store.setSnapshotCapture((seq) => this.capture(seq));
+    store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released));
     for (let i = 0; i < count; i++) this.spawn();
   }
 
@@ -84,10 +83,10 @@ export class SearchThreads {
 
   /**
    * Runs the call on the least busy ready thread; null when none is ready. Rejects with `ThreadGone` if it dies.
-   * A thread capturing a snapshot is used only when it is the only one ready: the call waits in its queue for
-   * the capture to end (a few hundred milliseconds at 100,000 records) rather than run on the main thread,
-   * whose copy of the index has none of the structures searches build on first use (the customRanking order
-   * alone parses every record: seconds at a million, with HTTP frozen meanwhile).
+   * A thread writing a snapshot is used only when it is the only one ready: it answers between slices of that
+   * work, rather than the main thread answering, whose copy of the index has none of the structures searches
+   * build on first use (the customRanking order alone parses every record: seconds at a million, with HTTP
+   * frozen meanwhile).
    */
   run(call: SearchCall): Promise<SearchAnswer> | null {
     const thread = this.leastBusy() ?? this.leastBusy(true);
@@ -99,16 +98,17 @@ export class SearchThreads {
   }
 
   /**
-   * The state after operation `seq`, captured by the least busy ready thread (the store's snapshot, off the main
-   * thread). Rejects when no thread is ready or it dies meanwhile: the store then captures it itself.
+   * Has the least busy ready thread write the engine files of a snapshot after operation `seq` into `dir`
+   * (the store's snapshot, off the main thread; see `Store.setSnapshotCapture`). Rejects when no thread is ready or it
+   * dies meanwhile: the store then captures it itself.
    */
-  capture(seq: number): Promise<CapturedSnapshot> {
+  capture(seq: number, dir: string, released: () => void): Promise<string> {
     const thread = this.leastBusy();
     if (thread === undefined) return Promise.reject(new ThreadGone('no search thread ready'));
     const id = this.nextId++;
-    return new Promise<CapturedSnapshot>((resolve, reject) => {
-      thread.snapshot = { id, resolve, reject };
-      this.send(thread, { type: 'snapshot', id, seq });
+    return new Promise<string>((resolve, reject) => {
+      thread.snapshot = { id, released, resolve, reject };
+      this.send(thread, { type: 'snapshot', id, seq, dir });
     });
   }
 
@@ -150,13 +150,15 @@ export class SearchThreads {
         start.release();
         thread.ready = true;
         this.restartDelay = RESTART_DELAY_MS;
+      } else if (message.type === 'snapshot-released') {
+        if (thread.snapshot?.id === message.id) thread.snapshot.released();
       } else if (message.type === 'snapshot') {
         const pending = thread.snapshot;
         thread.snapshot = null;
         if (pending === null || pending.id !== message.id) return;
-        if (message.captured) {
+        if (message.manifest !== undefined) {
           this.snapshotsTaken++;
-          pending.resolve(message.captured);
+          pending.resolve(message.manifest);
         } else pending.reject(new Error(message.error ?? 'snapshot failed'));
       } else if (message.type === 'result') {
         const pending = thread.inFlight.take(message.id);

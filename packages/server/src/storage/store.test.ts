@@ -2,6 +2,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support.ts';
+import { getMeta } from './db.ts';
+import { captureSnapshot, writeCapturedFiles } from './snapshot.ts';
 import { Store } from './store.ts';
 
 describe('Store', () => {
@@ -95,6 +97,46 @@ describe('Store', () => {
     store.db.close();
     const reopened = await Store.open({ dataDir });
     expect(reopened.getObjects('p', ['counter'])).toEqual([{ objectID: 'counter', n: 4499 }]);
+    await reopened.close();
+  });
+
+  it('publishes no task while a replica writing a snapshot holds it, and every one once it lets go', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir });
+    const first = await store.saveObjects('products', [{ objectID: 'a', name: 'Lamp' }]);
+    await store.waitForTask(first.taskID);
+    // A replica that captures the state when asked, then holds what comes after until the test lets it go.
+    let asked!: (seq: number) => void;
+    const wasAsked = new Promise<number>((resolve) => (asked = resolve));
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    store.setSnapshotCapture(async (seq, dir, released) => {
+      const captured = captureSnapshot(store.registry, seq);
+      asked(seq);
+      await gate;
+      await writeCapturedFiles(dir, captured);
+      released();
+      return captured.manifest;
+    });
+    const snapshot = store.snapshot();
+    expect(await wasAsked).toBe(first.taskID);
+    const applied = new Promise<void>((resolve) => store.onApplied((ops) => ops.some((op) => op.seq === second.taskID) && resolve()));
+    const second = await store.saveObjects('products', [{ objectID: 'b', name: 'Chair' }]);
+    let published = false;
+    const waiting = store.waitForTask(second.taskID).then(() => (published = true));
+    await applied;
+    // Applied here, but the replica holds it: not published.
+    expect(store.getObjects('products', ['b'])[0]).toMatchObject({ name: 'Chair' });
+    expect(store.taskStatus(second.taskID)).toBe('notPublished');
+    expect(published).toBe(false);
+    letGo();
+    await waiting;
+    expect(store.taskStatus(second.taskID)).toBe('published');
+    await snapshot;
+    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBe(first.taskID);
+    await store.close();
+    const reopened = await Store.open({ dataDir });
+    expect(reopened.getObjects('products', ['a', 'b']).map((record) => record?.name)).toEqual(['Lamp', 'Chair']);
     await reopened.close();
   });
 

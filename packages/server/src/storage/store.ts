@@ -10,6 +10,7 @@
  * log after it. See DESIGN.md.
  */
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError } from '@vitrine/engine';
 import type { IncomingRecord, IndexRecord, IndexSettings, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
@@ -25,8 +26,7 @@ import type { Db } from './db.ts';
 import { opIndexNames, opWeight } from './ops.ts';
 import type { Op } from './ops.ts';
 import { IndexRegistry } from './registry.ts';
-import { captureSnapshot, pruneSnapshots, readSnapshot, writeSnapshot } from './snapshot.ts';
-import type { CapturedSnapshot } from './snapshot.ts';
+import { captureSnapshot, commitSnapshotFolder, createSnapshotFolder, pruneSnapshots, readSnapshot, writeCapturedFiles } from './snapshot.ts';
 import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
 import { WalSync } from './wal-sync.ts';
 
@@ -67,6 +67,14 @@ export interface ReplicaStart {
 
 /** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
 const APPLY_SLICE_MS = 10;
+/**
+ * Writes the engine files of a snapshot after operation `seq` into the folder `dir` somewhere else (a search
+ * thread, from its replica of the state) and resolves with the snapshot's manifest. The replica holds back the
+ * operations after `seq` until it calls `released` (it wrote every byte, or failed, and applied what it held):
+ * their tasks are published only then.
+ */
+export type SnapshotCapture = (seq: number, dir: string, released: () => void) => Promise<string>;
+
 /** Log rows deleted per turn of the event loop once a snapshot covers them (`trimLog`). */
 const LOG_TRIM_ROWS = 2000;
 
@@ -94,8 +102,13 @@ export class Store {
   private snapshotPins = 0;
   /** Snapshots being captured or written: nothing may prune the folders meanwhile (the new one is not yet current). */
   private snapshotsInProgress = 0;
-  /** Captures the state at a position somewhere else than on this thread (a replica); null: here. */
-  private captureElsewhere: ((seq: number) => Promise<CapturedSnapshot>) | null = null;
+  /** Writes snapshots somewhere else than on this thread (a replica); null: here. */
+  private captureElsewhere: SnapshotCapture | null = null;
+  /**
+   * While a replica writes a snapshot after this operation, it holds the operations after it, so their tasks
+   * are not published (`publishedSeq`) until it applies them; null otherwise.
+   */
+  private publicationHeldAt: number | null = null;
   /** Flushes the log's commits to disk off the event loop. */
   private readonly walSync: WalSync;
   /** Settles once the last commit is durable (and its writes queued for applying) or failed. */
@@ -265,10 +278,16 @@ export class Store {
     } else this.maybeSnapshot();
   }
 
+  /** The last operation every search sees: applied here, and by the replicas (see `publicationHeldAt`). */
+  private get publishedSeq(): number {
+    return this.publicationHeldAt === null ? this.appliedSeq : Math.min(this.appliedSeq, this.publicationHeldAt);
+  }
+
   private wakeWaiters(): void {
     if (this.waiters.length === 0) return;
-    const ready = this.waiters.filter((w) => w.seq <= this.appliedSeq);
-    this.waiters = this.waiters.filter((w) => w.seq > this.appliedSeq);
+    const published = this.publishedSeq;
+    const ready = this.waiters.filter((w) => w.seq <= published);
+    this.waiters = this.waiters.filter((w) => w.seq > published);
     for (const waiter of ready) waiter.resolve();
   }
 
@@ -279,7 +298,7 @@ export class Store {
    */
   taskStatus(taskID: number): 'published' | 'notPublished' | undefined {
     if (!Number.isInteger(taskID) || taskID <= 0 || taskID > this.lastSeq) return undefined;
-    return taskID <= this.appliedSeq ? 'published' : 'notPublished';
+    return taskID <= this.publishedSeq ? 'published' : 'notPublished';
   }
 
   // ---------------------------------------------------------------- replicas (search threads)
@@ -309,12 +328,8 @@ export class Store {
     };
   }
 
-  /**
-   * Lets a replica capture snapshots: `capture(seq)` resolves with the state after operation `seq` (the
-   * replica has received every operation up to it). Capturing costs about a second per 100,000 records, which
-   * this thread then spends serving requests instead. Null: capture here again.
-   */
-  setSnapshotCapture(capture: ((seq: number) => Promise<CapturedSnapshot>) | null): void {
+  /** Lets a replica write snapshots (see `SnapshotCapture`). Null: capture them here again. */
+  setSnapshotCapture(capture: SnapshotCapture | null): void {
     this.captureElsewhere = capture;
   }
 
@@ -368,17 +383,35 @@ export class Store {
   private async takeSnapshot(): Promise<void> {
     this.opsSinceSnapshot = 0;
     this.recordsSinceSnapshot = 0;
-    let captured: CapturedSnapshot | undefined;
+    let dir = await createSnapshotFolder(this.dataDir);
+    let written: { seq: number; manifest: string } | undefined;
     if (this.captureElsewhere) {
+      // The position is taken now, after the folder exists: the replica has received every operation up to it.
+      const seq = this.appliedSeq;
+      this.publicationHeldAt = seq;
+      const release = (): void => {
+        if (this.publicationHeldAt !== seq) return;
+        this.publicationHeldAt = null;
+        this.wakeWaiters();
+      };
       try {
-        captured = await this.captureElsewhere(this.appliedSeq);
+        written = { seq, manifest: await this.captureElsewhere(seq, dir, release) };
       } catch {
-        // No replica could take it (none ready, or it died): take it here, at wherever the state is now.
+        // No replica could take it (none ready, or it died): take it here, at wherever the state is now, in a
+        // clean folder (the replica may have left a file behind).
+        await rm(dir, { recursive: true, force: true });
+        dir = await createSnapshotFolder(this.dataDir);
+      } finally {
+        release();
       }
     }
-    captured ??= captureSnapshot(this.registry, this.appliedSeq);
-    const seq = captured.seq;
-    await writeSnapshot(this.dataDir, captured);
+    if (written === undefined) {
+      const captured = captureSnapshot(this.registry, this.appliedSeq);
+      await writeCapturedFiles(dir, captured);
+      written = captured;
+    }
+    const seq = written.seq;
+    await commitSnapshotFolder(this.dataDir, dir, seq, written.manifest);
     // Another snapshot, of a later position, became current meanwhile: this one must not take its place (the
     // log before that one is gone). Its folder goes with the next prune.
     if (seq <= this.snapshotSeq) return;
