@@ -130,8 +130,9 @@ describe('result cache', () => {
       }),
       { numRuns: 200 },
     );
-    // The comparison means something only if the cache answered often, across writes.
-    expect(answeredFromCache).toBeGreaterThan(500);
+    // The comparison means something only if the cache answered often, across writes: 463-643 of ~14,000
+    // searches in eight runs with random inputs (two of them under the 500 this floor used to be).
+    expect(answeredFromCache).toBeGreaterThan(250);
   });
 
   it('keeps a result without hits across writes to attributes it does not read, and drops it on one it reads', () => {
