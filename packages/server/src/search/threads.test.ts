@@ -175,6 +175,8 @@ describe('search threads', () => {
       expect(results.map(comparable)).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
       // Writes made while the thread writes the store's snapshot: published only once the thread applied them.
       for (let round = 0; round < 5; round++) {
+        // Something new to snapshot (the last round's write may have been applied before its snapshot began).
+        await store.waitForTask((await store.saveObjects('products', [{ objectID: `before-${round}`, name: 'okapi stool' }])).taskID);
         const snapshot = store.snapshot();
         const task = await store.saveObjects('products', [{ objectID: `during-${round}`, name: `capybara lamp ${round}` }]);
         await store.waitForTask(task.taskID);
