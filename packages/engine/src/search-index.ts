@@ -52,6 +52,11 @@ export class SearchIndex implements EngineIndex {
   private readonly compactionPolicy = { minTombstones: COMPACT_MIN_TOMBSTONES, perWrite: COMPACTION_COPIES_PER_WRITE, perSearch: COMPACTION_COPIES_PER_SEARCH };
   /** Compactions completed (tests). */
   private compactions = 0;
+  /**
+   * Snapshots being given in pieces (`saveSnapshotInPieces`): searches do not advance a compaction meanwhile,
+   * since its end swaps the store the snapshot is reading.
+   */
+  private snapshotsInPieces = 0;
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
@@ -135,7 +140,7 @@ export class SearchIndex implements EngineIndex {
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
     const key = this.results.enabled ? resultKey(params, settingsOverride, options) : null;
-    if (this.compaction !== null) this.maybeCompact(this.compactionPolicy.perSearch);
+    if (this.compaction !== null && this.snapshotsInPieces === 0) this.maybeCompact(this.compactionPolicy.perSearch);
     if (key !== null) {
       const cached = this.results.get(key, this.store);
       // The key leaves out analytics parameters, which the `params` echo still shows.
@@ -194,8 +199,9 @@ export class SearchIndex implements EngineIndex {
    * `saveSnapshot()`'s bytes in order, in pieces of at most a megabyte, for writing to a file without holding
    * the whole snapshot in memory; most pieces are views of the index's own arrays (no copy). A piece is valid
    * only until the next is asked for; an empty one is a pause in the work of describing the sections (each
-   * step a few milliseconds at 100,000 records). Between two pieces the index may be searched but not written:
-   * the snapshot is of the state when the first piece was asked for, and the next piece after a write throws.
+   * step a few milliseconds at 100,000 records). Between two pieces the index may be searched (searches then
+   * leave a running compaction where it is) but not written: the snapshot is of the state when the first piece
+   * was asked for, and the next piece after a write throws.
    */
   *saveSnapshotInPieces(): Generator<Uint8Array, void, void> {
     const store = this.store;
@@ -205,14 +211,19 @@ export class SearchIndex implements EngineIndex {
     };
     const w = new SnapshotWriter();
     const pause = new Uint8Array(0);
-    for (const _pause of this.describeSnapshot(w)) {
-      yield pause;
-      unchanged();
-    }
-    const pieces = w.pieces();
-    for (let next = pieces.next(); !next.done; next = pieces.next()) {
-      yield next.value;
-      unchanged();
+    this.snapshotsInPieces++;
+    try {
+      for (const _pause of this.describeSnapshot(w)) {
+        yield pause;
+        unchanged();
+      }
+      const pieces = w.pieces();
+      for (let next = pieces.next(); !next.done; next = pieces.next()) {
+        yield next.value;
+        unchanged();
+      }
+    } finally {
+      this.snapshotsInPieces--;
     }
   }
 

@@ -125,6 +125,32 @@ describe('snapshots in pieces', () => {
     }
   });
 
+  it('keeps a running compaction where it is while giving pieces, and lets searches advance it after', () => {
+    const index = new SearchIndex(demoSettings);
+    const internals = index as unknown as { compactionPolicy: { minTombstones: number; perWrite: number; perSearch: number }; compactions: number };
+    Object.assign(internals.compactionPolicy, { minTombstones: 3, perWrite: 1, perSearch: 1 });
+    index.saveObjects([...generateProducts(300, 4)]);
+    // Tombstones outnumbering live records (the 151st deletion) start a compaction, advanced one record per
+    // record written and per search: 148 of the 149 live records are left to copy.
+    index.deleteObjects(Array.from({ length: 150 }, (_, i) => String(i + 1)));
+    index.deleteObjects(['151']);
+    expect((index as unknown as { compaction: unknown }).compaction).not.toBeNull();
+    const search = (): number => index.search({ query: '', hitsPerPage: 0 }).nbHits;
+    // The searches after any one piece would finish the compaction and swap the store.
+    const { bytes } = join(
+      (function* () {
+        for (const piece of index.saveSnapshotInPieces()) {
+          yield piece;
+          for (let i = 0; i < 150; i++) expect(search()).toBe(149);
+        }
+      })(),
+    );
+    expect(internals.compactions).toBe(0);
+    expect(loadSnapshot(bytes).search({ query: '', hitsPerPage: 0 }).nbHits).toBe(149);
+    for (let i = 0; i < 150; i++) search();
+    expect(internals.compactions).toBe(1);
+  });
+
   it('refuses to go on once the index is written between two pieces', () => {
     const index = new SearchIndex(demoSettings);
     index.saveObjects([...generateProducts(200, 2)]);
