@@ -73,7 +73,7 @@ export class SnapshotWriter {
     const { header, byteLength } = this.layout();
     const out = new Uint8Array(byteLength);
     let at = 0;
-    for (const piece of this.pieces(header)) {
+    for (const piece of this.payload(header)) {
       out.set(piece, at);
       at += piece.byteLength;
     }
@@ -86,19 +86,24 @@ export class SnapshotWriter {
    * the sections were given, since typed arrays are read only now, often as views rather than copies. A piece is
    * valid only until the next one is asked for (small ones are gathered in a buffer reused each time).
    */
-  *pieces(header = this.layout().header): Generator<Uint8Array, void, void> {
+  *pieces(): Generator<Uint8Array, void, void> {
     const gather = new Gatherer();
-    yield* gather.add(header);
+    for (const piece of this.payload(this.layout().header)) yield* gather.add(piece);
+    yield* gather.flush();
+  }
+
+  /** The header, then each section's bytes as given (any size) and its zero padding. */
+  private *payload(header: Uint8Array): Generator<Uint8Array, void, void> {
+    yield header;
     for (const part of this.parts) {
       let written = 0;
       for (const piece of part.bytes === undefined ? part.pieces!() : [part.bytes]) {
         written += piece.byteLength;
-        yield* gather.add(piece);
+        if (written > part.byteLength) throw new Error(`section ${part.name}: ${written} bytes for ${part.byteLength}`);
+        yield piece;
       }
-      if (written > part.byteLength) throw new Error(`section ${part.name}: ${written} bytes for ${part.byteLength}`);
-      yield* gather.add(ZEROS.subarray(0, align8(part.byteLength) - written));
+      yield ZEROS.subarray(0, align8(part.byteLength) - written);
     }
-    yield* gather.flush();
   }
 
   /** The section table and the snapshot's length. */

@@ -7,7 +7,7 @@
  * arrive in order, so a call sent after a task was published is answered after the thread applied it (see
  * `Store.taskStatus`). When no thread is ready (starting, or restarting after a crash), `run` returns null and
  * the caller searches on the main thread, which holds the same state. One thread writes each snapshot's engine
- * files (`capture`), answering searches between pieces; others, if any, are preferred meanwhile.
+ * files (`capture`), answering searches between slices of that work; others, if any, are preferred meanwhile.
  *
  * Rejected alternatives: sharing one engine between threads (the engine is synchronous and owns ordinary JS
  * objects: not shareable); one process per core (writes, keys and the search log would need a protocol
@@ -98,9 +98,9 @@ export class SearchThreads {
   }
 
   /**
-   * Has the least busy ready thread write the engine files of a snapshot after operation `seq` into `dir`
-   * (the store's snapshot, off the main thread; see `Store.setSnapshotCapture`). Rejects when no thread is ready or it
-   * dies meanwhile: the store then captures it itself.
+   * Has the least busy ready thread write the engine files of a snapshot after operation `seq` into `dir` (the
+   * store's snapshot, off the main thread; see `Store.setSnapshotCapture`). Rejects when no thread is ready or
+   * it dies meanwhile: the store then captures it itself.
    */
   capture(seq: number, dir: string, released: () => void): Promise<string> {
     const thread = this.leastBusy();

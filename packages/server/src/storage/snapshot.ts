@@ -12,7 +12,7 @@ import { readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EngineError, loadSnapshot, SearchIndex } from '@vitrine/engine';
+import { loadSnapshot, SearchIndex } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, SynonymHit } from '@vitrine/protocol';
 import { engineSettings, IndexRegistry } from './registry.ts';
 
@@ -28,8 +28,8 @@ interface ManifestIndex {
   /** File of the engine snapshot, absent for replicas. */
   engineFile?: string;
   /**
-   * `engine`: the engine's binary snapshot (fast to load); `records`: the records as JSON lines and the index
-   * rebuilt on load, used when the engine cannot snapshot (slower to load, same content).
+   * `engine`: the engine's binary snapshot, what is written; `records`: the records as JSON lines and the index
+   * rebuilt on load (slower, same content), which the first snapshots could hold and which still loads.
    */
   engineFormat?: 'engine' | 'records';
 }
@@ -43,10 +43,10 @@ interface Manifest {
 export interface CapturedSnapshot {
   seq: number;
   manifest: string;
-  files: Array<{ name: string; data: Uint8Array | string }>;
+  files: Array<{ name: string; data: Uint8Array }>;
 }
 
-/** The manifest of a snapshot of `registry`, and the engine of each index owning records with its file name. */
+/** The manifest of a snapshot of `registry`, and the engine of each index owning records with its file's name. */
 function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Manifest; engines: Array<{ item: ManifestIndex; engine: SearchIndex }> } {
   const manifest: Manifest = { format: 1, seq, indexes: [] };
   const engines: Array<{ item: ManifestIndex; engine: SearchIndex }> = [];
@@ -59,7 +59,11 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
       synonyms: [...entry.synonyms.values()],
       virtual: entry.virtual,
     };
-    if (entry.engine) engines.push({ item, engine: entry.engine });
+    if (entry.engine) {
+      item.engineFile = `index-${engines.length}.bin`;
+      item.engineFormat = 'engine';
+      engines.push({ item, engine: entry.engine });
+    }
     manifest.indexes.push(item);
   }
   return { manifest, engines };
@@ -71,26 +75,7 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
  */
 export function captureSnapshot(registry: IndexRegistry, seq: number): CapturedSnapshot {
   const { manifest, engines } = describeSnapshot(registry, seq);
-  const files: CapturedSnapshot['files'] = [];
-  engines.forEach(({ item, engine }, n) => {
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = engine.saveSnapshot();
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-    }
-    if (bytes) {
-      item.engineFile = `index-${n}.bin`;
-      item.engineFormat = 'engine';
-      files.push({ name: item.engineFile, data: bytes });
-    } else {
-      item.engineFile = `index-${n}.ndjson`;
-      item.engineFormat = 'records';
-      const lines: string[] = [];
-      for (const record of engine.records()) lines.push(JSON.stringify(record));
-      files.push({ name: item.engineFile, data: lines.join('\n') });
-    }
-  });
+  const files = engines.map(({ item, engine }) => ({ name: item.engineFile!, data: engine.saveSnapshot() }));
   return { seq, manifest: JSON.stringify(manifest), files };
 }
 
@@ -118,10 +103,8 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
     reading = false;
   };
   try {
-    for (const [n, { item, engine }] of engines.entries()) {
-      item.engineFile = `index-${n}.bin`;
-      item.engineFormat = 'engine';
-      const handle = await open(join(dir, item.engineFile), 'w', 0o600);
+    for (const { item, engine } of engines) {
+      const handle = await open(join(dir, item.engineFile!), 'w', 0o600);
       handles.push(handle);
       let sliceStart = performance.now();
       for (const piece of engine.saveSnapshotInPieces()) {
