@@ -16,7 +16,7 @@ import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
-import { customOrderDeps, customOrderFor, customOrderKey, mergePending, remapCustomOrder, restoreKeyColumns } from './rank/custom-rank.ts';
+import { customOrderDeps, customOrderFor, customOrderKey, loadKeyColumns, mergePending, remapCustomOrder, saveKeyColumns } from './rank/custom-rank.ts';
 import { Compaction } from './index/compaction.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
@@ -245,8 +245,7 @@ export class SearchIndex implements EngineIndex {
     w.u32('custom.rank', Uint32Array.from(order.rank));
     w.u32('custom.order', order.order);
     yield;
-    // And the sort keys, so writes after a restore extend the order exactly as they would have before it.
-    if (order.columns !== undefined) w.json('custom.keys', order.columns.map((column) => column.keys.map((key) => key ?? null)));
+    if (order.columns !== undefined) saveKeyColumns(w, order.columns);
   }
 
   /** Internal: an index around a store restored from a snapshot (see `loadSnapshot`). */
@@ -262,8 +261,7 @@ export class SearchIndex implements EngineIndex {
       const rank = r.u32('custom.rank');
       const order = r.u32('custom.order');
       if (rank.length !== index.store.capacity || order.length !== rank.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking order');
-      const keys = r.has('custom.keys') ? r.json<unknown[][]>('custom.keys') : null;
-      const columns = keys === null ? undefined : restoreKeyColumns(custom, keys, rank.length);
+      const columns = loadKeyColumns(r, custom, rank.length);
       index.store.seed(customOrderKey(custom), { rank: Float64Array.from(rank), order, pending: [], columns }, customOrderDeps(index.store, custom));
     }
     return index;

@@ -94,11 +94,17 @@ export class ObjectIds {
   save(w: SnapshotWriter, offsetsName: string, bytesName: string): void {
     const n = this.length;
     const live = new Uint8Array(n);
-    for (const entry of this.table) if (entry > 0) live[entry - 1] = 1;
+    // Indexed loops over locals: iterating the table with for...of and reading the offsets through their
+    // holders took 36-83 ms at a million ids (a step the search thread writing the snapshot answers nothing
+    // during), these 13-22 ms.
+    const table = this.table;
+    for (let slot = 0; slot < table.length; slot++) if (table[slot] > 0) live[table[slot] - 1] = 1;
     const offsets = new Uint32Array(n + 1);
+    const starts = this.starts.data;
+    const ends = this.ends.data;
     let total = 0;
     for (let id = 0; id < n; id++) {
-      if (live[id] === 1) total += this.ends.data[id] - this.starts.data[id];
+      if (live[id] === 1) total += ends[id] - starts[id];
       offsets[id + 1] = total;
     }
     w.u32(offsetsName, offsets);

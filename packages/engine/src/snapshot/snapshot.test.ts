@@ -4,12 +4,14 @@
  * damaged snapshot is refused with a typed error.
  */
 import { describe, expect, it } from 'vitest';
-import type { SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { IndexSettings, SearchParams, SearchResponse } from '@vitrine/protocol';
 import { generateProducts, demoSettings } from '@vitrine/demo';
 import { EngineError, SearchIndex, loadSnapshot } from '../index.ts';
 import { SnapshotReader, SnapshotWriter } from './format.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
 import type { IndexStore } from '../index/store.ts';
+import { customOrderFor } from '../rank/custom-rank.ts';
+import { parseCustomRanking } from '../settings.ts';
 
 const queries: SearchParams[] = [
   { query: '' , facets: ['*'] },
@@ -23,6 +25,16 @@ const queries: SearchParams[] = [
 function comparable(response: SearchResponse): unknown {
   const { processingTimeMS: _t, ...rest } = response;
   return rest;
+}
+
+const sectionsOf = (reader: SnapshotReader) => (reader as unknown as { sections: Map<string, { kind: 'json' | 'u32' | 'f64' }> }).sections;
+
+/** Copies section `name` from `reader` to `writer` as it is: to write snapshots as an earlier format did. */
+function copySection(reader: SnapshotReader, writer: SnapshotWriter, name: string): void {
+  const kind = sectionsOf(reader).get(name)!.kind;
+  if (kind === 'json') writer.json(name, reader.json(name));
+  else if (kind === 'u32') writer.u32(name, reader.u32(name));
+  else writer.f64(name, reader.f64(name));
 }
 
 function sample(): SearchIndex {
@@ -60,14 +72,8 @@ describe('snapshots', () => {
   it('loads snapshots written before objectIDs were kept as bytes (a JSON list, null for deleted records)', () => {
     const index = sample();
     const reader = new SnapshotReader(index.saveSnapshot());
-    const sections = (reader as unknown as { sections: Map<string, { kind: 'json' | 'u32' | 'f64' }> }).sections;
     const writer = new SnapshotWriter();
-    for (const [name, { kind }] of sections) {
-      if (name === 'records.idOffsets' || name === 'records.idBytes') continue;
-      if (kind === 'json') writer.json(name, reader.json(name));
-      else if (kind === 'u32') writer.u32(name, reader.u32(name));
-      else writer.f64(name, reader.f64(name));
-    }
+    for (const name of sectionsOf(reader).keys()) if (name !== 'records.idOffsets' && name !== 'records.idBytes') copySection(reader, writer, name);
     const storeOf = (i: SearchIndex): IndexStore => (i as unknown as { store: IndexStore }).store;
     const previous = Array.from({ length: storeOf(index).capacity }, (_, doc) => (storeOf(index).records.isDeleted(doc) ? null : (storeOf(index).records.get(doc)!.objectID as string)));
     writer.json('records.ids', previous);
@@ -125,6 +131,69 @@ describe('snapshots', () => {
     index.saveObjects([{ objectID: 'a', title: 'Blue lamp', extra: { note: 'desk' } }, { objectID: 'b', body: 'lamp shade' }]);
     const loaded = loadSnapshot(index.saveSnapshot());
     for (const query of ['lamp', 'desk', 'shade', '']) expect(comparable(loaded.search({ query }))).toEqual(comparable(index.search({ query })));
+  });
+
+  describe('customRanking keys', () => {
+    // Numbers (some missing), booleans and strings mixed with numbers: each kind of key column.
+    const ranked: IndexSettings = { searchableAttributes: ['name'], customRanking: ['desc(popularity)', 'asc(inStock)', 'asc(label)'] };
+    const specs = parseCustomRanking(ranked.customRanking);
+    const labels = ['b', 'a', 7, 'c', undefined, 2];
+    function rankedIndex(): SearchIndex {
+      const index = new SearchIndex(ranked);
+      index.saveObjects(
+        Array.from({ length: 300 }, (_, i) => ({
+          objectID: String(i),
+          name: 'lamp',
+          ...(i % 7 === 0 ? {} : { popularity: (i * 37) % 50 }),
+          inStock: i % 3 === 0,
+          ...(labels[i % 6] === undefined ? {} : { label: labels[i % 6] }),
+        })),
+      );
+      index.search({ query: '' });
+      return index;
+    }
+    const columnsOf = (index: SearchIndex) => customOrderFor((index as unknown as { store: IndexStore }).store, specs).columns!;
+    const sectionNames = (bytes: Uint8Array): string[] => [...sectionsOf(new SnapshotReader(bytes)).keys()];
+    // New documents placed among the old ones by their keys, others moved: wrong restored keys misplace them.
+    function writeMore(index: SearchIndex): void {
+      index.saveObjects([
+        { objectID: 'n1', name: 'lamp', popularity: 25, inStock: true, label: 'a' },
+        { objectID: 'n2', name: 'lamp', inStock: false, label: 3 },
+        { objectID: 'n3', name: 'lamp', popularity: 0 },
+      ]);
+      index.saveObjects([{ ...index.getObject('10')!, popularity: 49 }, { ...index.getObject('11')!, popularity: undefined }]);
+    }
+    const order = (index: SearchIndex): string[] => index.search({ query: 'lamp', hitsPerPage: 1000 }).hits.map((hit) => hit.objectID);
+    function expectRestored(index: SearchIndex, loaded: SearchIndex): void {
+      const saved = columnsOf(index);
+      const restored = columnsOf(loaded);
+      expect(restored.map((column) => column.allNumeric)).toEqual([true, true, false]);
+      for (let c = 0; c < specs.length; c++) {
+        expect(restored[c].keys).toEqual(saved[c].keys);
+        expect([...restored[c].numeric.subarray(0, 300)]).toEqual([...saved[c].numeric.subarray(0, 300)]);
+      }
+      for (const target of [index, loaded]) writeMore(target);
+      const fresh = new SearchIndex(ranked);
+      fresh.saveObjects([...index.records()]);
+      expect(order(loaded)).toEqual(order(fresh));
+      expect(order(index)).toEqual(order(fresh));
+    }
+
+    it('keeps numeric columns as numbers and string ones as JSON, and writes after a restore extend the order', () => {
+      const index = rankedIndex();
+      const bytes = index.saveSnapshot();
+      expect(sectionNames(bytes).filter((name) => name.startsWith('custom.'))).toEqual(['custom.rank', 'custom.order', 'custom.numeric.0', 'custom.numeric.1', 'custom.keys.2']);
+      expectRestored(index, loadSnapshot(bytes) as SearchIndex);
+    });
+
+    it('loads snapshots written when every column was JSON', () => {
+      const index = rankedIndex();
+      const reader = new SnapshotReader(index.saveSnapshot());
+      const writer = new SnapshotWriter();
+      for (const name of sectionsOf(reader).keys()) if (!name.startsWith('custom.numeric.') && !name.startsWith('custom.keys.')) copySection(reader, writer, name);
+      writer.json('custom.keys', columnsOf(index).map((column) => column.keys.map((key) => key ?? null)));
+      expectRestored(index, loadSnapshot(writer.finish()) as SearchIndex);
+    });
   });
 
   it('refuses damaged snapshots', () => {
