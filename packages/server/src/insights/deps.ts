@@ -72,6 +72,11 @@ export interface InsightsOptions {
    * Algolia; 0 counts every search.
    */
   searchAggregationMs: number;
+  /**
+   * The database's log is checkpointed this often (ms) by a thread of its own (`checkpointer.ts`); 0 leaves
+   * checkpoints to SQLite, inside the main thread's commits. Default 1,000.
+   */
+  checkpointIntervalMs: number;
   /** Accepted event timestamps: not older than this (ms). Default 30 days, as the Insights API. */
   maxEventAgeMs: number;
   /** …and not further in the future than this (ms), for clock skew. Default 1 hour. */
@@ -102,6 +107,7 @@ export const defaultInsightsOptions: InsightsOptions = {
   searchFlushIntervalMs: 10_000,
   searchFlushBatch: 10_000,
   searchAggregationMs: 30_000,
+  checkpointIntervalMs: 1000,
   maxEventAgeMs: 30 * DAY_MS,
   maxEventFutureMs: 3600 * 1000,
   modelRebuildIntervalMs: 10 * 60 * 1000,

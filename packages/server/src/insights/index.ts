@@ -12,6 +12,7 @@ import type { SearchSummary } from '../search/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { InsightsHistory, SearchLogEntry, SearchParams, SearchResponse } from '@vitrine/protocol';
 import { Analytics } from './analytics.ts';
+import { Checkpointer } from './checkpointer.ts';
 import { analyticsRoutes } from './analytics-routes.ts';
 import type { InsightsDb } from './db.ts';
 import { DAILY_TABLES, openInsightsDb } from './db.ts';
@@ -100,6 +101,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((message: string, error: unknown) => console.error(message, error));
   const db = openInsightsDb(deps.dataDir);
+  const checkpointer = options.checkpointIntervalMs > 0 ? new Checkpointer(db, options.checkpointIntervalMs, logError) : null;
   const searchLog = new SearchLog(db, now, options.searchFlushIntervalMs, options.searchFlushBatch, options.searchAggregationMs);
   const eventLog = new EventLog(db, searchLog);
   const analytics = new Analytics(db);
@@ -171,6 +173,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
       for (const timer of timers) clearInterval(timer);
       eventLog.commit();
       searchLog.close();
+      void checkpointer?.stop();
       db.close();
     },
   };
@@ -227,6 +230,8 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   });
   app.addHook('onClose', async () => {
     clearImmediate(first);
+    // The checkpoint thread's connection closed first: the main one, the last, then checkpoints and removes the log.
+    await checkpointer?.stop();
     insights.close();
   });
   return insights;
