@@ -42,7 +42,7 @@ export class Checkpointer {
   checkpoints = 0;
 
   constructor(
-    private readonly db: InsightsDb,
+    db: InsightsDb,
     intervalMs: number,
     logError: (message: string, error: unknown) => void,
   ) {
@@ -54,7 +54,7 @@ export class Checkpointer {
     const fail = (error: unknown): void => {
       if (this.stopped) return;
       this.stopped = true;
-      db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+      if (db.open) db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
       void this.worker.terminate();
       logError('insights: the checkpoint thread failed; checkpoints run in commits again', error);
     };
