@@ -123,8 +123,8 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
     const query = typeof body.query === 'string' ? body.query : '';
     const type = typeof body.type === 'string' ? body.type.toLowerCase() : body.type;
     if (type !== undefined && !TYPES.has(type as SynonymType)) throw createError('INVALID_PARAMETER', 'type', 'unknown synonym type');
-    const page = body.page === undefined ? 0 : Number(body.page);
-    const hitsPerPage = body.hitsPerPage === undefined ? 100 : Number(body.hitsPerPage);
+    const page = body.page === undefined ? 0 : countOf(body.page);
+    const hitsPerPage = body.hitsPerPage === undefined ? 100 : countOf(body.hitsPerPage);
     if (!Number.isInteger(page) || page < 0) throw createError('INVALID_PARAMETER', 'page', 'expected a non-negative integer');
     if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1 || hitsPerPage > 1000) throw createError('INVALID_PARAMETER', 'hitsPerPage', 'must be between 1 and 1000');
     const all = [...(registry.get(request.params.indexName)?.synonyms.values() ?? [])]
@@ -132,4 +132,13 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
       .sort((a, b) => a.objectID.localeCompare(b.objectID));
     return { hits: all.slice(page * hitsPerPage, (page + 1) * hitsPerPage), nbHits: all.length };
   });
+}
+
+/**
+ * A page number or page size as a number: given as one, or as a string of one; anything else is NaN (a 400
+ * then). `Number` on an arbitrary JSON value may throw (an object whose `toString` is no function).
+ */
+function countOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 }
