@@ -5,6 +5,7 @@
  * another host) and every error carries Algolia's `{ message, status }` body.
  */
 import fc from 'fast-check';
+import { createHmac } from 'node:crypto';
 import { SEARCH_KEY } from '../src/test-support.ts';
 import type { TestApp } from '../src/test-support.ts';
 
@@ -45,6 +46,14 @@ const requestLike = fc.oneof(
 
 const ANALYTICS = ['searches', 'searches/count', 'searches/noResults', 'clicks/clickThroughRate', 'conversions/revenue', 'hits', 'filters', 'filters/brand', 'users/count', 'status'];
 const ANALYTICS_PARAMS = ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags', 'orderBy', 'direction', 'search', 'clickAnalytics'];
+
+const SECURED_PARAMS = ['restrictIndices', 'restrictSources', 'referers', 'userToken', 'validUntil', 'filters', 'facetFilters', 'hitsPerPage', 'attributesToRetrieve', 'query'];
+
+/** A search with a secured key derived from the search key, as the clients generate them, with `params`. */
+function securedSearch(params: string): FuzzRequest {
+  const key = Buffer.from(createHmac('sha256', SEARCH_KEY).update(params).digest('hex') + params).toString('base64');
+  return { method: 'POST', url: '/1/indexes/fuzz/query', body: '{}', key };
+}
 
 /** One request to send: method, URL, body (none for GET and DELETE) and the API key (the admin key if absent). */
 export interface FuzzRequest {
@@ -93,6 +102,21 @@ export const FUZZ_CASES: FuzzCase[] = [
     requests: fc
       .tuple(fc.constantFrom(...ANALYTICS), fc.webQueryParameters(), fc.dictionary(fc.constantFrom(...ANALYTICS_PARAMS), fc.string()))
       .map(([route, raw, named]) => ({ method: 'GET', url: `/2/${route}?${new URLSearchParams(named).toString()}&${raw}` })),
+  },
+  {
+    // Anyone holding a search key can generate a secured key from it, with whatever restrictions they like.
+    name: 'secured keys with random restrictions',
+    ciRuns: 300,
+    requests: fc
+      .dictionary(fc.constantFrom(...SECURED_PARAMS), fc.oneof(fc.string(), fc.jsonValue().map((value) => JSON.stringify(value))), { maxKeys: 4 })
+      .map((restrictions) => securedSearch(new URLSearchParams(restrictions).toString())),
+    found: [
+      // Restrictions read with `String()`, which throws on an object whose toString is no function: 500s.
+      securedSearch('restrictIndices=%7B%22toString%22%3A%5B%5D%7D'),
+      securedSearch('restrictIndices=%5B%7B%22toString%22%3A1%7D%5D'),
+      securedSearch('restrictSources=%7B%22toString%22%3A1%7D'),
+      securedSearch('referers=%7B%22toString%22%3A1%7D'),
+    ],
   },
   {
     name: 'random user tokens to delete',

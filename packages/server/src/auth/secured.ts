@@ -5,6 +5,7 @@
  * `restrictSources`, `userToken`, `referers`, and any search parameter, which is forced onto every query.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createError } from '../errors.ts';
 import { parseParamsString } from '../http/params.ts';
 
 export interface SecuredRestrictions {
@@ -34,22 +35,32 @@ export function verifySecuredKey(parentKey: string, decoded: { hmac: string; par
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function asStringList(value: unknown): string[] | undefined {
+/**
+ * A restriction's text: a string, or a number or boolean as it prints. Anything else (JSON objects parse out of
+ * the params too) is a mistake of whoever generated the key: a 400, where `String` could throw (an object whose
+ * `toString` is no function) and answer a 500.
+ */
+function restrictionText(name: string, value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw createError('INVALID_PARAMETER', name, 'expected a string in the secured API key');
+}
+
+function asStringList(name: string, value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value)) return value.map(String);
-  return String(value).split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (Array.isArray(value)) return value.map((item) => restrictionText(name, item));
+  return restrictionText(name, value).split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
 
 export function parseRestrictions(params: string): SecuredRestrictions {
   const parsed = parseParamsString(params);
   const { restrictIndices, validUntil, restrictSources, userToken, referers, ...searchParams } = parsed;
   const out: SecuredRestrictions = { searchParams };
-  const indices = asStringList(restrictIndices);
+  const indices = asStringList('restrictIndices', restrictIndices);
   if (indices) out.restrictIndices = indices;
   if (validUntil !== undefined) out.validUntil = Number(validUntil);
-  if (restrictSources !== undefined) out.restrictSources = String(restrictSources);
-  if (userToken !== undefined) out.userToken = String(userToken);
-  const refererList = asStringList(referers);
+  if (restrictSources !== undefined) out.restrictSources = restrictionText('restrictSources', restrictSources);
+  if (userToken !== undefined) out.userToken = restrictionText('userToken', userToken);
+  const refererList = asStringList('referers', referers);
   if (refererList) out.referers = refererList;
   return out;
 }
