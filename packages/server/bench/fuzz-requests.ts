@@ -2,7 +2,8 @@
  * Long fuzz run of request parsing, outside CI: `node --import tsx packages/server/bench/fuzz-requests.ts
  * [--runs 1000000] [--seed N]`. The unit suite's cases (`test/fuzz-cases.ts`), many more inputs, shared among
  * them as the suite shares its own, against the real app in process (`inject`, no socket): no answer may be a
- * 5xx, every error must carry Algolia's `{ message, status }` body, and every write accepted must apply. Prints
+ * 5xx, every error must carry Algolia's `{ message, status }` body, every write accepted must apply, and
+ * `Object.prototype` must stay empty. Prints
  * progress, and exits non-zero with the counterexample on failure.
  */
 import fc from 'fast-check';
@@ -41,9 +42,13 @@ try {
 } finally {
   await t.close();
 }
+if (Object.keys(Object.prototype).length > 0) {
+  failed = true;
+  console.error('Object.prototype was polluted:', Object.keys(Object.prototype));
+}
 if (t.applyErrors.length > 0) {
   failed = true;
   console.error('accepted writes that failed to apply:', t.applyErrors.slice(0, 5));
 }
 if (failed) process.exit(1);
-console.log(`fuzz-requests: ${done} inputs (seed ${seed}) in ${((performance.now() - started) / 1000).toFixed(1)} s: no 5xx, every error in Algolia's shape, every accepted write applied`);
+console.log(`fuzz-requests: ${done} inputs (seed ${seed}) in ${((performance.now() - started) / 1000).toFixed(1)} s: no 5xx, every error in Algolia's shape, every accepted write applied, no prototype polluted`);

@@ -47,6 +47,30 @@ const requestLike = fc.oneof(
 const ANALYTICS = ['searches', 'searches/count', 'searches/noResults', 'clicks/clickThroughRate', 'conversions/revenue', 'hits', 'filters', 'filters/brand', 'users/count', 'status'];
 const ANALYTICS_PARAMS = ['index', 'startDate', 'endDate', 'limit', 'offset', 'tags', 'orderBy', 'direction', 'search', 'clickAnalytics'];
 
+/** Search parameters, each given any JSON value below (or, in a params string, any text). */
+const SEARCH_PARAMS = [
+  'query', 'filters', 'facetFilters', 'numericFilters', 'tagFilters', 'optionalFilters', 'facets', 'page', 'hitsPerPage',
+  'offset', 'length', 'maxValuesPerFacet', 'sortFacetValuesBy', 'attributesToRetrieve', 'attributesToHighlight',
+  'attributesToSnippet', 'highlightPreTag', 'highlightPostTag', 'snippetEllipsisText', 'restrictHighlightAndSnippetArrays',
+  'restrictSearchableAttributes', 'typoTolerance', 'minWordSizefor1Typo', 'minWordSizefor2Typos', 'allowTyposOnNumericTokens',
+  'disableTypoToleranceOnAttributes', 'ignorePlurals', 'removeStopWords', 'queryLanguages', 'queryType', 'removeWordsIfNoResults',
+  'advancedSyntax', 'advancedSyntaxFeatures', 'optionalWords', 'exactOnSingleWordQuery', 'alternativesAsExact', 'distinct',
+  'getRankingInfo', 'clickAnalytics', 'analytics', 'analyticsTags', 'userToken', 'synonyms', 'replaceSynonymsInHighlight',
+  'minProximity', 'responseFields', 'aroundLatLng', 'aroundRadius', 'aroundPrecision', 'minimumAroundRadius',
+  'insideBoundingBox', 'insidePolygon', 'facetingAfterDistinct', 'sumOrFiltersScores', 'relevancyStrictness', 'cursor',
+  'facetQuery', 'maxFacetHits', 'ruleContexts', 'enableRules', 'percentileComputation', 'naturalLanguages',
+];
+/** Settings, each given any JSON value. */
+const SETTINGS = [
+  'searchableAttributes', 'attributesForFaceting', 'customRanking', 'ranking', 'replicas', 'unretrievableAttributes',
+  'attributesToRetrieve', 'attributeForDistinct', 'distinct', 'separatorsToIndex', 'hitsPerPage', 'paginationLimitedTo',
+  'maxValuesPerFacet', 'typoTolerance', 'minWordSizefor1Typo', 'ignorePlurals', 'removeStopWords', 'queryLanguages',
+  'highlightPreTag', 'attributesToSnippet', 'numericAttributesForFiltering', 'sortFacetValuesBy', 'renderingContent',
+  'userData', 'optionalWords', 'disableTypoToleranceOnAttributes', 'exactOnSingleWordQuery', 'relevancyStrictness',
+];
+const anyValue = fc.oneof(fc.jsonValue(), fc.constantFrom<unknown>({ toString: [] }, { valueOf: 1 }, [{ toString: 1 }], '__proto__', JSON.parse('{"__proto__":{"polluted":1}}') as unknown));
+const searchParams = fc.dictionary(fc.constantFrom(...SEARCH_PARAMS), anyValue, { maxKeys: 5 });
+
 const SECURED_PARAMS = ['restrictIndices', 'restrictSources', 'referers', 'userToken', 'validUntil', 'filters', 'facetFilters', 'hitsPerPage', 'attributesToRetrieve', 'query'];
 
 /** A search with a secured key derived from the search key, as the clients generate them, with `params`. */
@@ -102,6 +126,20 @@ export const FUZZ_CASES: FuzzCase[] = [
     requests: fc
       .tuple(fc.constantFrom(...ANALYTICS), fc.webQueryParameters(), fc.dictionary(fc.constantFrom(...ANALYTICS_PARAMS), fc.string()))
       .map(([route, raw, named]) => ({ method: 'GET', url: `/2/${route}?${new URLSearchParams(named).toString()}&${raw}` })),
+  },
+  {
+    name: 'random values for every search parameter, as JSON fields and as a params string',
+    ciRuns: 400,
+    requests: fc.tuple(fc.constantFrom('/1/indexes/fuzz/query', '/1/indexes/fuzz/browse', '/1/indexes/fuzz/facets/brand/query', '/1/indexes/*/queries'), searchParams, fc.boolean()).map(([url, params, asString]) => {
+      const encoded = asString ? { params: new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString() } : params;
+      const body = url === '/1/indexes/*/queries' ? { requests: [{ indexName: 'fuzz', ...encoded }] } : encoded;
+      return { method: 'POST', url, body: JSON.stringify(body), key: SEARCH_KEY };
+    }),
+  },
+  {
+    name: 'random values for every setting',
+    ciRuns: 200,
+    requests: fc.dictionary(fc.constantFrom(...SETTINGS), anyValue, { maxKeys: 3 }).map((settings) => ({ method: 'PUT', url: '/1/indexes/fuzz/settings', body: JSON.stringify(settings) })),
   },
   {
     // Anyone holding a search key can generate a secured key from it, with whatever restrictions they like.
