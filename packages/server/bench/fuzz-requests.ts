@@ -3,8 +3,7 @@
  * [--runs 1000000] [--seed N]`. The unit suite's cases (`test/fuzz-cases.ts`), many more inputs, shared among
  * them as the suite shares its own, against the real app in process (`inject`, no socket): no answer may be a
  * 5xx, every error must carry Algolia's `{ message, status }` body, every write accepted must apply, and
- * `Object.prototype` must stay empty. Prints
- * progress, and exits non-zero with the counterexample on failure.
+ * `Object.prototype` must stay empty. Prints progress, and exits non-zero with the counterexample on failure.
  */
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
