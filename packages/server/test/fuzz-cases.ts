@@ -178,6 +178,24 @@ export function answerProblem(statusCode: number, text: string): string | null {
   return null;
 }
 
+/**
+ * The case as a fast-check property over the app `t`: each request sent, an answer that is a 5xx or an error
+ * not in Algolia's shape throws, saying what was wrong; `answered` runs after each good answer.
+ */
+export function caseProperty(t: TestApp, fuzzCase: FuzzCase, answered: () => void = () => {}) {
+  return fc.asyncProperty(fuzzCase.requests, async ({ method, url, body, key }) => {
+    const response = await t.call(method, url, body, key);
+    const problem = answerProblem(response.statusCode, response.body);
+    if (problem !== null) throw new Error(`${method} ${url}: ${problem}`);
+    answered();
+  });
+}
+
+/** The inputs a long run found, as fast-check examples: tried before the random ones. */
+export function foundExamples(fuzzCase: FuzzCase): Array<[FuzzRequest]> {
+  return (fuzzCase.found ?? []).map((request) => [request]);
+}
+
 /** The index the cases name: a searchable facet and one record (`p1`), so searches and partial updates find them. */
 export async function seedFuzzIndex(t: TestApp): Promise<void> {
   await t.settle(await t.call('PUT', '/1/indexes/fuzz/settings', { attributesForFaceting: ['searchable(brand)'] }));
