@@ -109,7 +109,7 @@ describe('recommendations for a key restricted to one tenant', () => {
   });
 
   it('refuses a facet the key cannot count: undeclared, unretrievable or filterOnly attributes', async () => {
-    for (const facetName of ['cost', 'tenant_secret', 'owner', 'name']) {
+    for (const facetName of ['cost', 'tenant_secret', 'owner', 'name', '__proto__', 'constructor', '*']) {
       const response = await recommend({ model: 'trending-facets', facetName }, SEARCH_KEY);
       expect(response.json(), facetName).toEqual({
         status: 400,

@@ -239,7 +239,8 @@ export class Recommender {
   private async trendingFacets(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<TrendingFacetHit[]> {
     const facetName = request.facetName!;
     const counted = await this.deps.search(request.indexName, { query: '', hitsPerPage: 0, facets: [facetName], analytics: false, clickAnalytics: false }, auth);
-    const countable = counted.facets?.[facetName];
+    // Own keys only: `__proto__` or `constructor` must not read as counted facets.
+    const countable = counted.facets && Object.hasOwn(counted.facets, facetName) ? counted.facets[facetName] : undefined;
     if (countable === undefined) {
       throw invalidParameter('facetName', `\`${facetName}\` is not a facet of ${request.indexName}: only attributes in attributesForFaceting, not filterOnly, can be asked`);
     }
