@@ -34,6 +34,8 @@ export interface EngineIndex {
   deleteObjects(objectIDs: string[]): void;
   clear(): void;
   getObject(objectID: string): IndexRecord | undefined;
+  /** Records by objectID, in order; undefined for missing ones and for those outside `options.extraFilter`. */
+  getObjects(objectIDs: readonly string[], options?: SearchOptions): Array<IndexRecord | undefined>;
   /** Every live record, in internal order (for export, copy, browse). */
   records(): IterableIterator<IndexRecord>;
 

@@ -7,7 +7,7 @@
  */
 export const engineErrors = {
   INVALID_PARAMETER: 'Invalid value for "%s": %s',
-  UNKNOWN_ATTRIBUTE_FOR_FACETING: 'Cannot search facet values of "%s": it is not declared as searchable(%s) in attributesForFaceting',
+  UNKNOWN_ATTRIBUTE_FOR_FACETING: 'Cannot search in `%s` attribute, you need to add `searchable(%s)` to attributesForFaceting.',
   FILTER_SYNTAX: 'filters: %s at col %s',
   FILTER_TOO_LARGE: 'filters: %s',
   INVALID_FACET_FILTER: 'Invalid facetFilters: %s',

@@ -3,7 +3,7 @@
  * shape of a search (pagination, retrieve, facets, params echo), on small hand-made corpora.
  */
 import { describe, expect, it } from 'vitest';
-import { EngineError, SearchIndex } from './index.ts';
+import { EngineError, parseFilterString, SearchIndex } from './index.ts';
 
 const products = [
   { objectID: 'p1', name: 'Red Running Shoe', brand: 'Acme', price: 50, _tags: ['sport'], stock: { warehouse: 3 } },
@@ -154,5 +154,20 @@ describe('filters', () => {
     expect(ids(idx.search({ query: '', filters: 'objectID:p4' }))).toEqual(['p4']);
     const extra = { extraFilter: { kind: 'facet' as const, attribute: 'brand', value: 'acme' } };
     expect(ids(idx.search({ query: '', filters: 'price > 60' }, undefined, extra))).toEqual(['p2']);
+  });
+});
+
+describe('reads by objectID', () => {
+  it('returns records in order, undefined for missing ones and for those a forced filter leaves out, as search does', () => {
+    const idx = index();
+    idx.deleteObjects(['p3']);
+    const wanted = ['p4', 'nope', 'p1', 'p3', 'p2'];
+    expect(idx.getObjects(wanted).map((r) => r?.objectID)).toEqual(['p4', undefined, 'p1', undefined, 'p2']);
+    for (const filter of ['brand:acme', 'NOT brand:acme', 'price < 60 AND NOT _tags:sale', 'brand:Cosy OR _tags:sale', 'stock.warehouse > 1']) {
+      const visible = new Set(ids(idx.search({ query: '', filters: filter, hitsPerPage: 10 })));
+      const read = idx.getObjects(wanted, { extraFilter: parseFilterString(filter) });
+      expect(read.map((r) => r?.objectID), filter).toEqual(wanted.map((id) => (visible.has(id) ? id : undefined)));
+    }
+    expect(idx.getObjects(['p1'], { extraFilter: parseFilterString('brand:acme') })[0]).toEqual(products[0]);
   });
 });

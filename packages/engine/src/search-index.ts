@@ -22,6 +22,7 @@ import { compileSynonyms, validateSynonym, type SynonymTable } from './query/syn
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
 import { queryBitsets } from './structures/bitset-pool.ts';
+import { evaluateFilterConjuncts } from './filter/index.ts';
 import { executeSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
 import { ResultCache, resultKey, type ResultCacheStats } from './search/result-cache.ts';
 import { encodeParams } from './response/retrieve.ts';
@@ -119,6 +120,26 @@ export class SearchIndex implements EngineIndex {
   getObject(objectID: string): IndexRecord | undefined {
     const doc = this.store.docOf(objectID);
     return doc === undefined ? undefined : this.store.records.get(doc);
+  }
+
+  /**
+   * The records of `objectIDs`, in order: undefined for missing ones and, with `options.extraFilter`, for those the
+   * filter leaves out, as if absent (a restricted key reads by objectID only what its searches could find). The
+   * filter is evaluated once for the whole list.
+   */
+  getObjects(objectIDs: readonly string[], options?: SearchOptions): Array<IndexRecord | undefined> {
+    const filter = options?.extraFilter;
+    if (filter === undefined) return objectIDs.map((id) => this.getObject(id));
+    try {
+      const { include, exclude } = evaluateFilterConjuncts(filter, this.store, queryBitsets);
+      return objectIDs.map((id) => {
+        const doc = this.store.docOf(id);
+        if (doc === undefined || !include.every((set) => set.has(doc)) || exclude.some((set) => set.has(doc))) return undefined;
+        return this.store.records.get(doc);
+      });
+    } finally {
+      queryBitsets.releaseAll();
+    }
   }
 
   *records(): IterableIterator<IndexRecord> {

@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     insights = registerInsights(api, {
       dataDir: store.dataDir,
       search: (indexName, params, auth) => store.search(indexName, params, auth ?? null),
-      getObjects: (indexName, ids) => store.getObjects(indexName, ids),
+      getObjects: (indexName, ids, auth) => store.getObjects(indexName, ids, auth ?? null),
       listIndices: () => store.listIndices(),
       saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
       options: deps.config.insights,

@@ -1,8 +1,8 @@
 /**
  * Faceting through the public API: exhaustive counts over the match set, `*`, maxValuesPerFacet,
  * sortFacetValuesBy (count then value; alpha), booleans and numbers as strings, nested and array values,
- * facets_stats, and searchForFacetValues (prefix per word, highlighting, counts under query and filters,
- * maxFacetHits, only on searchable() facets).
+ * facets_stats, filterOnly attributes (they filter, never counted), and searchForFacetValues (prefix per word,
+ * highlighting, counts under query and filters, maxFacetHits, only on searchable() facets).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -84,6 +84,13 @@ describe('facets', () => {
     );
   });
 
+  it('never counts filterOnly attributes, even when named, and still filters on them', () => {
+    const r = catalogue().search({ query: '', facets: ['sku', 'onSale'], filters: 'sku:a OR sku:c' });
+    expect(r.nbHits).toBe(2);
+    expect(r.facets).toEqual({ onSale: { true: 2 } });
+    expect(catalogue().search({ query: '', facets: ['sku'], facetFilters: ['sku:b'] })).toMatchObject({ nbHits: 1, facets: {} });
+  });
+
   it('passes renderingContent through', () => {
     const index = new SearchIndex({ renderingContent: { facetOrdering: { facets: { order: ['brand'] } } } });
     expect(index.search({}).renderingContent).toEqual({ facetOrdering: { facets: { order: ['brand'] } } });
@@ -106,7 +113,9 @@ describe('searchForFacetValues', () => {
 
   it('refuses facets not declared searchable', () => {
     expect(() => catalogue().searchForFacetValues('colors', 'r', {})).toThrow(EngineError);
+    expect(() => catalogue().searchForFacetValues('sku', 'a', {})).toThrow('Cannot search in `sku` attribute, you need to add `searchable(sku)` to attributesForFaceting.');
   });
+
 });
 
 describe('facets and hits of a sparse match set', () => {

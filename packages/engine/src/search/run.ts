@@ -43,10 +43,13 @@ export function highlightQuery(prepared: PreparedSearch): HighlightQuery {
   };
 }
 
-/** Facet names to count: `*` means every attributesForFaceting entry except filterOnly ones. */
+/**
+ * Facet names to count: the requested ones (`*`: all) among the attributesForFaceting entries. filterOnly ones
+ * are never counted, even when named: as in Algolia, they filter but do not give away their values.
+ */
 function facetNames(env: SearchEnvironment, requested: string[]): string[] {
-  const declared = parseAttributesForFaceting(env.settings.attributesForFaceting);
-  const names = requested.includes('*') ? declared.filter((f) => !f.filterOnly).map((f) => f.attribute) : requested;
+  const countable = parseAttributesForFaceting(env.settings.attributesForFaceting).filter((f) => !f.filterOnly).map((f) => f.attribute);
+  const names = requested.includes('*') ? countable : requested.filter((name) => countable.includes(name));
   return [...new Set(names)].filter((name) => env.store.facets.has(name));
 }
 

@@ -17,8 +17,12 @@ export interface InsightsDeps {
    * recommendations a restricted key sees go through it). Internal searches pass none.
    */
   search(indexName: string, params: SearchParams, auth?: AuthContext | null): MaybePromise<SearchResponse>;
-  /** Records by objectID, in order; `null` for missing ones (and for all of them on an unknown index). */
-  getObjects(indexName: string, objectIDs: readonly string[]): MaybePromise<Array<IndexRecord | null>>;
+  /**
+   * Records by objectID, in order; `null` for missing ones (and for all of them on an unknown index). `auth`,
+   * when given, is the caller's: records outside its forced filter are `null` too, as missing ones. Attributes
+   * are not trimmed (the models read them; what a caller is shown goes through `search`).
+   */
+  getObjects(indexName: string, objectIDs: readonly string[], auth?: AuthContext | null): MaybePromise<Array<IndexRecord | null>>;
   /** Names of the existing indices (replicas included). */
   listIndices(): MaybePromise<string[]>;
   /** Replaces the records and settings of a query-suggestions index (creating it). Resolves once search sees them. */

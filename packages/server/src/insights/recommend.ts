@@ -20,6 +20,8 @@ const MAX_RECOMMENDATIONS = 30;
 const MAX_REQUESTS = 100;
 /** Candidates fetched per request: enough for filters to remove many and still fill 30. */
 const MAX_CANDIDATES = 200;
+/** Trending facet rankings kept per model build: one per index, facet and forced filter of the keys asking. */
+const MAX_CACHED_FACET_RANKINGS = 256;
 /** Weight of the behavioural signal (co-interest) against content similarity in related-products. */
 const CO_INTEREST_WEIGHT = 0.45;
 
@@ -135,7 +137,7 @@ export class Recommender {
   }
 
   private async answer(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<RecommendationsResult['hits']> {
-    if (request.model === 'trending-facets') return this.trendingFacets(request);
+    if (request.model === 'trending-facets') return this.trendingFacets(request, auth);
     const models = this.models();
     let candidates: ScoredItem[] = [];
     const exclude = new Set<string>(request.objectID ? [request.objectID] : []);
@@ -144,13 +146,13 @@ export class Recommender {
         candidates = models.boughtTogether.get(request.indexName)?.get(request.objectID!) ?? [];
         break;
       case 'related-products':
-        candidates = await this.related(request, models);
+        candidates = await this.related(request, models, auth);
         break;
       case 'looking-similar':
-        candidates = await this.lookingSimilar(request);
+        candidates = await this.lookingSimilar(request, auth);
         break;
       case 'trending-items':
-        candidates = await this.trendingItems(request, models);
+        candidates = await this.trendingItems(request, models, auth);
         break;
     }
     const kept = candidates.filter((c) => c.score >= request.threshold && !exclude.has(c.objectID)).slice(0, MAX_CANDIDATES);
@@ -192,8 +194,10 @@ export class Recommender {
       .slice(0, request.maxRecommendations);
   }
 
-  private async related(request: ParsedRecommendRequest, models: Models): Promise<ScoredItem[]> {
-    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!]);
+  // The source record is read as the caller's key may read it: one outside its forced filter is as missing, so
+  // its attributes never steer what the key is recommended.
+  private async related(request: ParsedRecommendRequest, models: Models, auth: AuthContext | null): Promise<ScoredItem[]> {
+    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], auth);
     const content = record ? await contentCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters) : new Map<string, number>();
     const co = models.coInterest.get(request.indexName)?.get(request.objectID!) ?? [];
     const blended = new Map<string, number>();
@@ -204,13 +208,13 @@ export class Recommender {
       .sort((a, b) => b.score - a.score || (a.objectID < b.objectID ? -1 : 1));
   }
 
-  private async lookingSimilar(request: ParsedRecommendRequest): Promise<ScoredItem[]> {
-    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!]);
+  private async lookingSimilar(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<ScoredItem[]> {
+    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], auth);
     if (!record) return [];
     return similarCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters);
   }
 
-  private async trendingItems(request: ParsedRecommendRequest, models: Models): Promise<ScoredItem[]> {
+  private async trendingItems(request: ParsedRecommendRequest, models: Models, auth: AuthContext | null): Promise<ScoredItem[]> {
     const list = models.trending.get(request.indexName) ?? [];
     if (request.facetName === undefined) return list;
     // Walk the ranking in chunks until enough items carry the facet value.
@@ -218,7 +222,7 @@ export class Recommender {
     const chunk = 500;
     for (let start = 0; start < list.length && out.length < MAX_CANDIDATES; start += chunk) {
       const slice = list.slice(start, start + chunk);
-      const records = await this.deps.getObjects(request.indexName, slice.map((item) => item.objectID));
+      const records = await this.deps.getObjects(request.indexName, slice.map((item) => item.objectID), auth);
       slice.forEach((item, i) => {
         const record = records[i];
         if (record && matchesFacet(record, request.facetName!, request.facetValue!)) out.push(item);
@@ -227,17 +231,29 @@ export class Recommender {
     return out;
   }
 
-  /** Facet values ranked by the trend of their items plus the filter events naming them; cached per model build. */
-  private async trendingFacets(request: ParsedRecommendRequest): Promise<TrendingFacetHit[]> {
+  /**
+   * Facet values ranked by the trend of their items plus the filter events naming them, as the caller's key
+   * sees them: only a facet its searches can count (declared in attributesForFaceting, not filterOnly), only the
+   * records inside its forced filter. Cached per model build, index, facet and forced filter.
+   */
+  private async trendingFacets(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<TrendingFacetHit[]> {
+    const facetName = request.facetName!;
+    const counted = await this.deps.search(request.indexName, { query: '', hitsPerPage: 0, facets: [facetName], analytics: false, clickAnalytics: false }, auth);
+    // Own keys only: `__proto__` or `constructor` must not read as counted facets.
+    const countable = counted.facets && Object.hasOwn(counted.facets, facetName) ? counted.facets[facetName] : undefined;
+    if (countable === undefined) {
+      throw invalidParameter('facetName', `\`${facetName}\` is not a facet of ${request.indexName}: only attributes in attributesForFaceting, not filterOnly, can be asked`);
+    }
     const models = this.models();
     if (this.facetCacheBuiltAt !== models.builtAt) {
       this.facetCache.clear();
       this.facetCacheBuiltAt = models.builtAt;
     }
-    const key = `${request.indexName}\u0000${request.facetName}`;
+    const key = `${request.indexName}\u0000${facetName}\u0000${JSON.stringify(auth?.forcedFilter ?? null)}`;
     let ranked = this.facetCache.get(key);
     if (!ranked) {
-      ranked = await this.rankFacetValues(request.indexName, request.facetName!, models);
+      ranked = await this.rankFacetValues(request.indexName, facetName, models, auth, new Set(Object.keys(countable)));
+      if (this.facetCache.size >= MAX_CACHED_FACET_RANKINGS) this.facetCache.delete(this.facetCache.keys().next().value!);
       this.facetCache.set(key, ranked);
     }
     return ranked
@@ -246,7 +262,13 @@ export class Recommender {
       .map((entry) => ({ facetName: request.facetName!, facetValue: entry.facetValue, _score: entry.score }));
   }
 
-  private async rankFacetValues(indexName: string, facetName: string, models: Models): Promise<Array<{ facetValue: string; score: number }>> {
+  /**
+   * `visibleValues`: the facet's values the key's own search counted. Filter events, which any shopper sends,
+   * count only for those and for the values of the items it may see, never for a value only others' records carry.
+   */
+  private async rankFacetValues(
+    indexName: string, facetName: string, models: Models, auth: AuthContext | null, visibleValues: ReadonlySet<string>,
+  ): Promise<Array<{ facetValue: string; score: number }>> {
     const stats = new Map<string, TrendStat>();
     const add = (value: string, stat: TrendStat) => {
       const current = stats.get(value) ?? { recent: 0, previous: 0 };
@@ -257,7 +279,7 @@ export class Recommender {
     const items = [...(models.itemStats.get(indexName) ?? new Map<string, TrendStat>())];
     for (let start = 0; start < items.length; start += 1000) {
       const slice = items.slice(start, start + 1000);
-      const records = await this.deps.getObjects(indexName, slice.map(([id]) => id));
+      const records = await this.deps.getObjects(indexName, slice.map(([id]) => id), auth);
       slice.forEach(([, stat], i) => {
         const record = records[i];
         if (!record) return;
@@ -268,7 +290,11 @@ export class Recommender {
       });
     }
     const prefix = `${facetName}\u0000`;
-    for (const [key, stat] of models.facetSignals.get(indexName) ?? []) if (key.startsWith(prefix)) add(key.slice(prefix.length), stat);
+    for (const [key, stat] of models.facetSignals.get(indexName) ?? []) {
+      if (!key.startsWith(prefix)) continue;
+      const value = key.slice(prefix.length);
+      if (stats.has(value) || visibleValues.has(value)) add(value, stat);
+    }
     const ranked = [...stats].filter(([, s]) => s.recent > 0).map(([facetValue, s]) => ({ facetValue, score: trendScore(s) }));
     ranked.sort((a, b) => b.score - a.score || (a.facetValue < b.facetValue ? -1 : 1));
     const top = ranked[0]?.score ?? 1;

@@ -13,6 +13,7 @@ import { mergeParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 import { assertWritable, engineCheck, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
+import { readObjects } from '../search/run.ts';
 import { queryStringParams } from './search.ts';
 
 type IndexParams = { indexName: string };
@@ -67,14 +68,16 @@ export function retrieve(record: IndexRecord, attributes: unknown, unretrievable
   return out;
 }
 
-function getRecord(registry: IndexRegistry, auth: AuthContext | null, indexName: string, objectID: string, attributes: unknown): IndexRecord | null {
-  const entry = registry.get(indexName);
-  if (!entry) return null;
-  const record = registry.engineOf(entry).getObject(objectID);
-  if (!record) return null;
+/**
+ * What the caller sees of a record it may read: the attributes its key forces (`attributesToRetrieve` in its
+ * parameters wins over the request's, as in search), minus unretrievable ones unless the key may see them.
+ */
+function shownAttributes(registry: IndexRegistry, auth: AuthContext | null, indexName: string, record: IndexRecord, requested: unknown): IndexRecord {
+  const entry = registry.get(indexName)!;
   const settings = registry.searchSettingsOf(entry) ?? entry.settings;
   const hidden = auth && hasAcl(auth, 'seeUnretrievableAttributes') ? undefined : settings.unretrievableAttributes;
-  return retrieve(record, attributes, hidden);
+  const forced = auth?.forcedParams.attributesToRetrieve;
+  return retrieve(record, forced ?? requested, hidden);
 }
 
 export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
@@ -141,22 +144,39 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
     return { deletedAt, taskID };
   });
 
+  // A record outside the key's forced filter reads as absent: a 404 here, a null in getObjects.
   app.get<{ Params: ObjectParams }>('/1/indexes/:indexName/:objectID', { config: { acl: 'search' } }, async (request) => {
+    const { indexName, objectID } = request.params;
     const params = queryStringParams(request, limits.maxJsonDepth);
-    const record = getRecord(registry, request.auth, request.params.indexName, request.params.objectID, params.attributesToRetrieve);
-    if (!record) throw createError(registry.has(request.params.indexName) ? 'OBJECT_NOT_FOUND' : 'INDEX_NOT_FOUND');
-    return record;
+    const [record] = readObjects(registry, indexName, [objectID], request.auth);
+    if (!record) throw createError(registry.has(indexName) ? 'OBJECT_NOT_FOUND' : 'INDEX_NOT_FOUND');
+    return shownAttributes(registry, request.auth, indexName, record, params.attributesToRetrieve);
   });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/objects', { config: { acl: 'search' } }, async (request) => {
     if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
-    const results = requestsOf(request.body).map((raw, i) => {
+    const wanted = requestsOf(request.body).map((raw, i) => {
       if (!isPlainObject(raw) || typeof raw.indexName !== 'string' || typeof raw.objectID !== 'string') {
         throw createError('INVALID_BODY', `requests[${i}] needs indexName and objectID`);
       }
       requireIndex(request.auth!, raw.indexName);
-      return getRecord(registry, request.auth, raw.indexName, raw.objectID, raw.attributesToRetrieve);
+      return { indexName: raw.indexName, objectID: raw.objectID, attributesToRetrieve: raw.attributesToRetrieve };
     });
+    // Read per index, so that the key's forced filter is evaluated once per index rather than once per record.
+    const positions = new Map<string, number[]>();
+    wanted.forEach(({ indexName }, i) => {
+      const list = positions.get(indexName);
+      if (list) list.push(i);
+      else positions.set(indexName, [i]);
+    });
+    const results: Array<IndexRecord | null> = wanted.map(() => null);
+    for (const [indexName, list] of positions) {
+      const records = readObjects(registry, indexName, list.map((i) => wanted[i].objectID), request.auth);
+      list.forEach((i, k) => {
+        const record = records[k];
+        if (record) results[i] = shownAttributes(registry, request.auth, indexName, record, wanted[i].attributesToRetrieve);
+      });
+    }
     return { results };
   });
 

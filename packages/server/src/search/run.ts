@@ -4,7 +4,7 @@
  * engine errors into 400s. Everything here is synchronous, so all queries of one multi-query see the same state.
  */
 import { randomBytes } from 'node:crypto';
-import type { BrowseResponse, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
@@ -74,4 +74,16 @@ export function runBrowse(registry: IndexRegistry, indexName: string, params: Se
   const engine = registry.engineOf(entry);
   const extraFilter = auth?.forcedFilter ?? undefined;
   return engineCheck(() => engine.browse(params, extraFilter ? { extraFilter } : undefined));
+}
+
+/**
+ * Records by objectID as a key may read them: null for missing ones (all of them on a missing index) and for
+ * those outside the key's forced filter, as if absent, so a restricted key cannot read by objectID what its
+ * searches would not find. Attributes are left whole: callers trim them to what the key may see.
+ */
+export function readObjects(registry: IndexRegistry, indexName: string, objectIDs: readonly string[], auth: SearchAuth): Array<IndexRecord | null> {
+  const entry = registry.get(indexName);
+  if (!entry) return objectIDs.map(() => null);
+  const extraFilter = auth?.forcedFilter ?? undefined;
+  return registry.engineOf(entry).getObjects(objectIDs, extraFilter ? { extraFilter } : undefined).map((record) => record ?? null);
 }

@@ -18,7 +18,7 @@ import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { validateSearchParams } from '../http/params.ts';
-import { runSearch, withForcedParams } from '../search/run.ts';
+import { readObjects, runSearch, withForcedParams } from '../search/run.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { applyOp } from './apply.ts';
 import { DB_FILE, getMeta, openDb, setMeta } from './db.ts';
@@ -502,12 +502,12 @@ export class Store {
     return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth), auth);
   }
 
-  /** Records by objectID, in order; null for missing ones (all of them on a missing index). */
-  getObjects(indexName: string, objectIDs: readonly string[]): Array<IndexRecord | null> {
-    const entry = this.registry.get(indexName);
-    if (!entry) return objectIDs.map(() => null);
-    const engine = this.registry.engineOf(entry);
-    return objectIDs.map((id) => engine.getObject(id) ?? null);
+  /**
+   * Records by objectID, in order; null for missing ones (all of them on a missing index) and, with a caller's
+   * auth, for those outside its forced filter. Attributes are not trimmed.
+   */
+  getObjects(indexName: string, objectIDs: readonly string[], auth: AuthContext | null = null): Array<IndexRecord | null> {
+    return readObjects(this.registry, indexName, objectIDs, auth);
   }
 
   /**
