@@ -13,6 +13,12 @@ import type { FilterNode } from './filter/types.ts';
 export interface SearchOptions {
   /** A filter forced by a secured API key: ANDed with the request's filters, whatever they say. */
   extraFilter?: FilterNode;
+  /**
+   * Highlight and snippet only attributes the hit retrieves: set when a key forces `attributesToRetrieve`, so
+   * `_highlightResult` cannot show what the key hides (by default every searchable attribute is highlighted,
+   * retrieved or not, as Algolia).
+   */
+  highlightRetrievedOnly?: boolean;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface PreparedSearch {
   options: QueryOptions;
   /** Every filter of the search (the request's and the forced one) as one tree; null: none. */
   filter: FilterNode | null;
+  /** SearchOptions.highlightRetrievedOnly. */
+  highlightRetrievedOnly: boolean;
   parsed: ParsedQuery;
   words: ExpandedWord[];
   required: boolean[];
@@ -181,5 +183,5 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     geoKey: geoKeyFor(store, options),
   };
   const rules = buildRules(options.ranking, context);
-  return { options, filter: filterNode, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
+  return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
 }

@@ -63,7 +63,8 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
   try {
     const settings = override === undefined ? '' : JSON.stringify(override);
     const filter = options?.extraFilter === undefined ? '' : JSON.stringify(options.extraFilter);
-    return `${settings}\u0001${filter}\u0001${JSON.stringify(keyed)}`;
+    const retrievedOnly = options?.highlightRetrievedOnly === true ? 'r' : '';
+    return `${settings}\u0001${filter}\u0001${retrievedOnly}\u0001${JSON.stringify(keyed)}`;
   } catch {
     return null;
   }

@@ -86,18 +86,17 @@ interface HitSpec {
   query: HighlightQuery;
   highlightAttributes: string[];
   retrieve: RetrieveSpec;
-  /** Everything but unretrievable attributes, for highlighting; null when nothing is unretrievable. */
+  /** What highlighting may read: everything but unretrievable attributes, or only what is retrieved; null: the whole record. */
   visible: RetrieveSpec | null;
 }
 
 function hitSpec(env: SearchEnvironment, prepared: PreparedSearch): HitSpec {
   const { options } = prepared;
-  return {
-    query: highlightQuery(prepared),
-    highlightAttributes: defaultHighlightAttributes(env, prepared),
-    retrieve: parseRetrieve(options.attributesToRetrieve, options.unretrievableAttributes),
-    visible: options.unretrievableAttributes.length === 0 ? null : parseRetrieve(['*'], options.unretrievableAttributes),
-  };
+  const retrieve = parseRetrieve(options.attributesToRetrieve, options.unretrievableAttributes);
+  let visible: RetrieveSpec | null = null;
+  if (prepared.highlightRetrievedOnly) visible = retrieve;
+  else if (options.unretrievableAttributes.length > 0) visible = parseRetrieve(['*'], options.unretrievableAttributes);
+  return { query: highlightQuery(prepared), highlightAttributes: defaultHighlightAttributes(env, prepared), retrieve, visible };
 }
 
 function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number, spec: HitSpec): Hit {

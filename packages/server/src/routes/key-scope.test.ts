@@ -61,6 +61,24 @@ describe('reads of a key restricted to one tenant', () => {
     expect(stored.json().results[1]).toEqual({ objectID: 'a2', price: 40 });
   });
 
+  it('highlights and snippets only the attributes the key retrieves, in search, multi-query and browse', async () => {
+    const params = { query: 'desk', attributesToHighlight: ['*'], attributesToSnippet: ['brand:2', 'name:2'] };
+    const single = (await t.call('POST', '/1/indexes/shop/query', params, securedKey)).json();
+    const multi = (await t.call('POST', '/1/indexes/*/queries', { requests: [{ indexName: 'shop', ...params }] }, securedKey)).json().results[0];
+    const defaults = (await t.call('POST', '/1/indexes/shop/query', { query: 'desk' }, securedKey)).json();
+    const browsingKey = (await t.call('POST', '/1/keys', { acl: ['browse'], queryParameters: 'filters=tenant%3AA&attributesToRetrieve=%5B%22name%22%5D' })).json().key;
+    const browse = (await t.call('POST', '/1/indexes/shop/browse', params, browsingKey)).json();
+    for (const result of [single, multi, defaults]) {
+      expect(result.hits).toHaveLength(1);
+      expect(Object.keys(result.hits[0]._highlightResult)).toEqual(['name']);
+    }
+    expect(Object.keys(single.hits[0]._snippetResult)).toEqual(['name']);
+    expect(browse.hits.map((hit: { _highlightResult: object }) => Object.keys(hit._highlightResult))).toEqual([['name']]);
+    // A key forcing filters only keeps the default: every searchable attribute highlighted, retrieved or not.
+    const stored = (await t.call('POST', '/1/indexes/shop/query', { query: 'desk', attributesToRetrieve: ['name'] }, storedKey)).json();
+    expect(Object.keys(stored.hits[0]._highlightResult).sort()).toEqual(['brand', 'name', 'owner', 'price', 'tenant']);
+  });
+
   it("browses and searches facet values within the key's filter", async () => {
     const browse = await t.call('POST', '/1/indexes/shop/browse', {}, storedKey);
     expect(browse.json().hits.map((h: { objectID: string }) => h.objectID).sort()).toEqual(['a1', 'a2']);

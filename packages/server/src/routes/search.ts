@@ -64,7 +64,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
   const forcedFilter = (request: FastifyRequest) => request.auth?.forcedFilter ?? null;
   /** One search as a single-query route answers it: the response alone. */
   const single = (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) =>
-    execute(request, reply, { queries: [{ indexName, type: 'default', params }], strategy: 'none', forcedFilter: forcedFilter(request), withIndex: false });
+    execute(request, reply, { queries: [{ indexName, type: 'default', params }], strategy: 'none', forcedFilter: forcedFilter(request), forcedParams: request.auth?.forcedParams, withIndex: false });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/queries', { config: { acl: 'search' } }, async (request, reply) => {
     if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
@@ -86,7 +86,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
       if (type === 'facet' && (typeof item.facet !== 'string' || item.facet === '')) throw createError('MISSING_PARAMETER', `requests[${i}].facet`);
       return { indexName: item.indexName, type, ...(type === 'facet' ? { facet: item.facet as string } : {}), params: requestParams(item, request.auth, limits) };
     });
-    return execute(request, reply, { queries, strategy, forcedFilter: forcedFilter(request), withIndex: true });
+    return execute(request, reply, { queries, strategy, forcedFilter: forcedFilter(request), forcedParams: request.auth?.forcedParams, withIndex: true });
   });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/query', { config: { acl: 'search' } }, async (request, reply) => {

@@ -24,6 +24,8 @@ export interface SearchCall {
   strategy: 'none' | 'stopIfEnoughMatches';
   /** The key's forced filter, ANDed with every query's own filters. */
   forcedFilter: FilterNode | null;
+  /** The key's other forced parameters (a forced `attributesToRetrieve` limits highlighting too). */
+  forcedParams?: Record<string, unknown>;
   /** Multi-queries name the index in each result, and answer `{"results": [...]}`; single queries do not. */
   withIndex: boolean;
 }
@@ -72,7 +74,7 @@ function emptyResult(indexName: string, query: string, hitsPerPage: number): Sea
  * queries run until the hits found so far fill the next query's page; the rest answer empty.
  */
 export function runQueries(registry: IndexRegistry, call: SearchCall): QueryOutcome[] {
-  const auth = call.forcedFilter === null ? null : { forcedFilter: call.forcedFilter };
+  const auth = { forcedFilter: call.forcedFilter, forcedParams: call.forcedParams };
   const outcomes: QueryOutcome[] = [];
   let enough = false;
   let found = 0;

@@ -4,6 +4,7 @@
  * engine errors into 400s. Everything here is synchronous, so all queries of one multi-query see the same state.
  */
 import { randomBytes } from 'node:crypto';
+import type { SearchOptions } from '@vitrine/engine';
 import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
@@ -41,15 +42,26 @@ export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** What a search needs of the caller's key: the filter it forces (null or absent: none). */
-export type SearchAuth = Pick<AuthContext, 'forcedFilter'> | null;
+/** What a search needs of the caller's key: the filter it forces (null: none) and its other forced parameters. */
+export type SearchAuth = (Pick<AuthContext, 'forcedFilter'> & { forcedParams?: AuthContext['forcedParams'] }) | null;
+
+/**
+ * The engine's per-call options for a key: its forced filter, and, when it forces `attributesToRetrieve`,
+ * highlighting and snippeting within what it retrieves (else `_highlightResult` would show the hidden attributes).
+ */
+function engineOptions(auth: SearchAuth): SearchOptions | undefined {
+  if (!auth) return undefined;
+  const options: SearchOptions = {};
+  if (auth.forcedFilter) options.extraFilter = auth.forcedFilter;
+  if (auth.forcedParams?.attributesToRetrieve !== undefined) options.highlightRetrievedOnly = true;
+  return options.extraFilter !== undefined || options.highlightRetrievedOnly ? options : undefined;
+}
 
 export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth): SearchResponse {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
-  const extraFilter = auth?.forcedFilter ?? undefined;
-  const response = engineCheck(() => engine.search(params, override, extraFilter ? { extraFilter } : undefined));
+  const response = engineCheck(() => engine.search(params, override, engineOptions(auth)));
   if (params.clickAnalytics === true) response.queryID = newQueryID();
   return response;
 }
@@ -72,8 +84,7 @@ export function runFacetSearch(
 export function runBrowse(registry: IndexRegistry, indexName: string, params: SearchParams & { cursor?: string }, auth: SearchAuth): BrowseResponse {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
-  const extraFilter = auth?.forcedFilter ?? undefined;
-  return engineCheck(() => engine.browse(params, extraFilter ? { extraFilter } : undefined));
+  return engineCheck(() => engine.browse(params, engineOptions(auth)));
 }
 
 /**
