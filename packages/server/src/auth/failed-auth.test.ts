@@ -50,4 +50,13 @@ describe('failed authentications', () => {
     for (let i = 0; i < 3; i++) expect((await search(forged, '10.0.0.2')).statusCode).toBe(403);
     expect((await search(forged, '10.0.0.2')).statusCode).toBe(429);
   });
+
+  it('gives each client behind a trusted proxy a budget of its own', async () => {
+    t = await createTestApp({ limits: { maxFailedAuthPerIPPerHour: 3 }, config: { trustProxy: '127.0.0.1' } });
+    const viaProxy = (key: string, client: string) =>
+      t.app.inject({ method: 'GET', url: '/1/indexes', headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': key, 'x-forwarded-for': client } });
+    for (let i = 0; i < 3; i++) expect((await viaProxy(`guess-${i}`, '203.0.113.7')).statusCode).toBe(403);
+    expect((await viaProxy(ADMIN_KEY, '203.0.113.7')).statusCode).toBe(429);
+    expect((await viaProxy(ADMIN_KEY, '198.51.100.2')).statusCode).toBe(200);
+  });
 });
