@@ -61,6 +61,9 @@ export class RecentSet {
   }
 
   touch(key: string, now = Date.now()): void {
+    // Renewed at most once per 1/60 of the window: a key seen on every request costs one lookup, not a move.
+    const last = this.seen.get(key);
+    if (last !== undefined && now - last < this.windowMs / 60) return;
     // Deleted and set again: Maps iterate in insertion order, so the first keys are the least recently seen.
     this.seen.delete(key);
     if (this.seen.size >= this.maxEntries) this.seen.delete(this.seen.keys().next().value!);
