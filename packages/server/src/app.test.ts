@@ -149,18 +149,6 @@ describe('the app: transport, errors, auth, CORS', () => {
     }
   });
 
-  it('counts failed authentications per IP and answers 429 past the budget', async () => {
-    const t2 = await createTestApp({ limits: { maxFailedAuthPerIPPerHour: 3 } });
-    try {
-      for (let i = 0; i < 3; i++) expect((await t2.call('GET', '/1/indexes', undefined, `guess-${i}`)).statusCode).toBe(403);
-      const blocked = await t2.call('GET', '/1/indexes', undefined, ADMIN_KEY);
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().status).toBe(429);
-    } finally {
-      await t2.close();
-    }
-  });
-
   it('runs API extensions inside the API scope and tells the search observer about searches', async () => {
     const seen: Array<{ indexName: string; query: unknown; nbHits: number; userToken?: string }> = [];
     const dataDir = tempDir();

@@ -6,6 +6,7 @@
  * static files (SPA fallback) and routes added by `config.extend`. Every error, including unknown routes and
  * wrong methods, answers Algolia's `{ message, status }`.
  */
+import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
@@ -173,28 +174,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** Every error as Algolia's body. Anything that is not a known caller mistake is a 500, logged. */
+/** Every error as Algolia's body. Anything that is not a known caller mistake is a 500 (`internalError`). */
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   let status: number;
   let message: string;
-  if (error instanceof ApiError) {
+  // An ApiError of status 500 is a failure too: a search thread's carries the thread's stack as its message.
+  if (error instanceof ApiError && error.status < 500) {
     ({ status, message } = error);
   } else if (error instanceof EngineError) {
     status = 400;
     message = error.message;
   } else {
     const fastifyError = error as { statusCode?: number; message?: string; code?: string };
-    if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      status = fastifyError.statusCode;
-      message = fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body too large' : (fastifyError.message ?? 'Bad request');
-    } else {
-      status = 500;
-      message = 'Internal error';
-      request.log.error({ err: error }, 'unexpected error');
-      if (!request.log.level || request.log.level === 'silent') console.error(error);
+    if (error instanceof ApiError || typeof fastifyError.statusCode !== 'number' || fastifyError.statusCode < 400 || fastifyError.statusCode >= 500) {
+      return internalError(error, request, reply);
     }
+    status = fastifyError.statusCode;
+    message = fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body too large' : (fastifyError.message ?? 'Bad request');
   }
   return reply.code(status).type('application/json').send({ message, status });
+}
+
+/**
+ * The client gets a generic message and an id (in the body and `x-algolia-request-id`), never the error: its
+ * message and stack name files and internals. The error goes to the log under that id (to stderr when requests
+ * are not logged), so a report quoting the id finds it.
+ */
+function internalError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const id = randomUUID();
+  if (request.log.level && request.log.level !== 'silent') request.log.error({ err: error, errorId: id }, 'internal error');
+  else console.error(`Internal error ${id}:`, error);
+  const { status, message } = createError('INTERNAL');
+  return reply.code(status).header('x-algolia-request-id', id).type('application/json').send({ message, status, id });
 }
 
 async function notFound(request: FastifyRequest, reply: FastifyReply, routes: RouteTable, staticRoot: string | undefined): Promise<FastifyReply> {

@@ -28,7 +28,7 @@ export interface ServerLimits {
   maxQueriesPerMultiQuery: number;
   /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
   maxPendingTasks: number;
-  /** Failed authentications per client IP per hour before the IP gets 429s. Default 100. */
+  /** Failed authentications per client IP per hour before its keys get 429s (but those it used lately). Default 100. */
   maxFailedAuthPerIPPerHour: number;
   /** Operations in the log after which a snapshot is taken (and the log compacted). Default 20,000. */
   snapshotEveryOps: number;

@@ -26,7 +26,10 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_DEMO_SIZE        Products in the demo catalogue created on first start (default 10000)
   VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the repository's packages/storefront/dist)
   VITRINE_SEARCH_THREADS   Worker threads answering searches, each with a copy of the indexes in memory
-                           (default 1 on a machine with 2 cores or more, else 0: searches on the main thread)`;
+                           (default 1 on a machine with 2 cores or more, else 0: searches on the main thread)
+  VITRINE_TRUST_PROXY      Behind a reverse proxy: its addresses or CIDR ranges, comma-separated (or loopback),
+                           so per-IP limits see the client address from X-Forwarded-For; true trusts any
+                           sender of the header (default false: the connection's address)`;
 
 interface RunOptions {
   withStorefront: boolean;
@@ -52,6 +55,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     host: env.host,
     port: env.port,
     searchThreads: env.searchThreads,
+    trustProxy: env.trustProxy,
     extend: [productImageRoutes],
     ...(options.withStorefront
       ? {

@@ -15,6 +15,7 @@ describe('readEnvironment', () => {
       url: 'http://localhost:3000',
       storefrontDir: undefined,
       searchThreads: defaultSearchThreads(),
+      trustProxy: false,
     });
   });
 
@@ -24,6 +25,18 @@ describe('readEnvironment', () => {
       '/srv',
     );
     expect(env).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/srv/state', appId: 'shop', adminApiKey: 'a', demoSize: 5, url: 'http://h:1', searchThreads: 3 });
+  });
+
+  it('reads VITRINE_TRUST_PROXY as on, off, or the proxies\' addresses', () => {
+    const trust = (value: string) => readEnvironment({ VITRINE_TRUST_PROXY: value }, '/').trustProxy;
+    expect(trust('true')).toBe(true);
+    expect(trust('1')).toBe(true);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust(' 10.0.0.1, 192.168.0.0/16,fd00::/8 ,loopback')).toEqual(['10.0.0.1', '192.168.0.0/16', 'fd00::/8', 'loopback']);
+    expect(() => trust('2')).toThrow(/VITRINE_TRUST_PROXY/);
+    expect(() => trust('10.0.0.0/33')).toThrow(/VITRINE_TRUST_PROXY.*10\.0\.0\.0\/33/);
+    expect(() => trust('proxy.local')).toThrow(UsageError);
   });
 
   it('rejects malformed numbers with the variable name', () => {

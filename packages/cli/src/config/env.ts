@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
@@ -26,6 +27,11 @@ export interface Environment {
   storefrontDir: string | undefined;
   /** `VITRINE_SEARCH_THREADS`: worker threads answering searches (default: 1 with 2 cores or more, else 0). */
   searchThreads: number;
+  /**
+   * `VITRINE_TRUST_PROXY`, default off: whose `X-Forwarded-For` to believe, so per-IP limits see client addresses
+   * behind a reverse proxy (Fastify's `trustProxy`): the proxies' addresses, or `true` for any.
+   */
+  trustProxy: boolean | string[];
 }
 
 export const DEFAULT_PORT = 3000;
@@ -51,6 +57,34 @@ function text(env: Record<string, string | undefined>, name: string): string | u
   return value ? value : undefined;
 }
 
+/** Names of address ranges Fastify's `trustProxy` knows. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * `true` believes every address in `X-Forwarded-For`, whose first entries a client can write itself unless the
+ * proxy replaces the header; a list of the proxies' addresses takes the address the last of them saw. (Fastify
+ * dropped hop counts: a client reaching the server directly could fake the hops.)
+ */
+function trustProxy(env: Record<string, string | undefined>): boolean | string[] {
+  const raw = env.VITRINE_TRUST_PROXY?.trim().toLowerCase();
+  if (!raw || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const wrong = entries.find((entry) => !isAddressOrRange(entry));
+  if (wrong !== undefined) {
+    throw new UsageError(`VITRINE_TRUST_PROXY must be true, false, or addresses / CIDR ranges separated by commas, got "${wrong}"`);
+  }
+  return entries;
+}
+
 export function readEnvironment(env: Record<string, string | undefined>, cwd: string): Environment {
   const dataDir = text(env, 'VITRINE_DATA_DIR') ?? 'data';
   const port = integer(env, 'PORT', DEFAULT_PORT, 65_535);
@@ -65,5 +99,6 @@ export function readEnvironment(env: Record<string, string | undefined>, cwd: st
     url: text(env, 'VITRINE_URL') ?? `http://localhost:${DEFAULT_PORT}`,
     storefrontDir: ((dir) => (dir ? resolve(cwd, dir) : undefined))(text(env, 'VITRINE_STOREFRONT_DIR')),
     searchThreads: integer(env, 'VITRINE_SEARCH_THREADS', defaultSearchThreads(), 64),
+    trustProxy: trustProxy(env),
   };
 }

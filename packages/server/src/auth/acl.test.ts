@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { indexAllowed, ipInCidr, matchesPattern, refererAllowed, sourceAllowed } from './acl.ts';
 
@@ -27,7 +28,72 @@ describe('indexAllowed / refererAllowed', () => {
     expect(refererAllowed(['*.example.com/*'], 'https://shop.example.com/cart')).toBe(true);
     expect(refererAllowed(['https://example.com/*'], 'https://example.com/p/1')).toBe(true);
     expect(refererAllowed(['https://example.com/*'], 'https://evil.com/example.com/')).toBe(false);
+    expect(refererAllowed(['https://example.com/*'], 'http://example.com/p/1')).toBe(false);
+    expect(refererAllowed(['*.example.com/*'], 'shop.example.com/cart')).toBe(true);
     expect(refererAllowed(['*.example.com/*'], undefined)).toBe(false);
+    expect(refererAllowed(['*.example.com/*'], 'not a url')).toBe(false);
+  });
+  it("follows Algolia's documented forms: a prefix, subdomains, a domain anywhere in the host", () => {
+    expect(refererAllowed(['https://algolia.com/*'], 'https://algolia.com/doc/')).toBe(true);
+    expect(refererAllowed(['*.algolia.com'], 'https://www.algolia.com/doc/')).toBe(true);
+    expect(refererAllowed(['*.algolia.com'], 'https://algolia.com/')).toBe(false);
+    expect(refererAllowed(['*algolia.com*'], 'https://shop.algolia.com:8443/x')).toBe(true);
+    // An Origin header has no path: it is the site's root.
+    expect(refererAllowed(['https://shop.example.com/*'], 'https://shop.example.com')).toBe(true);
+  });
+  it("never lets a host wildcard reach into the path, query or user-info", () => {
+    expect(refererAllowed(['*.example.com/*'], 'https://evil.com/x.example.com/')).toBe(false);
+    expect(refererAllowed(['*.example.com'], 'https://evil.com/?next=a.example.com')).toBe(false);
+    expect(refererAllowed(['*.example.com/*'], 'https://a.example.com@evil.com/')).toBe(false);
+    expect(refererAllowed(['*example.com*'], 'https://evil.com/example.com')).toBe(false);
+  });
+});
+
+/** A referer URL whose host is `host` and whose other parts may quote `bait` (a domain the attacker does not own). */
+const refererWith = (host: fc.Arbitrary<string>, bait: string) =>
+  fc.record({
+    scheme: fc.constantFrom('http', 'https'),
+    userInfo: fc.option(fc.constantFrom(bait, `x.${bait}`, `a:${bait}`), { nil: undefined }),
+    host,
+    port: fc.option(fc.integer({ min: 1, max: 65_535 }), { nil: undefined }),
+    path: fc.array(fc.oneof(fc.webSegment(), fc.constantFrom(bait, `x.${bait}`, `.${bait}`)), { maxLength: 4 }),
+    query: fc.option(fc.constantFrom(`next=x.${bait}`, `u=https://${bait}/`), { nil: undefined }),
+  }).map(({ scheme, userInfo, host, port, path, query }) => ({
+    url: `${scheme}://${userInfo !== undefined ? `${userInfo}@` : ''}${host}${port !== undefined ? `:${port}` : ''}/${path.join('/')}${query !== undefined ? `?${query}` : ''}`,
+    scheme,
+    host,
+  }));
+
+describe('referer host patterns (properties)', () => {
+  const domain = fc.domain().map((name) => name.toLowerCase());
+  // Hosts an attacker picks: anything, the domain itself, a subdomain of it, or one that merely contains it.
+  const hostFor = (target: string) =>
+    fc.oneof(fc.domain(), fc.constant(target), fc.domain().map((sub) => `${sub}.${target}`), fc.domain().map((other) => `${target}.${other}`));
+
+  it('`*.domain/*` and `*.domain` allow exactly the subdomains of domain', () => {
+    fc.assert(
+      fc.property(domain.chain((target) => fc.tuple(fc.constant(target), refererWith(hostFor(target), target))), ([target, referer]) => {
+        const expected = referer.host.toLowerCase().endsWith(`.${target}`);
+        expect(refererAllowed([`*.${target}/*`], referer.url)).toBe(expected);
+        expect(refererAllowed([`*.${target}`], referer.url)).toBe(expected);
+      }),
+    );
+  });
+  it('`https://domain/*` allows exactly that scheme and host', () => {
+    fc.assert(
+      fc.property(domain.chain((target) => fc.tuple(fc.constant(target), refererWith(hostFor(target), target))), ([target, referer]) => {
+        // No port in the pattern: any port of that host.
+        const expected = referer.scheme === 'https' && referer.host.toLowerCase() === target;
+        expect(refererAllowed([`https://${target}/*`], referer.url)).toBe(expected);
+      }),
+    );
+  });
+  it('`*domain*` allows exactly the hosts containing domain', () => {
+    fc.assert(
+      fc.property(domain.chain((target) => fc.tuple(fc.constant(target), refererWith(hostFor(target), target))), ([target, referer]) => {
+        expect(refererAllowed([`*${target}*`], referer.url)).toBe(referer.host.toLowerCase().includes(target));
+      }),
+    );
   });
 });
 

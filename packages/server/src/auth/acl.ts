@@ -1,6 +1,6 @@
 /**
  * Access rules shared by stored keys and secured keys: ACL names, index patterns (`prod_*`, `*_dev`, `*`),
- * HTTP referer patterns and source-IP ranges (CIDR).
+ * HTTP referer patterns (`*.example.com`, `https://example.com/*`) and source-IP ranges (CIDR).
  */
 import { isIP } from 'node:net';
 
@@ -36,12 +36,59 @@ export function indexAllowed(patterns: readonly string[] | undefined, indexName:
   return patterns.some((pattern) => matchesPattern(pattern, indexName));
 }
 
-/** Referer patterns match the full URL or the host-and-path without scheme (`*.example.com/*`, `https://shop.example.com/*`). */
+/** The parts of a referer a pattern is matched against; `scheme` is undefined when the referer names none. */
+interface RefererParts {
+  scheme: string | undefined;
+  /** Hostname and port (when not the scheme's default). */
+  host: string;
+  hostname: string;
+  /** Path and query string. */
+  path: string;
+}
+
+const REFERER_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+/** A pattern's scheme may be a wildcard (`*://shop.example.com/*`). */
+const PATTERN_SCHEME = /^([a-z*][a-z0-9+.*-]*):\/\//i;
+
+/** A referer parsed as a URL (a referer without a scheme as one without), or undefined when it is none. */
+function parseReferer(referer: string): RefererParts | undefined {
+  const scheme = REFERER_SCHEME.exec(referer)?.[1];
+  let url: URL;
+  try {
+    url = new URL(scheme ? referer : `http://${referer}`);
+  } catch {
+    return undefined;
+  }
+  if (url.hostname === '') return undefined;
+  return { scheme: scheme?.toLowerCase(), host: url.host, hostname: url.hostname, path: url.pathname + url.search };
+}
+
+/**
+ * A pattern reads like a URL: an optional scheme, a host, an optional path (none = any path). Each part is
+ * matched against the same part of the parsed referer, so a `*` in the host stays in the host: it never spans
+ * a `/` into the path, nor the user-info of `https://shop.example.com@evil.com/`. A host pattern without a port
+ * allows any port.
+ */
+function refererMatches(pattern: string, referer: RefererParts): boolean {
+  const scheme = PATTERN_SCHEME.exec(pattern);
+  if (scheme && (referer.scheme === undefined || !matchesPattern(scheme[1].toLowerCase(), referer.scheme))) return false;
+  const rest = scheme ? pattern.slice(scheme[0].length) : pattern;
+  const slash = rest.indexOf('/');
+  const hostPattern = (slash < 0 ? rest : rest.slice(0, slash)).toLowerCase();
+  const pathPattern = slash < 0 ? '*' : rest.slice(slash);
+  const host = hostPattern.includes(':') ? referer.host : referer.hostname;
+  return matchesPattern(hostPattern, host) && matchesPattern(pathPattern, referer.path);
+}
+
+/**
+ * Referer patterns as Algolia documents them: `https://shop.example.com/*` (that prefix), `*.example.com`
+ * (its subdomains), `*example.com*` (hosts containing it). The `Origin` header, which has no path, counts as
+ * the path `/`.
+ */
 export function refererAllowed(patterns: readonly string[] | undefined, referer: string | undefined): boolean {
   if (!patterns || patterns.length === 0) return true;
-  if (!referer) return false;
-  const withoutScheme = referer.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
-  return patterns.some((pattern) => matchesPattern(pattern, referer) || matchesPattern(pattern, withoutScheme));
+  const parts = referer ? parseReferer(referer) : undefined;
+  return parts !== undefined && patterns.some((pattern) => refererMatches(pattern, parts));
 }
 
 function ipv4ToNumber(ip: string): number {

@@ -3,7 +3,8 @@
  * key or a stored key (any key with the `search` ACL but the admin key, as Algolia).
  * Credentials come from the `x-algolia-api-key` / `x-algolia-application-id` headers or the same names in the
  * query string (any case). Keys are compared in constant time (SHA-256 digests through `timingSafeEqual`);
- * verified secured keys are cached; failed attempts are counted per client IP and answered with 429 past a budget.
+ * verified secured keys are cached; failed attempts are counted per client IP and, past a budget, keys that did not
+ * authenticate from that IP recently are answered 429 (`FailedAuthBudget`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -16,7 +17,7 @@ import { engineCheck } from '../storage/validate.ts';
 import { indexAllowed, refererAllowed, sourceAllowed } from './acl.ts';
 import type { Acl } from './acl.ts';
 import type { KeyStore, StoredKey } from './api-keys.ts';
-import { WindowCounter } from './rate-limit.ts';
+import { FailedAuthBudget, WindowCounter } from './rate-limit.ts';
 import { decodeSecuredKey, parseRestrictions, verifySecuredKey } from './secured.ts';
 import type { SecuredRestrictions } from './secured.ts';
 
@@ -105,27 +106,34 @@ export class Authenticator {
   private readonly appIdDigest: Buffer;
   /** Verified secured keys, by SHA-256 of the key: the map never holds the keys themselves (up to 16 KB each). */
   private readonly securedCache = new Map<string, SecuredEntry>();
-  private readonly failures = new WindowCounter(HOUR_MS);
+  private readonly failures: FailedAuthBudget;
   private readonly queries = new WindowCounter(HOUR_MS);
 
   constructor(
     private readonly config: { appId: string; adminApiKey: string; searchApiKey: string },
     private readonly keys: KeyStore,
-    private readonly limits: ServerLimits,
+    limits: ServerLimits,
   ) {
     this.adminDigest = digest(config.adminApiKey);
     this.searchDigest = digest(config.searchApiKey);
     this.appIdDigest = digest(config.appId);
+    this.failures = new FailedAuthBudget(limits.maxFailedAuthPerIPPerHour, HOUR_MS);
   }
 
   authenticate(request: FastifyRequest): AuthContext {
     const ip = request.ip;
-    if (this.failures.peek(ip) >= this.limits.maxFailedAuthPerIPPerHour) throw createError('TOO_MANY_FAILED_AUTH');
     const appId = credential(request, 'x-algolia-application-id');
     const apiKey = credential(request, 'x-algolia-api-key');
-    if (appId === undefined || apiKey === undefined || !sameSecret(digest(appId), this.appIdDigest)) return this.fail(ip);
-    const keyDigest = digest(apiKey);
+    const keyDigest = digest(apiKey ?? '');
     const keyHash = keyDigest.toString('hex');
+    if (!this.failures.allows(ip, keyHash)) throw createError('TOO_MANY_FAILED_AUTH');
+    const context = this.identify(request, ip, appId, apiKey, keyDigest, keyHash);
+    this.failures.accepted(ip, keyHash);
+    return context;
+  }
+
+  private identify(request: FastifyRequest, ip: string, appId: string | undefined, apiKey: string | undefined, keyDigest: Buffer, keyHash: string): AuthContext {
+    if (appId === undefined || apiKey === undefined || !sameSecret(digest(appId), this.appIdDigest)) return this.fail(ip, keyHash, false);
     if (sameSecret(keyDigest, this.adminDigest)) {
       return { kind: 'admin', acl: 'all', indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash };
     }
@@ -134,11 +142,12 @@ export class Authenticator {
     }
     const stored = this.keys.findByValue(apiKey);
     if (stored) return this.storedContext(stored, request, ip);
-    return this.securedContext(apiKey, keyHash, request, ip) ?? this.fail(ip);
+    return this.securedContext(apiKey, keyHash, request, ip);
   }
 
-  private fail(ip: string): never {
-    this.failures.hit(ip);
+  /** `verified`: the refusal took a secured-key verification, which always counts against the budget. */
+  private fail(ip: string, keyHash: string, verified: boolean): never {
+    this.failures.refused(ip, keyHash, verified);
     throw createError('INVALID_CREDENTIALS');
   }
 
@@ -163,20 +172,20 @@ export class Authenticator {
    * stored key that can be a parent (api-keys.ts). That is one HMAC per key for a key seen for the first time, which
    * the failed-authentication budget bounds for guessers; verified keys are cached and cost one map lookup after.
    */
-  private securedContext(apiKey: string, keyHash: string, request: FastifyRequest, ip: string): AuthContext | undefined {
+  private securedContext(apiKey: string, keyHash: string, request: FastifyRequest, ip: string): AuthContext {
     let entry = this.securedCache.get(keyHash);
     if (!entry) {
       const decoded = decodeSecuredKey(apiKey);
-      if (!decoded) return undefined;
+      if (!decoded) return this.fail(ip, keyHash, false);
       const signer = verifySecuredKey(this.config.searchApiKey, decoded) ? null : this.keys.findParent((value) => verifySecuredKey(value, decoded));
-      if (signer === undefined) return undefined;
+      if (signer === undefined) return this.fail(ip, keyHash, true);
       entry = { parentHash: signer?.hash ?? null };
       if (this.securedCache.size >= SECURED_CACHE_SIZE) this.securedCache.delete(this.securedCache.keys().next().value!);
       this.securedCache.set(keyHash, entry);
     }
     // The parent as it is now: a deleted or expired parent, or one that lost the search ACL, takes its secured keys with it.
     const parent: Parent | undefined = entry.parentHash === null ? null : this.keys.findLiveByHash(entry.parentHash);
-    if (parent === undefined || (parent !== null && !parent.acl.includes('search'))) return undefined;
+    if (parent === undefined || (parent !== null && !parent.acl.includes('search'))) return this.fail(ip, keyHash, false);
     let grant = entry.grant;
     if (!grant || grant.parent !== parent) {
       grant = this.securedGrant(parent, parseRestrictions(decodeSecuredKey(apiKey)!.params));
