@@ -73,6 +73,18 @@ export interface RouteDeps {
   threads?: SearchThreads;
 }
 
+/**
+ * Routes where `*` in the path stands for "the indexes named in the body", each checked by the route (the task
+ * route reads no index). Anywhere else `*` is an index name like any other, checked against the key's scope.
+ */
+const MULTI_INDEX_ROUTES = new Set([
+  '/1/indexes/:indexName/batch',
+  '/1/indexes/:indexName/objects',
+  '/1/indexes/:indexName/queries',
+  '/1/indexes/:indexName/recommendations',
+  '/1/indexes/:indexName/task/:taskID',
+]);
+
 const REDACTED_HEADERS = ['req.headers["x-algolia-api-key"]', 'req.headers.authorization'];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -125,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (config?.acl) requireAcl(auth, config.acl);
       else if (!config?.anyKey) requireAdmin(auth);
       const indexName = (request.params as { indexName?: string } | undefined)?.indexName;
-      if (indexName !== undefined && indexName !== '*') requireIndex(auth, indexName);
+      if (indexName !== undefined && !(indexName === '*' && MULTI_INDEX_ROUTES.has(request.routeOptions.url ?? ''))) requireIndex(auth, indexName);
       request.auth = auth;
     });
     const store = deps.store;

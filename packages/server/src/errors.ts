@@ -35,6 +35,7 @@ export const errorCatalogue = {
   MISSING_PARAMETER: { status: 400, template: 'Missing parameter: %s' },
   INVALID_PARAMETER: { status: 400, template: 'Invalid value for "%s": %s' },
   INVALID_BODY: { status: 400, template: 'Invalid body: %s' },
+  INVALID_INDEX_NAME: { status: 400, template: 'indexName is not valid' },
   QUERY_TOO_LONG: { status: 400, template: 'Query too long: %s bytes, the limit is %s' },
   RECORD_TOO_BIG: {
     status: 400,

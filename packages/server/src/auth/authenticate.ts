@@ -248,8 +248,32 @@ export function requireAdmin(context: AuthContext): void {
   if (context.kind !== 'admin') throw createError('ACL_DENIED');
 }
 
+/**
+ * Whether the key may touch `indexName`. A stored key's `indexes`: empty means every index (as Algolia), else one
+ * of its patterns must match, and an empty pattern matches nothing (`[""]` is no index, never all). A secured
+ * key's `restrictIndices` narrows that: absent means no further restriction, present but empty (`[]`, `""`,
+ * `[""]`) means no index at all.
+ */
+export function indexInScope(context: AuthContext, indexName: string): boolean {
+  // A non-empty list without a usable pattern allows nothing (indexAllowed would take it for no restriction).
+  const matches = (list: readonly string[]) => {
+    const patterns = list.filter((pattern) => pattern !== '');
+    return patterns.length > 0 && indexAllowed(patterns, indexName);
+  };
+  if (context.indexes.length > 0 && !matches(context.indexes)) return false;
+  return context.restrictIndices === undefined || matches(context.restrictIndices);
+}
+
+/** Whether the key may touch every index: no `indexes` patterns, no `restrictIndices`. */
+export function allIndexesInScope(context: AuthContext): boolean {
+  return context.indexes.length === 0 && context.restrictIndices === undefined;
+}
+
 export function requireIndex(context: AuthContext, indexName: string): void {
-  if (!indexAllowed(context.indexes, indexName) || !indexAllowed(context.restrictIndices, indexName)) {
-    throw createError('INDEX_NOT_ALLOWED');
-  }
+  if (!indexInScope(context, indexName)) throw createError('INDEX_NOT_ALLOWED');
+}
+
+/** For operations that are not about one index (`DELETE /1/usertokens/…` reaches every index's events). */
+export function requireAllIndexes(context: AuthContext): void {
+  if (!allIndexesInScope(context)) throw createError('INDEX_NOT_ALLOWED');
 }

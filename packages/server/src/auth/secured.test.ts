@@ -37,6 +37,14 @@ describe('secured API keys', () => {
     }
   });
 
+  it('keeps an empty restrictIndices as an empty list (no index), apart from an absent one', () => {
+    for (const params of ['restrictIndices=', `restrictIndices=${encodeURIComponent('[]')}`, `restrictIndices=${encodeURIComponent('[""]')}`, 'restrictIndices=%2C%20']) {
+      expect(parseRestrictions(params).restrictIndices, params).toEqual([]);
+    }
+    expect(parseRestrictions(`restrictIndices=${encodeURIComponent('["", "a"]')}`).restrictIndices).toEqual(['a']);
+    expect(parseRestrictions('filters=x').restrictIndices).toBeUndefined();
+  });
+
   it('keeps other parameters as forced search parameters', () => {
     const parsed = parseRestrictions(`filters=${encodeURIComponent('price < 10')}&hitsPerPage=5&facetFilters=${encodeURIComponent('["brand:Apple"]')}&restrictSources=10.0.0.0%2F8`);
     expect(parsed.searchParams).toEqual({ filters: 'price < 10', hitsPerPage: 5, facetFilters: ['brand:Apple'] });

@@ -55,7 +55,9 @@ export function parseRestrictions(params: string): SecuredRestrictions {
   const parsed = parseParamsString(params);
   const { restrictIndices, validUntil, restrictSources, userToken, referers, ...searchParams } = parsed;
   const out: SecuredRestrictions = { searchParams };
-  const indices = asStringList('restrictIndices', restrictIndices);
+  // Without empty names, and kept even when that leaves none (`[]`, `""`, `[""]`): a key restricted to no index
+  // opens none (authenticate.ts `indexInScope`), where an absent restriction leaves the parent's scope.
+  const indices = asStringList('restrictIndices', restrictIndices)?.filter((item) => item.trim() !== '');
   if (indices) out.restrictIndices = indices;
   if (validUntil !== undefined) out.validUntil = Number(validUntil);
   if (restrictSources !== undefined) out.restrictSources = restrictionText('restrictSources', restrictSources);

@@ -175,6 +175,17 @@ describe('Insights API', () => {
     expect(countEvents("user_token = 'forget-me' OR auth_token = 'forget-me'")).toBe(0);
   });
 
+  it('deletes a user token\'s events only for a key that may touch every index (they span every index)', async () => {
+    await t.call('POST', '/1/events', { events: [click({ userToken: 'scoped-user' })] }, SEARCH_KEY);
+    const scoped = await t.createKey({ acl: ['deleteObject'], indexes: ['products'] });
+    const response = await t.call('DELETE', '/1/usertokens/scoped-user', undefined, scoped);
+    expect(response).toEqual({ status: 403, body: { status: 403, message: 'Index not allowed with this API key' } });
+    expect(countEvents("user_token = 'scoped-user'")).toBe(1);
+    const unrestricted = await t.createKey({ acl: ['deleteObject'] });
+    expect((await t.call('DELETE', '/1/usertokens/scoped-user', undefined, unrestricted)).status).toBe(204);
+    expect(countEvents("user_token = 'scoped-user'")).toBe(0);
+  });
+
   it('counts a shopper typing as one search for the last query, with clicks on what earlier keystrokes showed', async () => {
     const typed = [];
     for (const query of ['ba', 'bam', 'bamb', 'bamboo']) typed.push(await t.search({ query, clickAnalytics: true, userToken: 'typist' }));

@@ -19,6 +19,7 @@ import { DAILY_TABLES, openInsightsDb } from './db.ts';
 import type { InsightsDeps, InsightsOptions } from './deps.ts';
 import { DAY_MS, resolveInsightsOptions } from './deps.ts';
 import { dayOf } from './days.ts';
+import { requireAllIndexes } from '../auth/authenticate.ts';
 import { createError } from '../errors.ts';
 import { invalidEvents } from './errors.ts';
 import { EventLog } from './event-log.ts';
@@ -186,6 +187,8 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   });
 
   app.delete<{ Params: { userToken: string } }>('/1/usertokens/:userToken', { config: { acl: 'deleteObject' } }, async (request, reply) => {
+    // The user's events of every index go: only a key that may touch every index may ask.
+    requireAllIndexes(request.auth!);
     if (!USER_TOKEN.test(request.params.userToken)) throw invalidEvents('userToken must be 1 to 129 characters among letters, digits and _ = / + -');
     eventLog.commit();
     eventLog.deleteUser(request.params.userToken);

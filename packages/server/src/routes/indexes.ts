@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { IndexInfo } from '@vitrine/protocol';
 import type { RouteDeps } from '../app.ts';
-import { hasAcl, requireIndex } from '../auth/authenticate.ts';
-import { indexAllowed } from '../auth/acl.ts';
+import { hasAcl, indexInScope, requireIndex } from '../auth/authenticate.ts';
+import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
 import { isPlainObject } from '../storage/validate.ts';
@@ -48,7 +48,7 @@ export function indexRoutes(app: FastifyInstance, { store }: RouteDeps): void {
     if (!Number.isInteger(hitsPerPage) || hitsPerPage < 1 || hitsPerPage > 1000) throw createError('INVALID_PARAMETER', 'hitsPerPage', 'must be between 1 and 1000');
     const visible = registry
       .all()
-      .filter((entry) => indexAllowed(auth.indexes, entry.name))
+      .filter((entry) => indexInScope(auth, entry.name))
       .sort((a, b) => a.name.localeCompare(b.name));
     const slice = page === undefined ? visible : visible.slice(page * hitsPerPage, (page + 1) * hitsPerPage);
     const items: IndexInfo[] = slice.map((entry) => {
@@ -75,7 +75,7 @@ export function indexRoutes(app: FastifyInstance, { store }: RouteDeps): void {
 
   app.delete<{ Params: IndexParams }>('/1/indexes/:indexName', { config: { acl: 'deleteIndex' } }, async (request) => {
     const deletedAt = new Date().toISOString();
-    const taskID = await store.submit({ kind: 'deleteIndex', at: deletedAt, indexName: request.params.indexName });
+    const taskID = await submitWrite(store, request.auth!, { kind: 'deleteIndex', at: deletedAt, indexName: request.params.indexName });
     return { taskID, deletedAt };
   });
 
@@ -103,7 +103,7 @@ export function indexRoutes(app: FastifyInstance, { store }: RouteDeps): void {
       throw createError('INVALID_PARAMETER', 'operation', 'moving a replica or an index with replicas is not supported: move to it instead');
     }
     const updatedAt = new Date().toISOString();
-    const taskID = await store.submit({
+    const taskID = await submitWrite(store, request.auth!, {
       kind: 'operation',
       at: updatedAt,
       indexName: source,

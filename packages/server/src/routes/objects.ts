@@ -8,6 +8,7 @@ import type { IndexRecord, SearchParams } from '@vitrine/protocol';
 import type { RouteDeps } from '../app.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { hasAcl, requireAcl, requireIndex } from '../auth/authenticate.ts';
+import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import { mergeParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from '../storage/ops.ts';
@@ -90,13 +91,13 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
     const auth = request.auth!;
     if (request.params.indexName === '*') {
       const requests = requestsOf(request.body).map((raw, i) => {
-        const prepared = prepare(raw, i, undefined);
-        requireIndex(auth, prepared.indexName);
-        return prepared;
+        // The target first: validating a request must not describe an index outside the key's scope.
+        if (isPlainObject(raw) && typeof raw.indexName === 'string') requireIndex(auth, raw.indexName);
+        return prepare(raw, i, undefined);
       });
       if (requests.some((r) => r.action === 'deleteObject')) requireAcl(auth, 'deleteObject');
       if (requests.some((r) => r.action === 'clear' || r.action === 'delete')) requireAcl(auth, 'deleteIndex');
-      const seq = await store.submit({ kind: 'batch', at: now(), requests });
+      const seq = await submitWrite(store, auth, { kind: 'batch', at: now(), requests });
       // Keyed by index name, and `__proto__` is a valid one: a plain object would drop it (a prototype setter).
       const taskID: Record<string, number> = Object.create(null);
       for (const r of requests) taskID[r.indexName] = seq;
@@ -105,14 +106,14 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
     const requests = requestsOf(request.body).map((raw, i) => prepare(raw, i, request.params.indexName));
     if (requests.some((r) => r.action === 'deleteObject')) requireAcl(auth, 'deleteObject');
     if (requests.some((r) => r.action === 'clear' || r.action === 'delete')) requireAcl(auth, 'deleteIndex');
-    const taskID = await store.submit({ kind: 'batch', at: now(), requests });
+    const taskID = await submitWrite(store, auth, { kind: 'batch', at: now(), requests });
     return { taskID, objectIDs: objectIDs(requests) };
   });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName', { config: WRITE }, async (request, reply) => {
     const prepared = prepare({ action: 'addObject', body: request.body }, 0, request.params.indexName);
     const createdAt = now();
-    const taskID = await store.submit({ kind: 'batch', at: createdAt, requests: [prepared] });
+    const taskID = await submitWrite(store, request.auth!, { kind: 'batch', at: createdAt, requests: [prepared] });
     return reply.code(201).send({ createdAt, taskID, objectID: prepared.body!.objectID });
   });
 
@@ -120,7 +121,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
     const body = isPlainObject(request.body) ? { ...request.body, objectID: request.params.objectID } : request.body;
     const prepared = prepare({ action: 'updateObject', body }, 0, request.params.indexName);
     const updatedAt = now();
-    const taskID = await store.submit({ kind: 'batch', at: updatedAt, requests: [prepared] });
+    const taskID = await submitWrite(store, request.auth!, { kind: 'batch', at: updatedAt, requests: [prepared] });
     return { updatedAt, taskID, objectID: request.params.objectID };
   });
 
@@ -132,7 +133,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
       const prepared = prepare({ action: 'partialUpdateObject', body }, 0, request.params.indexName);
       prepared.createIfNotExists = request.query.createIfNotExists !== 'false';
       const updatedAt = now();
-      const taskID = await store.submit({ kind: 'batch', at: updatedAt, requests: [prepared] });
+      const taskID = await submitWrite(store, request.auth!, { kind: 'batch', at: updatedAt, requests: [prepared] });
       return { updatedAt, taskID, objectID: request.params.objectID };
     },
   );
@@ -140,7 +141,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
   app.delete<{ Params: ObjectParams }>('/1/indexes/:indexName/:objectID', { config: { acl: 'deleteObject' } }, async (request) => {
     const prepared = prepare({ action: 'deleteObject', body: { objectID: request.params.objectID } }, 0, request.params.indexName);
     const deletedAt = now();
-    const taskID = await store.submit({ kind: 'batch', at: deletedAt, requests: [prepared] });
+    const taskID = await submitWrite(store, request.auth!, { kind: 'batch', at: deletedAt, requests: [prepared] });
     return { deletedAt, taskID };
   });
 
@@ -183,7 +184,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/clear', { config: { acl: 'deleteIndex' } }, async (request) => {
     assertWritable(registry, request.params.indexName);
     const updatedAt = now();
-    const taskID = await store.submit({ kind: 'batch', at: updatedAt, requests: [{ indexName: request.params.indexName, action: 'clear' }] });
+    const taskID = await submitWrite(store, request.auth!, { kind: 'batch', at: updatedAt, requests: [{ indexName: request.params.indexName, action: 'clear' }] });
     return { taskID, updatedAt };
   });
 
@@ -198,7 +199,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
     const entry = registry.get(request.params.indexName);
     if (entry?.engine) engineCheck(() => entry.engine!.browse({ ...params, hitsPerPage: 1, attributesToRetrieve: ['objectID'] }));
     const updatedAt = now();
-    const taskID = await store.submit({ kind: 'deleteBy', at: updatedAt, indexName: request.params.indexName, params });
+    const taskID = await submitWrite(store, request.auth!, { kind: 'deleteBy', at: updatedAt, indexName: request.params.indexName, params });
     return { taskID, updatedAt };
   });
 }

@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { IndexSettings } from '@vitrine/protocol';
 import type { RouteDeps } from '../app.ts';
+import { assertWriteNames, requireWriteScope } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
+import type { Op } from '../storage/ops.ts';
 import { validateSettingsPatch } from '../storage/validate.ts';
 
 type IndexParams = { indexName: string };
@@ -61,15 +63,20 @@ export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDep
     '/1/indexes/:indexName/settings',
     { config: { acl: 'editSettings', largeBody: true } },
     async (request) => {
-      const patch = validateSettingsPatch(registry, request.params.indexName, request.body, limits);
       const updatedAt = new Date().toISOString();
-      const taskID = await store.submit({
+      const op: Extract<Op, { kind: 'settings' }> = {
         kind: 'settings',
         at: updatedAt,
         indexName: request.params.indexName,
-        settings: patch,
+        settings: request.body as IndexSettings,
         forwardToReplicas: truthy(request.query.forwardToReplicas),
-      });
+      };
+      // The indexes it reaches first (replicas, forwarding targets): refusals of a replica list must not describe
+      // indexes outside the key's scope.
+      requireWriteScope(request.auth!, registry, op);
+      op.settings = validateSettingsPatch(registry, request.params.indexName, request.body, limits);
+      assertWriteNames(op);
+      const taskID = await store.submit(op);
       return { taskID, updatedAt };
     },
   );

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SynonymHit, SynonymType } from '@vitrine/protocol';
 import type { RouteDeps } from '../app.ts';
+import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import { isPlainObject } from '../storage/validate.ts';
 
@@ -73,7 +74,7 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
   app.put<{ Params: SynonymParams; Querystring: WriteQuery }>('/1/indexes/:indexName/synonyms/:objectID', { config: write }, async (request) => {
     const hit = parseSynonym(request.body, 0, request.params.objectID);
     const updatedAt = now();
-    const taskID = await store.submit({
+    const taskID = await submitWrite(store, request.auth!, {
       kind: 'synonyms', at: updatedAt, indexName: request.params.indexName, action: 'save', hits: [hit],
       forwardToReplicas: truthy(request.query.forwardToReplicas),
     });
@@ -84,7 +85,7 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
     if (!Array.isArray(request.body)) throw createError('INVALID_BODY', 'expected an array of synonyms');
     const hits = request.body.map((raw, i) => parseSynonym(raw, i));
     const updatedAt = now();
-    const taskID = await store.submit({
+    const taskID = await submitWrite(store, request.auth!, {
       kind: 'synonyms', at: updatedAt, indexName: request.params.indexName, action: 'save', hits,
       replaceExisting: truthy(request.query.replaceExistingSynonyms),
       forwardToReplicas: truthy(request.query.forwardToReplicas),
@@ -94,7 +95,7 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
 
   app.post<{ Params: IndexParams; Querystring: WriteQuery }>('/1/indexes/:indexName/synonyms/clear', { config: write }, async (request) => {
     const updatedAt = now();
-    const taskID = await store.submit({
+    const taskID = await submitWrite(store, request.auth!, {
       kind: 'synonyms', at: updatedAt, indexName: request.params.indexName, action: 'clear',
       forwardToReplicas: truthy(request.query.forwardToReplicas),
     });
@@ -111,7 +112,7 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
     const entry = registry.get(request.params.indexName);
     if (!entry?.synonyms.has(request.params.objectID)) throw createError('SYNONYM_NOT_FOUND');
     const deletedAt = now();
-    const taskID = await store.submit({
+    const taskID = await submitWrite(store, request.auth!, {
       kind: 'synonyms', at: deletedAt, indexName: request.params.indexName, action: 'delete', objectID: request.params.objectID,
       forwardToReplicas: truthy(request.query.forwardToReplicas),
     });

@@ -68,6 +68,22 @@ export function prepareBatchRequest(
   return { indexName, action, body: record };
 }
 
+/** Longest index name, in UTF-8 bytes. */
+const MAX_INDEX_NAME_BYTES = 256;
+
+/**
+ * Index names a write may create or write to: not blank, at most 256 bytes, no control characters, and not `*`,
+ * which stands for "the indexes named in the body" on the multi-index routes (and for every index in key
+ * patterns). Anything else goes: clients use dots, dashes, spaces, non-Latin letters. Refused with Algolia's
+ * `indexName is not valid`.
+ */
+export function assertIndexName(name: string): void {
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (name.trim() === '' || name === '*' || /[\u0000-\u001f\u007f]/.test(name) || Buffer.byteLength(name) > MAX_INDEX_NAME_BYTES) {
+    throw createError('INVALID_INDEX_NAME');
+  }
+}
+
 /** Records of replicas are their primary's: writes go to the primary, as Algolia requires. */
 export function assertWritable(registry: IndexRegistry, indexName: string): void {
   const entry = registry.get(indexName);
