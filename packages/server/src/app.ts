@@ -2,9 +2,10 @@
  * `buildApp(deps)`: the Fastify application, without listening (tests drive it with `app.inject()`).
  *
  * Layout: the Algolia API (`/1/...`, `/2/...`) is one encapsulated plugin with the body parser, CORS and
- * authentication; routes live in `routes/<resource>.ts`. Outside it: `/vitrine.config.json`, the storefront's
- * static files (SPA fallback) and routes added by `config.extend`. Every error, including unknown routes and
- * wrong methods, answers Algolia's `{ message, status }`.
+ * authentication; routes live in `routes/<resource>.ts`. Outside it:
+ * `/vitrine.config.json`, the storefront's static files (SPA fallback) and routes added by `config.extend`.
+ * Every answer carries the security headers (`http/security-headers.ts`). Every error, including unknown routes
+ * and wrong methods, answers Algolia's `{ message, status }`.
  */
 import Fastify from 'fastify';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +22,7 @@ import { registerBodyParser } from './http/body.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerCors } from './http/cors.ts';
 import { RouteTable } from './http/route-table.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStorefront, wantsAppShell } from './http/static.ts';
 import type { Store } from './storage/store.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -101,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authenticator = new Authenticator(deps.config, keys, limits);
   const routes = new RouteTable();
 
+  await registerSecurityHeaders(app, deps.config.storefrontConfig);
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot));
 
