@@ -45,7 +45,12 @@ describe('security headers', () => {
     mkdirSync(join(staticRoot, 'assets'));
     writeFileSync(join(staticRoot, 'assets', 'app.js'), 'console.log(1)');
     t = await startTestServer({
-      config: { staticRoot, storefrontConfig: { provider: 'vitrine', appId: APP_ID, searchApiKey: SEARCH_KEY } },
+      config: {
+        staticRoot,
+        storefrontConfig: { provider: 'vitrine', appId: APP_ID, searchApiKey: SEARCH_KEY },
+        // As the CLI's product images: a route with a stricter policy of its own.
+        extend: [(app) => void app.get('/images/lamp.svg', async (_request, reply) => reply.type('image/svg+xml').header('content-security-policy', "default-src 'none'").send('<svg/>'))],
+      },
       index: { name: 'products', settings: {}, records: [{ objectID: '1', name: 'Lamp' }] },
     });
   });
@@ -58,6 +63,12 @@ describe('security headers', () => {
     for (const path of ['/', '/index.html', '/p/lamp-1', '/assets/app.js', '/vitrine.config.json']) {
       expectPageHeaders(await fetch(`${t.url}${path}`, { headers: html }), path);
     }
+  });
+
+  it("keeps a route's own policy", async () => {
+    const image = await fetch(`${t.url}/images/lamp.svg`);
+    expect(image.headers.get('content-security-policy')).toBe("default-src 'none'");
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('sends nosniff with every API answer, errors and preflights included, and keeps CORS open to any origin', async () => {
