@@ -18,25 +18,28 @@ const MIN_BYTES = 1024;
  * levels, paid once per build instead of per request. Vite's own files under `.vite/` are not served and skipped.
  */
 export function precompress(): Plugin {
+  let files: string[] = [];
   return {
     name: 'vitrine-precompress',
     apply: 'build',
-    async writeBundle(options, bundle) {
+    writeBundle(options, bundle) {
       const dir = options.dir!;
-      const files = Object.keys(bundle).filter((file) => COMPRESSIBLE.test(file) && !file.startsWith('.vite/'));
-      await Promise.all(
-        files.map(async (file) => {
-          const path = join(dir, file);
-          const bytes = await readFile(path);
-          if (bytes.length < MIN_BYTES) return;
-          const [br, gz] = await Promise.all([
-            brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
-            gzipAsync(bytes, { level: 9 }),
-          ]);
-          if (br.length < bytes.length) await writeFile(`${path}.br`, br);
-          if (gz.length < bytes.length) await writeFile(`${path}.gz`, gz);
-        }),
-      );
+      files = Object.keys(bundle).filter((file) => COMPRESSIBLE.test(file) && !file.startsWith('.vite/')).map((file) => join(dir, file));
+    },
+    // After the bundler is done: brotli 11 of the main chunk takes seconds, which it would report as a slow plugin.
+    async closeBundle() {
+      await Promise.all(files.map(compressFile));
     },
   };
+}
+
+async function compressFile(path: string): Promise<void> {
+  const bytes = await readFile(path);
+  if (bytes.length < MIN_BYTES) return;
+  const [br, gz] = await Promise.all([
+    brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    gzipAsync(bytes, { level: 9 }),
+  ]);
+  if (br.length < bytes.length) await writeFile(`${path}.br`, br);
+  if (gz.length < bytes.length) await writeFile(`${path}.gz`, gz);
 }
