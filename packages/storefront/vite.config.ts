@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './vite-precompress.ts';
 
 /**
  * The build goes to `dist/`, which the Vitrine server serves with an SPA fallback. The manifest lets the
@@ -7,12 +8,15 @@ import react from '@vitejs/plugin-react';
  *
  * `npx vite` (dev) proxies the API (`/1/`, `/2/`), the generated config and the product images to a running Vitrine
  * server, `VITRINE_URL` (default http://localhost:3000), so the app runs same-origin as in production.
+ *
+ * The build also writes brotli and gzip copies of its text files (`vite-precompress.ts`), which the server sends
+ * to browsers that accept them.
  */
 const apiTarget = process.env.VITRINE_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

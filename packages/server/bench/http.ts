@@ -14,6 +14,8 @@
  *     [--apply-interval 0]   (the server's applyIntervalMs)
  *     [--cpu-prof <dir>]     (write a V8 CPU profile of the server process into <dir>)
  *     [--threads 1]          (the server's searchThreads: 1 is what `vitrine start` runs on 2 cores or more)
+ *     [--accept-encoding 'gzip, deflate, br']   (sent with every request, as a browser does: search answers of
+ *                            1 KB or more then come compressed; autocannon sends none by default)
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     'apply-interval': { type: 'string', default: '0' },
     'cpu-prof': { type: 'string' },
     threads: { type: 'string', default: '1' },
+    'accept-encoding': { type: 'string' },
   },
 });
 const SIZE = Number(values.size);
@@ -50,6 +53,8 @@ function summarize(name: string, result: Result): Record<string, string | number
     'p90 ms': result.latency.p90,
     'p99 ms': result.latency.p99,
     'max ms': result.latency.max,
+    // Response bytes per request, headers included: what compression saves.
+    'bytes/req': Math.round(result.throughput.average / result.requests.average),
     errors: result.errors + result.timeouts + result.non2xx,
   };
 }
@@ -82,7 +87,7 @@ try {
       connections: CONNECTIONS,
       duration: DURATION,
       ...(WARMUP > 0 ? { warmup: { connections: CONNECTIONS, duration: WARMUP } } : {}),
-      headers,
+      headers: values['accept-encoding'] === undefined ? headers : { ...headers, 'accept-encoding': values['accept-encoding'] },
       requests: [
         {
           method: 'POST',
@@ -113,7 +118,7 @@ try {
   console.log(`throughput ratio vitrine / bare: ${(vitrine.requests.average / baseline.requests.average).toFixed(3)}`);
   console.log(`the load generator used ${loadCores.toFixed(2)} of the machine's cores while loading vitrine`);
   console.log(
-    `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s measured after a ${WARMUP} s warm-up, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}`,
+    `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s measured after a ${WARMUP} s warm-up, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}, accept-encoding ${values['accept-encoding'] ?? 'none'}`,
   );
 } finally {
   await server.kill();

@@ -2,9 +2,10 @@
  * `buildApp(deps)`: the Fastify application, without listening (tests drive it with `app.inject()`).
  *
  * Layout: the Algolia API (`/1/...`, `/2/...`) is one encapsulated plugin with the body parser, CORS and
- * authentication; routes live in `routes/<resource>.ts`. Outside it: `/vitrine.config.json`, the storefront's
- * static files (SPA fallback) and routes added by `config.extend`. Every error, including unknown routes and
- * wrong methods, answers Algolia's `{ message, status }`.
+ * authentication (and compression of its answers); routes live in `routes/<resource>.ts`. Outside it:
+ * `/vitrine.config.json`, the storefront's static files (SPA fallback) and routes added by `config.extend`.
+ * Every answer carries the security headers (`http/security-headers.ts`). Every error, including unknown routes
+ * and wrong methods, answers Algolia's `{ message, status }`.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -20,8 +21,10 @@ import type { Acl } from './auth/acl.ts';
 import { KeyStore } from './auth/api-keys.ts';
 import { registerBodyParser } from './http/body.ts';
 import { clientErrorHandler } from './http/client-error.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import { RouteTable } from './http/route-table.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStorefront, wantsAppShell } from './http/static.ts';
 import type { Store } from './storage/store.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -114,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authenticator = new Authenticator(deps.config, keys, limits);
   const routes = new RouteTable();
 
+  await registerSecurityHeaders(app, deps.config.storefrontConfig);
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot));
 
@@ -124,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (api) => {
     registerBodyParser(api, limits);
     registerCors(api);
+    await registerCompression(api);
     api.addHook('onRoute', (route) => {
       routes.add(route.method, route.url);
       // A route's own cap (`/1/events`: 2 MB, as the Insights API) wins over the write routes' default.

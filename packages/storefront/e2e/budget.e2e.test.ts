@@ -1,11 +1,11 @@
 /**
  * JS budget of the search page: the entry chunk and everything it imports statically, gzipped, must stay
  * within 200 KB. Product, cart, checkout and analytics pages are lazy chunks and don't count; search-insights is loaded
- * at startup, so it does.
+ * at startup, so it does. The build's brotli and gzip copies, which the server sends, must be those files.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { storefrontDistDir } from '../src/index.ts';
 
@@ -38,6 +38,11 @@ function searchPageFiles(manifest: Record<string, ManifestChunk>): string[] {
   return [...files].filter((file) => file.endsWith('.js'));
 }
 
+/** The stylesheets the search page links. */
+function searchPageStyles(manifest: Record<string, ManifestChunk & { css?: string[] }>): string[] {
+  return manifest['index.html']?.css ?? [];
+}
+
 describe('search page JS budget', () => {
   it(`stays within ${budgetBytes / 1024} KB gzipped`, () => {
     const manifest = readManifest();
@@ -55,5 +60,23 @@ describe('search page JS budget', () => {
     expect(files.some((file) => /ProductPage|CartPage|CheckoutPage|AnalyticsPage/.test(file))).toBe(false);
     // The dashboard is its own chunk, loaded only at /admin/analytics.
     expect(Object.values(manifest).some((chunk) => /AnalyticsPage/.test(chunk.file))).toBe(true);
+  });
+
+  it('writes brotli and gzip copies of the search page’s scripts and styles', () => {
+    const manifest = readManifest();
+    const files = [...searchPageFiles(manifest), ...searchPageStyles(manifest)];
+    expect(files.some((file) => file.endsWith('.css'))).toBe(true);
+    let raw = 0;
+    let brotli = 0;
+    for (const file of files) {
+      const path = join(storefrontDistDir, file);
+      const bytes = readFileSync(path);
+      const br = readFileSync(`${path}.br`);
+      expect(brotliDecompressSync(br).equals(bytes), file).toBe(true);
+      expect(gunzipSync(readFileSync(`${path}.gz`)).equals(bytes), file).toBe(true);
+      raw += bytes.length;
+      brotli += br.length;
+    }
+    console.log(`search page JS and CSS: ${(raw / 1024).toFixed(1)} KB, ${(brotli / 1024).toFixed(1)} KB as brotli in ${files.length} files`);
   });
 });

@@ -28,6 +28,8 @@ export interface HarnessOptions {
    * recommendations, no suggestions, empty analytics.
    */
   history?: { days?: number; sessionsPerDay?: number };
+  /** Fields of the served `vitrine.config.json` over the default ones (e.g. `provider: 'algolia'`). */
+  storefrontConfig?: Record<string, unknown>;
 }
 
 export interface Harness {
@@ -74,6 +76,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       indexName: demoIndexName,
       replicas: { ...demoReplicas },
       insights: { useCdn: false },
+      ...options.storefrontConfig,
     },
     extend: [
       (app) => {
@@ -174,4 +177,31 @@ export async function typeQuery(page: Page, text: string): Promise<void> {
 /** Names of the hits on screen, in order. */
 export function hitNames(page: Page): Promise<string[]> {
   return page.locator('.vt-hit-name').allTextContents();
+}
+
+/** A Content-Security-Policy violation as the page reported it. */
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+  page: string;
+}
+
+/**
+ * Collects every CSP violation the page's documents report (`securitypolicyviolation` events, across
+ * navigations) and every console error about the policy. Call before the first navigation.
+ */
+export async function recordCspViolations(page: Page): Promise<{ violations: CspViolation[]; consoleErrors: string[] }> {
+  const violations: CspViolation[] = [];
+  const consoleErrors: string[] = [];
+  await page.exposeFunction('__vitrineCspViolation', (violation: CspViolation) => void violations.push(violation));
+  await page.addInitScript(() => {
+    const report = (window as unknown as { __vitrineCspViolation: (violation: CspViolation) => void }).__vitrineCspViolation;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      report({ directive: event.effectiveDirective, blocked: event.blockedURI, page: location.pathname });
+    });
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) consoleErrors.push(message.text());
+  });
+  return { violations, consoleErrors };
 }

@@ -9,6 +9,10 @@
  *
  * Caching: the bundler names files under `/assets/` by content hash, so they never change and are cached for a
  * year as immutable; `index.html` (which names the current bundles) and every other file are revalidated.
+ *
+ * Compression: the storefront's build writes `.br` and `.gz` beside each text file worth compressing, and the
+ * one the client accepts is sent (brotli first), else the file itself; every answer says it varies with
+ * `Accept-Encoding`, so a shared cache never hands brotli to a client that did not ask for it.
  */
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -25,11 +29,13 @@ export async function registerStorefront(app: FastifyInstance, root: string): Pr
     root,
     wildcard: false,
     index: ['index.html'],
+    preCompressed: true,
     // Our own cache headers (setHeaders); @fastify/static's would say `max-age=0` for everything.
     cacheControl: false,
     setHeaders: (response, path) => {
       const immutable = relative(root, path).split(sep)[0] === 'assets';
       response.setHeader('cache-control', immutable ? IMMUTABLE : REVALIDATE);
+      response.setHeader('vary', 'accept-encoding');
     },
   });
 }
