@@ -26,6 +26,15 @@ export interface ServerLimits {
   maxJsonDepth: number;
   /** Requests in one multi-query. Default 100. */
   maxQueriesPerMultiQuery: number;
+  /**
+   * Maximum size of a search call's response (a multi-query's whole `{"results": [...]}`), in bytes of JSON.
+   * Counted as the response is built: past it the call answers 400 at once, with no more work spent on it.
+   * Default 10 MB (10,485,760): a storefront's multi-query is tens of KB, a 1,000-hit page of demo products
+   * about 1 MB.
+   */
+  maxResponseBytes: number;
+  /** Maximum length in bytes (UTF-8) of `highlightPreTag`, `highlightPostTag` and `snippetEllipsisText`. Default 256. */
+  maxHighlightTagBytes: number;
   /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
   maxPendingTasks: number;
   /** Failed authentications per client IP per hour before the IP gets 429s. Default 100. */
@@ -52,6 +61,8 @@ export const defaultLimits: ServerLimits = {
   maxSearchBodyBytes: 1024 * 1024,
   maxJsonDepth: 64,
   maxQueriesPerMultiQuery: 100,
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxHighlightTagBytes: 256,
   maxPendingTasks: 1000,
   maxFailedAuthPerIPPerHour: 100,
   snapshotEveryOps: 20_000,

@@ -36,6 +36,11 @@ export const errorCatalogue = {
   INVALID_PARAMETER: { status: 400, template: 'Invalid value for "%s": %s' },
   INVALID_BODY: { status: 400, template: 'Invalid body: %s' },
   QUERY_TOO_LONG: { status: 400, template: 'Query too long: %s bytes, the limit is %s' },
+  PARAMETER_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" is %s bytes, the limit is %s' },
+  RESPONSE_TOO_LARGE: {
+    status: 400,
+    template: 'Response too large: the limit is %s bytes; ask for fewer hits, facet values, or highlighted or snippeted attributes',
+  },
   RECORD_TOO_BIG: {
     status: 400,
     template: 'Record at the position %s objectID=%s is too big size=%s/%s bytes. Please have a look at https://www.algolia.com/doc/guides/sending-and-managing-data/prepare-your-data/in-depth/index-and-records-size-and-usage-limitations/#record-size-limits',

@@ -4,13 +4,15 @@
  * Queries run on a search thread when the server has them (`search/threads.ts`); the response body comes back
  * as one string and is sent as it is.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchParams } from '@vitrine/protocol';
 import type { RouteDeps } from '../app.ts';
 import { requireIndex } from '../auth/authenticate.ts';
 import { createError } from '../errors.ts';
 import { parseParamsString, validateSearchParams } from '../http/params.ts';
-import { answerSearchCall, type QuerySpec, type SearchAnswer, type SearchCall } from '../search/queries.ts';
+import type { QuerySpec, SearchAnswer, SearchCall } from '../search/queries.ts';
+import { SearchScheduler } from '../search/scheduler.ts';
 import { requestParams, runBrowse, runFacetSearch, withForcedParams } from '../search/run.ts';
 import { ThreadGone } from '../search/threads.ts';
 
@@ -28,6 +30,8 @@ export function queryStringParams(request: FastifyRequest, maxDepth: number): Re
 
 export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads }: RouteDeps): void {
   const registry = store.registry;
+  /** Searches on the main thread (no search thread ready) are answered in slices too, HTTP going on between. */
+  const mainThread = new SearchScheduler(() => registry);
 
   /**
    * Runs a search call on a search thread when one is ready (on the main thread otherwise, or when the thread
@@ -44,7 +48,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
         if (!(error instanceof ThreadGone)) throw error;
       }
     }
-    answer ??= answerSearchCall(registry, call);
+    answer ??= await mainThread.run(call);
     if (onSearch) {
       const header = request.headers['x-algolia-usertoken'];
       call.queries.forEach((query, i) => {
@@ -59,12 +63,16 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
         }
       });
     }
-    return reply.type(JSON_TYPE).send(answer.body);
+    if (typeof answer.body === 'string') return reply.type(JSON_TYPE).send(answer.body);
+    // A large response, in pieces: written one at a time as the socket drains, never joined or encoded whole.
+    return reply.type(JSON_TYPE).header('content-length', answer.bytes).send(Readable.from(answer.body, { objectMode: false }));
   };
   const forcedFilter = (request: FastifyRequest) => request.auth?.forcedFilter ?? null;
+  const searchCall = (request: FastifyRequest, queries: QuerySpec[], strategy: SearchCall['strategy'], withIndex: boolean): SearchCall =>
+    ({ queries, strategy, forcedFilter: forcedFilter(request), withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes });
   /** One search as a single-query route answers it: the response alone. */
   const single = (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) =>
-    execute(request, reply, { queries: [{ indexName, type: 'default', params }], strategy: 'none', forcedFilter: forcedFilter(request), withIndex: false });
+    execute(request, reply, searchCall(request, [{ indexName, type: 'default', params }], 'none', false));
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/queries', { config: { acl: 'search' } }, async (request, reply) => {
     if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
@@ -86,7 +94,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
       if (type === 'facet' && (typeof item.facet !== 'string' || item.facet === '')) throw createError('MISSING_PARAMETER', `requests[${i}].facet`);
       return { indexName: item.indexName, type, ...(type === 'facet' ? { facet: item.facet as string } : {}), params: requestParams(item, request.auth, limits) };
     });
-    return execute(request, reply, { queries, strategy, forcedFilter: forcedFilter(request), withIndex: true });
+    return execute(request, reply, searchCall(request, queries, strategy, true));
   });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/query', { config: { acl: 'search' } }, async (request, reply) => {
@@ -94,7 +102,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
   });
 
   app.get<{ Params: IndexParams }>('/1/indexes/:indexName', { config: { acl: 'search' } }, async (request, reply) => {
-    const params = withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth);
+    const params = withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth, limits);
     return single(request, reply, request.params.indexName, params);
   });
 
@@ -106,7 +114,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
 
   const browse = async (request: FastifyRequest<{ Params: IndexParams }>) => {
     const params = request.method === 'GET'
-      ? withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth)
+      ? withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth, limits)
       : requestParams(request.body, request.auth, limits);
     if (params.cursor !== undefined && typeof params.cursor !== 'string') throw createError('INVALID_PARAMETER', 'cursor', 'expected a string');
     return runBrowse(registry, request.params.indexName, params as typeof params & { cursor?: string }, request.auth);

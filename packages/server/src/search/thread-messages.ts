@@ -17,4 +17,6 @@ export type ThreadResponse =
   | { type: 'snapshot-released'; id: number }
   /** The files are written and fsync'ed: the manifest to write beside them, or why not. */
   | { type: 'snapshot'; id: number; manifest?: string; error?: string }
+  /** A piece of a search call's response (a large one comes in pieces, in order, before its result). */
+  | { type: 'piece'; id: number; text: string }
   | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } };

@@ -17,13 +17,15 @@ import { applyOp } from '../storage/apply.ts';
 import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
 import { readSnapshot, SNAPSHOT_SLICE_MS, writeSnapshotFiles } from '../storage/snapshot.ts';
-import { answerSearchCall } from './queries.ts';
+import { SearchScheduler } from './scheduler.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
 const port = parentPort!;
 let registry = new IndexRegistry();
 /** The last operation applied here (reported when ready). */
 let appliedSeq = 0;
+/** Answers search calls in slices, clients taking turns, with the event loop turning between slices. */
+const scheduler = new SearchScheduler(() => registry);
 /** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
 let held: Array<{ seq: number; json: string }> | null = null;
 
@@ -105,13 +107,13 @@ port.on('message', (message: ThreadRequest) => {
       port.close();
       return;
     case 'search': {
-      try {
-        post({ type: 'result', id: message.id, answer: answerSearchCall(registry, message.call) });
-      } catch (error) {
+      const { id } = message;
+      scheduler.submit(message.call, (error, answer) => {
+        if (error === undefined) return post({ type: 'result', id, answer });
         // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
         const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;
-        post({ type: 'result', id: message.id, error: body ?? { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) } });
-      }
+        post({ type: 'result', id, error: body ?? { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) } });
+      }, (text) => post({ type: 'piece', id, text }));
       return;
     }
   }

@@ -10,7 +10,7 @@ import { buildApp } from '../app.ts';
 import { Store } from '../storage/store.ts';
 import { getMeta } from '../storage/db.ts';
 import { createSnapshotFolder, readSnapshot } from '../storage/snapshot.ts';
-import { runQueries } from './queries.ts';
+import { answerSearchCall, type SearchCall } from './queries.ts';
 import { SearchThreads } from './threads.ts';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
 
@@ -25,6 +25,15 @@ let threaded: FastifyInstance;
 async function post(app: FastifyInstance, url: string, body: unknown, apiKey = SEARCH_KEY) {
   const response = await app.inject({ method: 'POST', url, headers: { ...headers, 'x-algolia-api-key': apiKey }, payload: JSON.stringify(body) });
   return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+}
+
+/** A multi-query call as the query route makes it. */
+function searchCall(queries: SearchCall['queries']): SearchCall {
+  return { queries, strategy: 'none', forcedFilter: null, withIndex: true, client: '127.0.0.1', maxResponseBytes: 10 << 20 };
+}
+
+function results(body: string | string[]): unknown[] {
+  return (JSON.parse(typeof body === 'string' ? body : body.join('')) as { results: unknown[] }).results;
 }
 
 /** Responses without what differs between two runs of the same search. */
@@ -126,9 +135,9 @@ describe('search threads', () => {
     expect(seq).toBe(task.taskID);
     // What the thread wrote is what the main thread holds: same answers from a registry loaded from it.
     const loaded = readSnapshot(dataDir, seq);
-    const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default' as const, params: { query: 'oak', hitsPerPage: 50 } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
-    const fromSnapshot = runQueries(loaded, call).map((outcome) => comparable(JSON.parse(outcome.json)));
-    const live = runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json)));
+    const call = searchCall([{ indexName: 'products', type: 'default', params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default', params: { query: 'oak', hitsPerPage: 50 } }]);
+    const fromSnapshot = results(answerSearchCall(loaded, call).body).map(comparable);
+    const live = results(answerSearchCall(store.registry, call).body).map(comparable);
     expect(fromSnapshot).toEqual(live);
     expect((fromSnapshot[0] as { nbHits: number }).nbHits).toBe(1);
   });
@@ -159,7 +168,7 @@ describe('search threads', () => {
         events.push('written');
         return manifest;
       });
-      const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'oak', facets: ['brand'] } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
+      const call = searchCall([{ indexName: 'products', type: 'default', params: { query: 'oak', facets: ['brand'] } }]);
       const running = single.run(call);
       expect(running).not.toBeNull();
       const answer = await running!.then((result) => {
@@ -171,8 +180,7 @@ describe('search threads', () => {
       expect(events).toEqual(['answered', 'released', 'written']);
       expect(manifest.seq).toBe(seq);
       expect(manifest.indexes.find((index) => index.name === 'products')?.engineFile).toMatch(/^index-\d+\.bin$/);
-      const { results } = JSON.parse(answer.body) as { results: unknown[] };
-      expect(results.map(comparable)).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
+      expect(results(answer.body).map(comparable)).toEqual(results(answerSearchCall(store.registry, call).body).map(comparable));
       // Writes made while the thread writes the store's snapshot: published only once the thread applied them.
       for (let round = 0; round < 5; round++) {
         // Something new to snapshot (the last round's write may have been applied before its snapshot began).
@@ -181,7 +189,7 @@ describe('search threads', () => {
         const task = await store.saveObjects('products', [{ objectID: `during-${round}`, name: `capybara lamp ${round}` }]);
         await store.waitForTask(task.taskID);
         const found = await single.run({ ...call, queries: [{ indexName: 'products', type: 'default' as const, params: { query: `capybara lamp ${round}` } }] })!;
-        expect((JSON.parse(found.body) as { results: Array<{ nbHits: number }> }).results[0].nbHits).toBe(1);
+        expect((results(found.body) as Array<{ nbHits: number }>)[0].nbHits).toBe(1);
         await snapshot;
       }
       expect(single.snapshotsTaken).toBe(6);

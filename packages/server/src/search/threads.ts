@@ -30,6 +30,8 @@ const MAX_RESTART_DELAY_MS = 30_000;
 interface Pending {
   resolve: (answer: SearchAnswer) => void;
   reject: (error: unknown) => void;
+  /** The pieces of a large response received so far (null until one is). */
+  pieces: string[] | null;
 }
 
 interface Thread {
@@ -92,7 +94,7 @@ export class SearchThreads {
     const thread = this.leastBusy() ?? this.leastBusy(true);
     if (thread === undefined) return null;
     return new Promise<SearchAnswer>((resolve, reject) => {
-      const id = thread.inFlight.add({ resolve, reject });
+      const id = thread.inFlight.add({ resolve, reject, pieces: null });
       this.send(thread, { type: 'search', id, call });
     });
   }
@@ -160,11 +162,15 @@ export class SearchThreads {
           this.snapshotsTaken++;
           pending.resolve(message.manifest);
         } else pending.reject(new Error(message.error ?? 'snapshot failed'));
+      } else if (message.type === 'piece') {
+        const pending = thread.inFlight.get(message.id);
+        if (pending !== undefined) (pending.pieces ??= []).push(message.text);
       } else if (message.type === 'result') {
         const pending = thread.inFlight.take(message.id);
         if (pending === undefined) return;
         if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
-        else pending.resolve(message.answer!);
+        else if (pending.pieces === null) pending.resolve(message.answer!);
+        else pending.resolve({ ...message.answer!, body: pending.pieces.concat(message.answer!.body) });
       }
     });
     worker.on('error', (error) => this.onError(error));

@@ -499,7 +499,7 @@ export class Store {
    * caller's auth, its forced parameters and filters apply. 404 for a missing index.
    */
   search(indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
-    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth), auth);
+    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth, this.limits), auth);
   }
 
   /** Records by objectID, in order; null for missing ones (all of them on a missing index). */

@@ -1,0 +1,108 @@
+/**
+ * Shares a thread's search time between clients: a search thread's (`thread.ts`), or the main thread's when no
+ * search thread is ready. Calls are answered in steps (`CallInSteps`); clients (by IP address) take turns, each
+ * given a slice of its oldest call, so a client sending huge or many calls delays the others by about a slice
+ * per turn, never by a whole call, and its own calls wait behind each other rather than beside everyone's. The
+ * event loop turns between slices: messages (writes to apply, new calls) and, on the main thread, HTTP go on.
+ *
+ * A call small enough to finish within its slice (an InstantSearch multi-query) is answered in the turn it
+ * arrives in, as if there were no scheduler.
+ *
+ * Why per client and not per call: an attacker's concurrency would otherwise buy it a slice per call in
+ * flight, and every call in flight would hold its partial response in memory at once.
+ */
+import type { IndexRegistry } from '../storage/registry.ts';
+import { CallInSteps, type SearchAnswer, type SearchCall } from './queries.ts';
+
+/**
+ * Time a turn of the scheduler works before the event loop turns again (a step may overrun it by one query's
+ * matching or a few hits). Short enough that a client behind a busy one waits a few milliseconds; long enough
+ * that the turns themselves cost nothing measurable.
+ */
+export const SEARCH_SLICE_MS = 5;
+
+/** Told of a call's outcome: an error (an `ApiError` for a caller's mistake) or its answer. */
+export type CallDone = (error: unknown, answer?: SearchAnswer) => void;
+
+interface Job {
+  call: SearchCall;
+  done: CallDone;
+  /** Given each piece of the response as a slice that did not finish the call ends; null: kept in `pieces`. */
+  piece: ((text: string) => void) | null;
+  steps: CallInSteps | null;
+  pieces: string[];
+}
+
+export class SearchScheduler {
+  /** Clients with calls waiting, in turn order (a Map keeps insertion order: a client served goes to the end). */
+  private readonly clients = new Map<string, Job[]>();
+  private scheduled = false;
+  private working = false;
+
+  /** `registry`: where searches run (a search thread replaces its registry once, when it starts). */
+  constructor(private readonly registry: () => IndexRegistry) {}
+
+  /** Calls waiting or under way (tests). */
+  get pending(): number {
+    let count = 0;
+    for (const jobs of this.clients.values()) count += jobs.length;
+    return count;
+  }
+
+  /**
+   * Answers the call when its turn comes. A response built over several slices comes in pieces: given to
+   * `piece` as each slice ends (a search thread posts them as they come, rather than all at once), or else
+   * kept and answered as the body's pieces.
+   */
+  submit(call: SearchCall, done: CallDone, piece: ((text: string) => void) | null = null): void {
+    const jobs = this.clients.get(call.client);
+    const job: Job = { call, done, piece, steps: null, pieces: [] };
+    if (jobs === undefined) this.clients.set(call.client, [job]);
+    else jobs.push(job);
+    if (!this.scheduled && !this.working) this.turn();
+  }
+
+  run(call: SearchCall): Promise<SearchAnswer> {
+    return new Promise((resolve, reject) => this.submit(call, (error, answer) => (error === undefined ? resolve(answer!) : reject(error))));
+  }
+
+  /** Serves clients in order, a slice each, until the turn's time is spent; then lets the event loop turn. */
+  private readonly turn = (): void => {
+    this.scheduled = false;
+    this.working = true;
+    const end = performance.now() + SEARCH_SLICE_MS;
+    try {
+      for (const [client, jobs] of this.clients) {
+        const job = jobs[0];
+        let finished = true;
+        try {
+          const steps = (job.steps ??= new CallInSteps(this.registry(), job.call));
+          finished = steps.work(end);
+          if (finished) job.done(undefined, answerOf(job, steps));
+          else if (job.piece !== null) job.piece(steps.takeText());
+          else job.pieces.push(steps.takeText());
+        } catch (error) {
+          job.done(error);
+        }
+        // Served: to the back of the line (deleting while iterating a Map is safe; re-adding appends).
+        this.clients.delete(client);
+        if (finished) jobs.shift();
+        if (jobs.length > 0) this.clients.set(client, jobs);
+        if (performance.now() >= end) break;
+      }
+    } finally {
+      this.working = false;
+    }
+    if (this.clients.size > 0) {
+      this.scheduled = true;
+      setImmediate(this.turn);
+    }
+  };
+}
+
+/** The answer of a finished call: its last piece, after those kept (if any). */
+function answerOf(job: Job, steps: CallInSteps): SearchAnswer {
+  const last = steps.takeText();
+  const body = job.pieces.length === 0 ? last : [...job.pieces, last];
+  return { body, bytes: steps.bytes, summaries: steps.summaries };
+}
