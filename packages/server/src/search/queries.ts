@@ -49,13 +49,14 @@ export interface SearchSummary {
 /** What a search call answers: the response body and, per query, what the search log needs (`undefined`: nothing). */
 export interface SearchAnswer {
   /**
-   * The JSON text: one string (flat once received from a search thread), or for a response built over several
-   * slices its pieces in order, one per slice, so that no step, neither joining them nor passing them between
-   * threads nor writing them to the socket, handles the whole of a large response at once. Not encoded to
-   * UTF-8 here: in a search thread that would take the busiest thread's time (3–4% of it under the HTTP
-   * benchmark) for a copy the socket write makes anyway, on the main thread.
+   * The JSON text, one string (flat once received from a search thread). Not encoded to UTF-8 here: in a search
+   * thread that would take the busiest thread's time (3–4% of it under the HTTP benchmark) for a copy the socket
+   * write makes anyway, on the main thread. A response built over several slices comes instead as its pieces
+   * in order, one per slice, encoded in the slice that wrote them (by whoever asked for that much): the main
+   * thread only writes them to the socket, and no step, neither joining nor passing between threads nor
+   * encoding, handles the whole of a large response at once.
    */
-  body: string | string[];
+  body: string | Uint8Array[];
   /** The body's length in bytes (UTF-8). */
   bytes: number;
   summaries: Array<SearchSummary | undefined>;
@@ -66,6 +67,13 @@ export interface SearchAnswer {
  * snippeted takes a fraction of a millisecond: a step stays far below a slice of the scheduler.
  */
 const HITS_PER_STEP = 4;
+/**
+ * A call stops working once this much of its response waits to be handed on (`takeText`): a piece that the
+ * search thread posts, and the main thread receives and encodes for the socket, each in well under a
+ * millisecond. Pieces of a 5 ms slice were up to a megabyte when the hits came from the result cache.
+ */
+const PIECE_BYTES = 256 * 1024;
+const encoder = new TextEncoder();
 
 function emptyResult(indexName: string, query: string, hitsPerPage: number): SearchResponse {
   return {
@@ -77,8 +85,10 @@ function emptyResult(indexName: string, query: string, hitsPerPage: number): Sea
 /** Answers a call in one go, sharing the thread with nothing (tests, and checks of a replica's state). */
 export function answerSearchCall(registry: IndexRegistry, call: SearchCall): SearchAnswer & { body: string } {
   const steps = new CallInSteps(registry, call);
-  steps.work(Number.POSITIVE_INFINITY);
-  return { body: steps.takeText(), bytes: steps.bytes, summaries: steps.summaries };
+  const parts: string[] = [];
+  while (!steps.work(Number.POSITIVE_INFINITY)) parts.push(steps.takeText());
+  parts.push(steps.takeText());
+  return { body: parts.join(''), bytes: steps.bytes, summaries: steps.summaries };
 }
 
 /** A default query under way: its search, and how many of its hits are serialised already. */
@@ -96,8 +106,9 @@ interface OpenQuery {
  */
 export class CallInSteps {
   private readonly parts: string[] = [];
-  /** Bytes (UTF-8) of the response so far. */
+  /** Bytes (UTF-8) of the response so far, and of the part of it not yet taken. */
   bytes = 0;
+  private pendingBytes = 0;
   /** Per query answered so far, what the search log needs. */
   readonly summaries: Array<SearchSummary | undefined> = [];
   private readonly auth: SearchAuth;
@@ -114,7 +125,10 @@ export class CallInSteps {
     if (call.withIndex) this.write('{"results":[');
   }
 
-  /** Works until `deadline` (a `performance.now()` time) or the end of the call: true once the answer is complete. */
+  /**
+   * Works until `deadline` (a `performance.now()` time), a piece of the response is ready, or the call is
+   * answered: true once it is.
+   */
   work(deadline: number): boolean {
     do {
       if (this.open !== null) this.continueQuery(this.open);
@@ -123,15 +137,28 @@ export class CallInSteps {
         if (this.call.withIndex) this.write(']}');
         return true;
       }
-    } while (performance.now() < deadline);
+    } while (performance.now() < deadline && this.pendingBytes < PIECE_BYTES);
     return false;
   }
 
-  /** The text written since the last call, as one string: the response is the concatenation of every call's text. */
+  /**
+   * The text written since the last take, as one string (`takeText`) or as UTF-8 bytes (`takeBytes`): the
+   * response is the concatenation of every take.
+   */
   takeText(): string {
     const text = this.parts.join('');
     this.parts.length = 0;
+    this.pendingBytes = 0;
     return text;
+  }
+
+  takeBytes(): Uint8Array {
+    const bytes = new Uint8Array(this.pendingBytes);
+    let at = 0;
+    for (const part of this.parts) at += encoder.encodeInto(part, bytes.subarray(at)).written;
+    this.parts.length = 0;
+    this.pendingBytes = 0;
+    return bytes;
   }
 
   private startQuery(query: QuerySpec): void {
@@ -171,7 +198,9 @@ export class CallInSteps {
   }
 
   private write(text: string): void {
-    this.bytes += Buffer.byteLength(text);
+    const bytes = Buffer.byteLength(text);
+    this.bytes += bytes;
+    this.pendingBytes += bytes;
     if (this.bytes > this.call.maxResponseBytes) throw createError('RESPONSE_TOO_LARGE', this.call.maxResponseBytes);
     this.parts.push(text);
   }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSettings, generateProducts } from '@vitrine/demo';
 import { ApiError } from '../errors.ts';
 import { Store } from '../storage/store.ts';
-import { removeDir, tempDir } from '../test-support.ts';
+import { bodyText, removeDir, tempDir } from '../test-support.ts';
 import { answerSearchCall, type QuerySpec, type SearchAnswer, type SearchCall } from './queries.ts';
 import { SearchScheduler } from './scheduler.ts';
 
@@ -38,7 +38,7 @@ function call(client: string, queries: QuerySpec[], maxResponseBytes = 1 << 30):
 }
 
 function text(answer: SearchAnswer): string {
-  return typeof answer.body === 'string' ? answer.body : answer.body.join('');
+  return bodyText(answer.body);
 }
 
 describe('search scheduler', () => {

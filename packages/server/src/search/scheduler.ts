@@ -28,9 +28,11 @@ interface Job {
   call: SearchCall;
   done: CallDone;
   /** Given each piece of the response as a slice that did not finish the call ends; null: kept in `pieces`. */
-  piece: ((text: string) => void) | null;
+  piece: ((bytes: Uint8Array) => void) | null;
   steps: CallInSteps | null;
-  pieces: string[];
+  pieces: Uint8Array[];
+  /** Some of the response went to `piece` already: the rest goes as bytes too. */
+  handedOn: boolean;
 }
 
 export class SearchScheduler {
@@ -50,16 +52,30 @@ export class SearchScheduler {
   }
 
   /**
-   * Answers the call when its turn comes. A response built over several slices comes in pieces: given to
-   * `piece` as each slice ends (a search thread posts them as they come, rather than all at once), or else
-   * kept and answered as the body's pieces.
+   * Answers the call when its turn comes: at once (a slice of it) when its client has nothing under way, else
+   * after the client's earlier calls. A response built over several slices comes in pieces: given to `piece`
+   * as each slice ends (a search thread posts them as they come, rather than all at once), or else kept and
+   * answered as the body's pieces.
    */
-  submit(call: SearchCall, done: CallDone, piece: ((text: string) => void) | null = null): void {
+  submit(call: SearchCall, done: CallDone, piece: ((bytes: Uint8Array) => void) | null = null): void {
+    const job: Job = { call, done, piece, steps: null, pieces: [], handedOn: false };
     const jobs = this.clients.get(call.client);
-    const job: Job = { call, done, piece, steps: null, pieces: [] };
-    if (jobs === undefined) this.clients.set(call.client, [job]);
-    else jobs.push(job);
-    if (!this.scheduled && !this.working) this.turn();
+    if (jobs !== undefined) {
+      jobs.push(job);
+      return;
+    }
+    const queue = [job];
+    this.clients.set(call.client, queue);
+    if (this.working) return;
+    // A client that was idle goes first, rather than behind the clients served meanwhile: a shopper's search
+    // waits for no one's slice, whatever others keep the thread busy with.
+    this.working = true;
+    try {
+      this.serve(call.client, queue, performance.now() + SEARCH_SLICE_MS);
+    } finally {
+      this.working = false;
+    }
+    this.schedule();
   }
 
   run(call: SearchCall): Promise<SearchAnswer> {
@@ -72,37 +88,49 @@ export class SearchScheduler {
     this.working = true;
     const end = performance.now() + SEARCH_SLICE_MS;
     try {
+      // A client served goes to the back of the line: deleting while iterating a Map is safe, re-adding appends.
       for (const [client, jobs] of this.clients) {
-        const job = jobs[0];
-        let finished = true;
-        try {
-          const steps = (job.steps ??= new CallInSteps(this.registry(), job.call));
-          finished = steps.work(end);
-          if (finished) job.done(undefined, answerOf(job, steps));
-          else if (job.piece !== null) job.piece(steps.takeText());
-          else job.pieces.push(steps.takeText());
-        } catch (error) {
-          job.done(error);
-        }
-        // Served: to the back of the line (deleting while iterating a Map is safe; re-adding appends).
-        this.clients.delete(client);
-        if (finished) jobs.shift();
-        if (jobs.length > 0) this.clients.set(client, jobs);
+        this.serve(client, jobs, end);
         if (performance.now() >= end) break;
       }
     } finally {
       this.working = false;
     }
-    if (this.clients.size > 0) {
-      this.scheduled = true;
-      setImmediate(this.turn);
-    }
+    this.schedule();
   };
+
+  private schedule(): void {
+    if (this.scheduled || this.clients.size === 0) return;
+    this.scheduled = true;
+    setImmediate(this.turn);
+  }
+
+  /** Works on the client's oldest call until `end` (or a piece is ready), then sends the client to the back. */
+  private serve(client: string, jobs: Job[], end: number): void {
+    const job = jobs[0];
+    let finished = true;
+    try {
+      const steps = (job.steps ??= new CallInSteps(this.registry(), job.call));
+      finished = steps.work(end);
+      if (finished) job.done(undefined, answerOf(job, steps));
+      else if (job.piece === null) job.pieces.push(steps.takeBytes());
+      else {
+        job.handedOn = true;
+        job.piece(steps.takeBytes());
+      }
+    } catch (error) {
+      job.done(error);
+    }
+    this.clients.delete(client);
+    if (finished) jobs.shift();
+    if (jobs.length > 0) this.clients.set(client, jobs);
+  }
 }
 
-/** The answer of a finished call: its last piece, after those kept (if any). */
+/** The answer of a finished call: its text, or its last piece after those kept, if any, or given to `piece`. */
 function answerOf(job: Job, steps: CallInSteps): SearchAnswer {
-  const last = steps.takeText();
-  const body = job.pieces.length === 0 ? last : [...job.pieces, last];
-  return { body, bytes: steps.bytes, summaries: steps.summaries };
+  const { bytes, summaries } = steps;
+  if (job.pieces.length > 0) return { body: [...job.pieces, steps.takeBytes()], bytes, summaries };
+  if (job.handedOn) return { body: [steps.takeBytes()], bytes, summaries };
+  return { body: steps.takeText(), bytes, summaries };
 }

@@ -18,5 +18,5 @@ export type ThreadResponse =
   /** The files are written and fsync'ed: the manifest to write beside them, or why not. */
   | { type: 'snapshot'; id: number; manifest?: string; error?: string }
   /** A piece of a search call's response (a large one comes in pieces, in order, before its result). */
-  | { type: 'piece'; id: number; text: string }
+  | { type: 'piece'; id: number; bytes: Uint8Array }
   | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } };

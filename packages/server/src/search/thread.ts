@@ -113,7 +113,7 @@ port.on('message', (message: ThreadRequest) => {
         // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
         const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;
         post({ type: 'result', id, error: body ?? { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) } });
-      }, (text) => post({ type: 'piece', id, text }));
+      }, (bytes) => post({ type: 'piece', id, bytes }, [bytes.buffer as ArrayBuffer]));
       return;
     }
   }

@@ -12,7 +12,7 @@ import { getMeta } from '../storage/db.ts';
 import { createSnapshotFolder, readSnapshot } from '../storage/snapshot.ts';
 import { answerSearchCall, type SearchCall } from './queries.ts';
 import { SearchThreads } from './threads.ts';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, bodyText, removeDir, securedApiKey, tempDir } from '../test-support.ts';
 
 const config = { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY };
 const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY, 'content-type': 'text/plain' };
@@ -24,7 +24,7 @@ let threaded: FastifyInstance;
 
 async function post(app: FastifyInstance, url: string, body: unknown, apiKey = SEARCH_KEY) {
   const response = await app.inject({ method: 'POST', url, headers: { ...headers, 'x-algolia-api-key': apiKey }, payload: JSON.stringify(body) });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  return { status: response.statusCode, body: response.json() as Record<string, unknown>, headers: response.headers, text: response.body };
 }
 
 /** A multi-query call as the query route makes it. */
@@ -32,8 +32,8 @@ function searchCall(queries: SearchCall['queries']): SearchCall {
   return { queries, strategy: 'none', forcedFilter: null, withIndex: true, client: '127.0.0.1', maxResponseBytes: 10 << 20 };
 }
 
-function results(body: string | string[]): unknown[] {
-  return (JSON.parse(typeof body === 'string' ? body : body.join('')) as { results: unknown[] }).results;
+function results(body: string | Uint8Array[]): unknown[] {
+  return (JSON.parse(bodyText(body)) as { results: unknown[] }).results;
 }
 
 /** Responses without what differs between two runs of the same search. */
@@ -84,6 +84,8 @@ describe('search threads', () => {
     },
     { url: '/1/indexes/products/query', body: { query: 'wireles', getRankingInfo: true, attributesToSnippet: ['description:5'] } },
     { url: '/1/indexes/products/query', body: { params: 'query=steel&filters=price%20%3C%20100%20AND%20NOT%20color%3ARed&page=2' } },
+    // Megabytes, built over several slices and sent in pieces.
+    { url: '/1/indexes/*/queries', body: { requests: [{ indexName: 'products', query: 'a', hitsPerPage: 1000, attributesToHighlight: ['*'], attributesToSnippet: ['*'] }, { indexName: 'products', query: 'é', hitsPerPage: 500 }] } },
   ];
 
   it('answers exactly as the main thread does', async () => {
@@ -91,6 +93,7 @@ describe('search threads', () => {
       const expected = await post(inline, call.url, call.body);
       const actual = await post(threaded, call.url, call.body);
       expect(actual.status).toBe(200);
+      expect(Number(actual.headers['content-length'])).toBe(Buffer.byteLength(actual.text));
       expect(comparable(actual.body)).toEqual(comparable(expected.body));
     }
   });
@@ -108,7 +111,7 @@ describe('search threads', () => {
 
   it('returns caller mistakes as Algolia errors', async () => {
     const missing = await post(threaded, '/1/indexes/*/queries', { requests: [{ indexName: 'nothing', query: 'x' }] });
-    expect(missing).toEqual({ status: 404, body: { message: 'Index does not exist', status: 404 } });
+    expect(missing).toMatchObject({ status: 404, body: { message: 'Index does not exist', status: 404 } });
     const badFilter = await post(threaded, '/1/indexes/products/query', { filters: 'price <' });
     expect(badFilter.status).toBe(400);
     expect(badFilter.body).toEqual((await post(inline, '/1/indexes/products/query', { filters: 'price <' })).body);

@@ -31,7 +31,7 @@ interface Pending {
   resolve: (answer: SearchAnswer) => void;
   reject: (error: unknown) => void;
   /** The pieces of a large response received so far (null until one is). */
-  pieces: string[] | null;
+  pieces: Uint8Array[] | null;
 }
 
 interface Thread {
@@ -164,13 +164,13 @@ export class SearchThreads {
         } else pending.reject(new Error(message.error ?? 'snapshot failed'));
       } else if (message.type === 'piece') {
         const pending = thread.inFlight.get(message.id);
-        if (pending !== undefined) (pending.pieces ??= []).push(message.text);
+        if (pending !== undefined) (pending.pieces ??= []).push(message.bytes);
       } else if (message.type === 'result') {
         const pending = thread.inFlight.take(message.id);
         if (pending === undefined) return;
         if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
         else if (pending.pieces === null) pending.resolve(message.answer!);
-        else pending.resolve({ ...message.answer!, body: pending.pieces.concat(message.answer!.body) });
+        else pending.resolve({ ...message.answer!, body: pending.pieces.concat(message.answer!.body as Uint8Array[]) });
       }
     });
     worker.on('error', (error) => this.onError(error));
