@@ -128,6 +128,11 @@ export interface ServerConfig {
   /** Called after every search, besides the search log of analytics. */
   onSearch?: SearchObserver;
   /**
+   * False: `/1/isalive` answers 503 until `RunningServer.setReady(true)`, for a server whose catalogue is still
+   * being loaded (the CLI's demo on a first start); every other route answers meanwhile. Default true.
+   */
+  ready?: boolean;
+  /**
    * Worker threads that answer searches, each with a replica of the indexes (memory grows with each one).
    * Default 0: searches run on the main thread. `vitrine start` uses 1 when the machine has 2 cores or more.
    */

@@ -25,6 +25,7 @@ export const errorCatalogue = {
   TOO_MANY_QUERIES: { status: 429, template: 'Too many requests: the key allows %s queries per IP per hour' },
   TOO_MANY_FAILED_AUTH: { status: 429, template: 'Too many failed authentications from this IP address' },
   TOO_MANY_PENDING_TASKS: { status: 429, template: 'Too many pending tasks (%s): retry later' },
+  NOT_READY: { status: 503, template: 'Not ready: the indexes are still being loaded' },
   // Resources.
   INDEX_NOT_FOUND: { status: 404, template: 'Index does not exist' },
   OBJECT_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },

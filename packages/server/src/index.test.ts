@@ -41,6 +41,24 @@ describe('startServer', () => {
     expect(await (await fetch(`${server.url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
   });
 
+  it('says it is not ready (503) until told, while answering every other request', async () => {
+    const dir = tempDir();
+    const starting = await startServer({ dataDir: dir, appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY, ready: false });
+    try {
+      const notReady = await fetch(`${starting.url}/1/isalive`);
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toEqual({ message: 'Not ready: the indexes are still being loaded', status: 503 });
+      await starting.store.waitForTask((await starting.store.saveObjects('products', [{ objectID: '1', name: 'lamp' }])).taskID);
+      const search = await fetch(`${starting.url}/1/indexes/products/query`, { method: 'POST', headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY }, body: '{"query":"lamp"}' });
+      expect(((await search.json()) as { nbHits: number }).nbHits).toBe(1);
+      starting.setReady(true);
+      expect(await (await fetch(`${starting.url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
+    } finally {
+      await starting.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves the storefront with an SPA fallback, but not for API paths', async () => {
     expect(await (await fetch(`${server.url}/`)).text()).toContain('<title>shop</title>');
     expect(await (await fetch(`${server.url}/product/42-lamp?x=1`, { headers: html })).text()).toContain('<title>shop</title>');

@@ -13,6 +13,8 @@ export type ThreadRequest =
 
 export type ThreadResponse =
   | { type: 'ready'; appliedSeq: number }
+  /** Every operation up to `seq` is applied here (the main thread holds its applies back while one lags). */
+  | { type: 'applied'; seq: number }
   /** The thread no longer holds operations back for a snapshot: it applied every one it held. */
   | { type: 'snapshot-released'; id: number }
   /** The files are written and fsync'ed: the manifest to write beside them, or why not. */

@@ -51,6 +51,7 @@ function catchUp(id: number): Promise<void> {
     const slice = (): void => {
       const started = performance.now();
       while (next < queue.length && performance.now() - started < SNAPSHOT_SLICE_MS) apply([queue[next++]]);
+      post({ type: 'applied', seq: appliedSeq });
       if (next < queue.length) {
         setImmediate(slice);
         return;
@@ -80,7 +81,10 @@ port.on('message', (message: ThreadRequest) => {
     }
     case 'apply':
       if (held !== null) for (const op of message.ops) held.push(op);
-      else apply(message.ops);
+      else {
+        apply(message.ops);
+        post({ type: 'applied', seq: appliedSeq });
+      }
       return;
     case 'snapshot': {
       // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
