@@ -108,22 +108,25 @@ export class SearchScheduler {
   /** Works on the client's oldest call until `end` (or a piece is ready), then sends the client to the back. */
   private serve(client: string, jobs: Job[], end: number): void {
     const job = jobs[0];
-    let finished = true;
+    let answer: SearchAnswer | undefined;
+    let failure: unknown;
     try {
       const steps = (job.steps ??= new CallInSteps(this.registry(), job.call));
-      finished = steps.work(end);
-      if (finished) job.done(undefined, answerOf(job, steps));
+      if (steps.work(end)) answer = answerOf(job, steps);
       else if (job.piece === null) job.pieces.push(steps.takeBytes());
       else {
         job.handedOn = true;
         job.piece(steps.takeBytes());
       }
     } catch (error) {
-      job.done(error);
+      failure = error ?? new Error('search failed');
     }
+    const finished = answer !== undefined || failure !== undefined;
     this.clients.delete(client);
     if (finished) jobs.shift();
     if (jobs.length > 0) this.clients.set(client, jobs);
+    if (failure !== undefined) job.done(failure);
+    else if (answer !== undefined) job.done(undefined, answer);
   }
 }
 
