@@ -25,6 +25,9 @@ export interface SteppedSearch {
   readonly response: SearchResponse;
   /** Every hit of the page is built. */
   readonly done: boolean;
+  /** Hits of the page still to build, and the JSON bytes of their records (what building them costs). */
+  readonly hitsToBuild: number;
+  readonly recordBytesToBuild: number;
   /** Builds up to `count` more hits, appended to `response.hits`. */
   buildHits(count: number): void;
 }

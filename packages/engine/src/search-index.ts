@@ -150,7 +150,9 @@ export class SearchIndex implements EngineIndex {
     if (key !== null) {
       const cached = this.results.get(key, this.store);
       // The key leaves out analytics parameters, which the `params` echo still shows.
-      if (cached !== undefined) return { response: { ...cached, params: encodeParams(params), processingTimeMS: 0 }, done: true, buildHits: () => {} };
+      if (cached !== undefined) {
+        return { response: { ...cached, params: encodeParams(params), processingTimeMS: 0 }, done: true, hitsToBuild: 0, recordBytesToBuild: 0, buildHits: () => {} };
+      }
     }
     let executed: ExecutedSearch;
     try {
@@ -172,6 +174,12 @@ export class SearchIndex implements EngineIndex {
       response,
       get done() {
         return page.remaining === 0;
+      },
+      get hitsToBuild() {
+        return page.remaining;
+      },
+      get recordBytesToBuild() {
+        return page.remainingBytes;
       },
       buildHits(count: number) {
         if (page.remaining === 0) return;

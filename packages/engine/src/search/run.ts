@@ -162,6 +162,13 @@ export class PageHits {
     return this.records.length - this.next;
   }
 
+  /** JSON bytes of the records whose hits are still to build. */
+  get remainingBytes(): number {
+    let bytes = 0;
+    for (let i = this.next; i < this.records.length; i++) bytes += this.records[i].byteLength;
+    return bytes;
+  }
+
   /** Builds up to `count` more hits into `hits`. */
   build(count: number, hits: Hit[]): void {
     const end = Math.min(this.records.length, this.next + count);

@@ -18,6 +18,7 @@ beforeAll(async () => {
   store = await Store.open({ dataDir });
   await store.setSettings('products', demoSettings);
   await store.waitForTask((await store.saveObjects('products', [...generateProducts(2000, 3)])).taskID);
+  await store.waitForTask((await store.saveObjects('accents', Array.from({ length: 50 }, (_, i) => ({ objectID: String(i), name: 'é'.repeat(200) })))).taskID);
 });
 
 afterAll(async () => {
@@ -90,6 +91,16 @@ describe('search scheduler', () => {
     // A call within the budget is answered.
     const answer = await scheduler.run(call('10.0.0.1', [light], budget));
     expect(answer.bytes).toBeLessThanOrEqual(budget);
+  });
+
+  it('counts the budget in bytes of UTF-8, not in characters', async () => {
+    const scheduler = new SearchScheduler(() => store.registry);
+    const accents: QuerySpec = { indexName: 'accents', type: 'default', params: { hitsPerPage: 50 } };
+    const { body } = answerSearchCall(store.registry, call('10.0.0.1', [accents]));
+    const between = Math.floor((body.length + Buffer.byteLength(body)) / 2);
+    expect(body.length).toBeLessThan(between);
+    await expect(scheduler.run(call('10.0.0.1', [accents], between))).rejects.toThrow(/Response too large/);
+    expect((await scheduler.run(call('10.0.0.1', [accents], Buffer.byteLength(body) + 100))).bytes).toBeGreaterThan(between);
   });
 });
 

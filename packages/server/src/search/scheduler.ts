@@ -132,8 +132,6 @@ export class SearchScheduler {
 
 /** The answer of a finished call: its text, or its last piece after those kept, if any, or given to `piece`. */
 function answerOf(job: Job, steps: CallInSteps): SearchAnswer {
-  const { bytes, summaries } = steps;
-  if (job.pieces.length > 0) return { body: [...job.pieces, steps.takeBytes()], bytes, summaries };
-  if (job.handedOn) return { body: [steps.takeBytes()], bytes, summaries };
-  return { body: steps.takeText(), bytes, summaries };
+  const body = job.pieces.length > 0 ? [...job.pieces, steps.takeBytes()] : job.handedOn ? [steps.takeBytes()] : steps.takeText();
+  return { body, bytes: steps.bytes, summaries: steps.summaries };
 }
