@@ -41,10 +41,16 @@ export class SearchScheduler {
   private scheduled = false;
   private working = false;
 
-  /** `registry`: where searches run (a search thread replaces its registry once, when it starts). */
-  constructor(private readonly registry: () => IndexRegistry) {}
+  /**
+   * `registry`: where searches run (a search thread replaces its registry once, when it starts). `onIdle`: called
+   * whenever the last call waiting is answered.
+   */
+  constructor(
+    private readonly registry: () => IndexRegistry,
+    private readonly onIdle: () => void = () => {},
+  ) {}
 
-  /** Calls waiting or under way (tests). */
+  /** Calls waiting or under way. */
   get pending(): number {
     let count = 0;
     for (const jobs of this.clients.values()) count += jobs.length;
@@ -100,7 +106,8 @@ export class SearchScheduler {
   };
 
   private schedule(): void {
-    if (this.scheduled || this.clients.size === 0) return;
+    if (this.clients.size === 0) return this.onIdle();
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(this.turn);
   }
