@@ -22,6 +22,23 @@ export interface SearchOptions {
 }
 
 /**
+ * A search whose hits are built when asked (`EngineIndex.searchInSteps`): a caller answering many searches can
+ * build a large page a few hits at a time and do other work between. The page was chosen, and its records read,
+ * when the search started: writes made meanwhile change nothing of it.
+ */
+export interface SteppedSearch {
+  /** The response. Until `done`, `hits` holds the hits built so far and `processingTimeMS` the time so far. */
+  readonly response: SearchResponse;
+  /** Every hit of the page is built. */
+  readonly done: boolean;
+  /** Hits of the page still to build, and the JSON bytes of their records (what building them costs). */
+  readonly hitsToBuild: number;
+  readonly recordBytesToBuild: number;
+  /** Builds up to `count` more hits, appended to `response.hits`. */
+  buildHits(count: number): void;
+}
+
+/**
  * The engine's public contract, used by the server, the importer, the benchmarks and the tests.
  * Everything is synchronous and pure in-memory; errors a caller can cause are thrown as `EngineError`.
  */
@@ -52,6 +69,8 @@ export interface EngineIndex {
    * primary's records with its own ranking settings without copying them.
    */
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse;
+  /** `search`, with the hits built by the caller's calls to `buildHits` rather than at once. */
+  searchInSteps(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SteppedSearch;
   searchForFacetValues(facetName: string, facetQuery: string, params: SearchParams, options?: SearchOptions): SearchForFacetValuesResponse;
   /** Unranked iteration over the records matching params (filters and query), from an opaque cursor. */
   browse(params: SearchParams & { cursor?: string }, options?: SearchOptions): BrowseResponse;

@@ -15,7 +15,7 @@
 export { SearchIndex } from './search-index.ts';
 export { loadSnapshot } from './snapshot/index.ts';
 export { EngineError, createEngineError, engineErrors, type EngineErrorCode } from './errors.ts';
-export type { EngineIndex, SearchOptions } from './api.ts';
+export type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
 export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, evaluateFilter } from './filter/index.ts';
 export type { FilterNode, FilterSource, NumericOperator, FilterLimits } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';

@@ -11,7 +11,7 @@ import type {
   SearchResponse,
   SynonymHit,
 } from '@vitrine/protocol';
-import type { EngineIndex, SearchOptions } from './api.ts';
+import type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
 import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
@@ -23,7 +23,7 @@ import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
 import { queryBitsets } from './structures/bitset-pool.ts';
 import { evaluateFilterConjuncts } from './filter/index.ts';
-import { executeSearch, runFacetSearch, runBrowse, type SearchEnvironment } from './search/run.ts';
+import { executeSearch, runFacetSearch, runBrowse, type ExecutedSearch, type SearchEnvironment } from './search/run.ts';
 import { ResultCache, resultKey, type ResultCacheStats } from './search/result-cache.ts';
 import { encodeParams } from './response/retrieve.ts';
 import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.ts';
@@ -160,20 +160,56 @@ export class SearchIndex implements EngineIndex {
   }
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
+    const search = this.searchInSteps(params, settingsOverride, options);
+    search.buildHits(Number.POSITIVE_INFINITY);
+    return search.response;
+  }
+
+  searchInSteps(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SteppedSearch {
     const key = this.results.enabled ? resultKey(params, settingsOverride, options) : null;
     if (this.compaction !== null && this.snapshotsInPieces === 0) this.maybeCompact(this.compactionPolicy.perSearch);
     if (key !== null) {
       const cached = this.results.get(key, this.store);
       // The key leaves out analytics parameters, which the `params` echo still shows.
-      if (cached !== undefined) return { ...cached, params: encodeParams(params), processingTimeMS: 0 };
+      if (cached !== undefined) {
+        return { response: { ...cached, params: encodeParams(params), processingTimeMS: 0 }, done: true, hitsToBuild: 0, recordBytesToBuild: 0, buildHits: () => {} };
+      }
     }
+    let executed: ExecutedSearch;
     try {
-      const { response, dependencies } = executeSearch(this.environment(), params, settingsOverride, options);
-      if (key !== null) this.results.offer(key, response, dependencies, this.store);
-      return response;
+      executed = executeSearch(this.environment(), params, settingsOverride, options);
     } finally {
       this.endSearch();
     }
+    const { response, dependencies, page } = executed;
+    const store = this.store;
+    const version = store.version;
+    let spentMs = response.processingTimeMS;
+    const finish = (): void => {
+      response.processingTimeMS = Math.round(spentMs);
+      // Kept only as the answer of the state it was computed from: after a write (or in a new store), it is stale.
+      if (key !== null && this.store === store && store.version === version) this.results.offer(key, response, dependencies, store);
+    };
+    if (page.remaining === 0) finish();
+    return {
+      response,
+      get done() {
+        return page.remaining === 0;
+      },
+      get hitsToBuild() {
+        return page.remaining;
+      },
+      get recordBytesToBuild() {
+        return page.remainingBytes;
+      },
+      buildHits(count: number) {
+        if (page.remaining === 0) return;
+        const started = performance.now();
+        page.build(count, response.hits);
+        spentMs += performance.now() - started;
+        if (page.remaining === 0) finish();
+      },
+    };
   }
 
   /**

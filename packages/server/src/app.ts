@@ -47,6 +47,8 @@ declare module 'fastify' {
     insights: Insights;
     /** The search threads, when `config.searchThreads` > 0. */
     searchThreads: SearchThreads | undefined;
+    /** What `/1/isalive` says: alive (200) or not ready (503); see `ServerConfig.ready`. */
+    setReady(ready: boolean): void;
   }
   interface FastifyContextConfig {
     /** ACL a key needs for this route; routes without one (and not `public`) are admin-only. */
@@ -121,7 +123,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot));
 
-  app.get('/1/isalive', { config: { public: true } }, async () => ({ message: 'server is alive' }));
+  let ready = deps.config.ready ?? true;
+  app.decorate('setReady', (value: boolean) => (ready = value));
+  // Load balancers and start-up scripts ask it: alive only once the catalogue is there.
+  app.get('/1/isalive', { config: { public: true } }, async () => {
+    if (!ready) throw createError('NOT_READY');
+    return { message: 'server is alive' };
+  });
 
   let insights: Insights | undefined;
   let threads: SearchThreads | undefined;

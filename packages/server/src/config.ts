@@ -26,6 +26,15 @@ export interface ServerLimits {
   maxJsonDepth: number;
   /** Requests in one multi-query. Default 100. */
   maxQueriesPerMultiQuery: number;
+  /**
+   * Maximum size of a search call's response (a multi-query's whole `{"results": [...]}`), in bytes of JSON.
+   * Counted as the response is built: past it the call answers 400 at once, with no more work spent on it.
+   * Default 10 MB (10,485,760): a storefront's multi-query is tens of KB, a 1,000-hit page of demo products
+   * about 1 MB.
+   */
+  maxResponseBytes: number;
+  /** Maximum length in bytes (UTF-8) of `highlightPreTag`, `highlightPostTag` and `snippetEllipsisText`. Default 256. */
+  maxHighlightTagBytes: number;
   /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
   maxPendingTasks: number;
   /** Failed authentications per client IP per hour before its keys get 429s (but those it used lately). Default 100. */
@@ -52,6 +61,8 @@ export const defaultLimits: ServerLimits = {
   maxSearchBodyBytes: 1024 * 1024,
   maxJsonDepth: 64,
   maxQueriesPerMultiQuery: 100,
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxHighlightTagBytes: 256,
   maxPendingTasks: 1000,
   maxFailedAuthPerIPPerHour: 100,
   snapshotEveryOps: 20_000,
@@ -116,6 +127,11 @@ export interface ServerConfig {
   apiExtensions?: ApiExtension[];
   /** Called after every search, besides the search log of analytics. */
   onSearch?: SearchObserver;
+  /**
+   * False: `/1/isalive` answers 503 until `RunningServer.setReady(true)`, for a server whose catalogue is still
+   * being loaded (the CLI's demo on a first start); every other route answers meanwhile. Default true.
+   */
+  ready?: boolean;
   /**
    * Worker threads that answer searches, each with a replica of the indexes (memory grows with each one).
    * Default 0: searches run on the main thread. `vitrine start` uses 1 when the machine has 2 cores or more.

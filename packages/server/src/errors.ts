@@ -25,6 +25,7 @@ export const errorCatalogue = {
   TOO_MANY_QUERIES: { status: 429, template: 'Too many requests: the key allows %s queries per IP per hour' },
   TOO_MANY_FAILED_AUTH: { status: 429, template: 'Too many failed authentications from this IP address' },
   TOO_MANY_PENDING_TASKS: { status: 429, template: 'Too many pending tasks (%s): retry later' },
+  NOT_READY: { status: 503, template: 'Not ready: the indexes are still being loaded' },
   // Resources.
   INDEX_NOT_FOUND: { status: 404, template: 'Index does not exist' },
   OBJECT_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },
@@ -37,6 +38,11 @@ export const errorCatalogue = {
   INVALID_BODY: { status: 400, template: 'Invalid body: %s' },
   INVALID_INDEX_NAME: { status: 400, template: 'indexName is not valid' },
   QUERY_TOO_LONG: { status: 400, template: 'Query too long: %s bytes, the limit is %s' },
+  PARAMETER_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" is %s bytes, the limit is %s' },
+  RESPONSE_TOO_LARGE: {
+    status: 400,
+    template: 'Response too large: the limit is %s bytes; ask for fewer hits, facet values, or highlighted or snippeted attributes',
+  },
   RECORD_TOO_BIG: {
     status: 400,
     template: 'Record at the position %s objectID=%s is too big size=%s/%s bytes. Please have a look at https://www.algolia.com/doc/guides/sending-and-managing-data/prepare-your-data/in-depth/index-and-records-size-and-usage-limitations/#record-size-limits',

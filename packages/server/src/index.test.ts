@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, startServer, Store } from './index.ts';
 import type { RunningServer } from './index.ts';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, tempDir } from './test-support.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer, tempDir } from './test-support.ts';
 
 describe('startServer', () => {
   const dataDir = tempDir();
@@ -40,6 +40,39 @@ describe('startServer', () => {
     expect(server.port).toBeGreaterThan(0);
     expect(await (await fetch(`${server.url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
   });
+
+  it('says it is not ready (503) until told, while answering every other request', async () => {
+    const dir = tempDir();
+    const starting = await startServer({ dataDir: dir, appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY, ready: false });
+    try {
+      const notReady = await fetch(`${starting.url}/1/isalive`);
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toEqual({ message: 'Not ready: the indexes are still being loaded', status: 503 });
+      await starting.store.waitForTask((await starting.store.saveObjects('products', [{ objectID: '1', name: 'lamp' }])).taskID);
+      const search = await fetch(`${starting.url}/1/indexes/products/query`, { method: 'POST', headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY }, body: '{"query":"lamp"}' });
+      expect(((await search.json()) as { nbHits: number }).nbHits).toBe(1);
+      starting.setReady(true);
+      expect(await (await fetch(`${starting.url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
+    } finally {
+      await starting.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('closes at once after answering a search built over several slices', async () => {
+    // Such a call comes back in pieces. Streamed, its response could end after the client had every byte, and a
+    // server closing then kept the keep-alive connection open for its timeout (72 s). A first search, answered
+    // while the search thread starts, takes more than a slice.
+    for (let round = 0; round < 4; round++) {
+      const t = await startTestServer({ config: { searchThreads: 1 }, index: { name: 'products', settings: {}, records: [{ objectID: '1', name: 'lamp' }] } });
+      expect((await t.search({ query: '' })).nbHits).toBe(1);
+      // Normally a few hundred milliseconds; 5 s is far from both that and the keep-alive timeout.
+      let bound: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([t.close().then(() => true), new Promise<boolean>((resolve) => (bound = setTimeout(() => resolve(false), 5000)))]);
+      clearTimeout(bound);
+      expect(closed).toBe(true);
+    }
+  }, 60_000);
 
   it('serves the storefront with an SPA fallback, but not for API paths', async () => {
     expect(await (await fetch(`${server.url}/`)).text()).toContain('<title>shop</title>');

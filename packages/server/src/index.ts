@@ -37,6 +37,8 @@ export interface RunningServer {
   store: Store;
   /** Insights, analytics, recommendations and query suggestions (events, search log, models). */
   insights: Insights;
+  /** What `/1/isalive` says from now on: alive (200), or not ready (503) while a catalogue is being loaded. */
+  setReady(ready: boolean): void;
   /** Stops accepting requests, waits for in-flight ones, then snapshots (when the log grew) and closes the store. */
   close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     app,
     store,
     insights: app.insights,
+    setReady: (ready) => app.setReady(ready),
     close() {
       closed ??= (async () => {
         await app.close();

@@ -35,6 +35,11 @@ export function securedApiKey(parentApiKey: string, restrictions: Record<string,
   return client.generateSecuredApiKey({ parentApiKey, restrictions });
 }
 
+/** A search answer's body as text, whether one string or pieces of bytes (`SearchAnswer.body`). */
+export function bodyText(body: string | Uint8Array[]): string {
+  return typeof body === 'string' ? body : Buffer.concat(body).toString('utf8');
+}
+
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -2,13 +2,14 @@ import { closeSync, existsSync, fsyncSync, openSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveKeys, startServer } from '@vitrine/server';
-import { demoIndexName, demoReplicas, generateHistory, generateProducts } from '@vitrine/demo';
+import { demoIndexName, demoReplicas } from '@vitrine/demo';
 import { readEnvironment } from '../config/env.ts';
 import type { CliContext } from '../context.ts';
 import { untilAborted } from '../context.ts';
 import { CliError } from '../errors.ts';
 import { createProgress } from '../io/progress.ts';
 import { formatBanner } from '../server/banner.ts';
+import { generateDemoHistory } from '../server/demo-history.ts';
 import { productImageRoutes } from '../server/images.ts';
 import { seedDemoCatalogue } from '../server/seed.ts';
 import type { Command, OptionValues } from './command.ts';
@@ -56,6 +57,8 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     port: env.port,
     searchThreads: env.searchThreads,
     trustProxy: env.trustProxy,
+    // With the demo, `/1/isalive` answers 503 until the catalogue is there (created below on a first start).
+    ready: !options.demo,
     extend: [productImageRoutes],
     ...(options.withStorefront
       ? {
@@ -93,9 +96,10 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     if (options.demo && server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
       // A plausible past of searches and events, so recommendations, trends, suggestions and the dashboard
       // have something to show on a fresh start. Loaded once: never over a shop's real activity.
-      const seeded = server.insights.seedIfEmpty(() => generateHistory(generateProducts(Math.min(env.demoSize, 20_000))));
+      const seeded = await server.insights.seedIfEmpty(() => generateDemoHistory(Math.min(env.demoSize, 20_000)));
       if (seeded) await server.insights.buildQuerySuggestions();
     }
+    server.setReady(true);
     ctx.stdout.write(
       formatBanner({
         url: server.url,

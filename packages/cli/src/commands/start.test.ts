@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,16 @@ mkdirSync(storefront);
 writeFileSync(join(storefront, 'index.html'), '<!doctype html><title>Test storefront</title><div id="root"></div>');
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A port nothing listens on, for a server whose port must be known before its banner prints it. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** Spawns `vitrine start` and resolves with the URL its banner prints. */
 function start(env: Record<string, string>) {
@@ -96,6 +107,53 @@ describe('vitrine start', () => {
     expect((await search.json()).nbHits).toBe(20000);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  }, 120_000);
+
+  it('says it is not ready until the demo is built, and answers every request within a second meanwhile', async () => {
+    // The banner, which tells the port of PORT=0, comes once ready: the port is chosen here.
+    const port = await freePort();
+    const env = { VITRINE_DATA_DIR: join(dir, 'data-ready'), VITRINE_DEMO_SIZE: '10000', VITRINE_ADMIN_API_KEY: 'admin-test', VITRINE_SEARCH_API_KEY: 'search-test', PORT: String(port) };
+    const run = start(env);
+    // Rejects when the process exits before its banner: seen by `await run.url` below, or left aside on failure.
+    void run.url.catch(() => undefined);
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      // Listening, before the catalogue is created.
+      while (!(await fetch(`${url}/1/isalive`).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 20));
+      let ready = false;
+      const seen = { isalive: new Map<number, number>(), search: new Map<number, number>() };
+      const slowest = { isalive: 0, search: 0 };
+      const probe = async (kind: 'isalive' | 'search', send: () => Promise<Response>) => {
+        while (!ready) {
+          const started = performance.now();
+          const response = await send();
+          if (kind === 'isalive' && response.status === 503) expect(await response.json()).toEqual({ message: 'Not ready: the indexes are still being loaded', status: 503 });
+          else await response.arrayBuffer();
+          slowest[kind] = Math.max(slowest[kind], performance.now() - started);
+          seen[kind].set(response.status, (seen[kind].get(response.status) ?? 0) + 1);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      const search = () => fetch(`${url}/1/indexes/products/query`, {
+        method: 'POST',
+        headers: { 'x-algolia-application-id': 'vitrine', 'x-algolia-api-key': 'search-test' },
+        body: JSON.stringify({ query: 'lamp', hitsPerPage: 20, facets: ['brand'] }),
+      });
+      const probes = Promise.all([probe('isalive', () => fetch(`${url}/1/isalive`)), probe('search', search)]);
+      await run.url;
+      ready = true;
+      await probes;
+      expect(await (await fetch(`${url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
+      console.log(`while building: isalive ${JSON.stringify([...seen.isalive])}, slowest ${slowest.isalive.toFixed(0)} ms; search ${JSON.stringify([...seen.search])}, slowest ${slowest.search.toFixed(0)} ms`);
+      expect(seen.isalive.get(503)).toBeGreaterThan(0);
+      expect([...seen.search.keys()].every((status) => status === 200 || status === 404)).toBe(true);
+      expect(seen.search.get(200)).toBeGreaterThan(0);
+      expect(slowest.isalive).toBeLessThan(1000);
+      expect(slowest.search).toBeLessThan(1000);
+    } finally {
+      run.child.kill('SIGTERM');
+    }
+    expect(await run.exited).toBe(0);
   }, 120_000);
 
   it('refuses to start without a built storefront, with the fix in the message', async () => {

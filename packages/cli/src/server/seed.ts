@@ -1,3 +1,4 @@
+import type { Product } from '@vitrine/protocol';
 import type { Store } from '@vitrine/server';
 import { demoIndexName, demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/demo';
 
@@ -5,39 +6,54 @@ export interface SeedOptions {
   /** Number of products. */
   size: number;
   seed?: number;
-  /** Products per write. Default 1000. */
+  /** Products per write. Default 100. */
   batchSize?: number;
   /** Called after each durable batch with the number of products written so far. */
   onProgress?: (written: number) => void;
 }
 
 /**
+ * Writes sent before the first is durable: they share the log's flushes (group commit), so small batches cost
+ * no more disk syncs than large ones.
+ */
+const WRITES_IN_FLIGHT = 2;
+
+/**
  * Creates the demo catalogue in a running server's store: the `products` index with its settings, its replicas
  * with theirs, then the products, streamed in batches (a large catalogue never sits in memory). Resolves once
  * the last write is visible to search.
+ *
+ * Batches are small because each is applied to the indexes in one go (atomically), searches waiting meanwhile:
+ * 1,000 products took 0.2–0.8 s to apply at 10,000 products on a busy two-core machine, 100 a tenth of it.
  */
 export async function seedDemoCatalogue(store: Store, options: SeedOptions): Promise<void> {
-  const batchSize = options.batchSize ?? 1000;
+  const batchSize = options.batchSize ?? 100;
   // Settings first: the replicas exist (and the attributes are faceted) before the first product arrives.
-  let last = await store.setSettings(demoIndexName, demoSettings);
+  let last = (await store.setSettings(demoIndexName, demoSettings)).taskID;
   for (const [replica, settings] of Object.entries(demoReplicaSettings)) {
-    last = await store.setSettings(replica, settings);
+    last = (await store.setSettings(replica, settings)).taskID;
   }
-  let batch = [];
   let written = 0;
+  const inFlight = new Set<Promise<void>>();
+  const send = async (products: Product[]): Promise<void> => {
+    const write = store.saveObjects(demoIndexName, products).then(({ taskID }) => {
+      last = Math.max(last, taskID);
+      written += products.length;
+      options.onProgress?.(written);
+    });
+    inFlight.add(write);
+    write.then(() => inFlight.delete(write), () => {});
+    if (inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(inFlight);
+  };
+  let batch: Product[] = [];
   for (const product of generateProducts(options.size, options.seed)) {
     batch.push(product);
     if (batch.length === batchSize) {
-      last = await store.saveObjects(demoIndexName, batch);
-      written += batch.length;
+      await send(batch);
       batch = [];
-      options.onProgress?.(written);
     }
   }
-  if (batch.length > 0) {
-    last = await store.saveObjects(demoIndexName, batch);
-    written += batch.length;
-    options.onProgress?.(written);
-  }
-  await store.waitForTask(last.taskID);
+  if (batch.length > 0) await send(batch);
+  await Promise.all(inFlight);
+  await store.waitForTask(last);
 }

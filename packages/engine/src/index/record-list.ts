@@ -34,6 +34,11 @@ const SWEEP_MOVES_PER_WRITE = 4;
 /** Ids looked at per sweep step at most (deleted and already moved records cost a look each). */
 const SWEEP_SCAN_PER_STEP = 4096;
 
+/** A record from its JSON bytes (`RecordList.bytes`). */
+export function parseRecord(bytes: Uint8Array): IndexRecord {
+  return JSON.parse(decoder.decode(bytes)) as IndexRecord;
+}
+
 export class RecordList {
   /** Byte chunks; chunk 0 may be a snapshot's blob. */
   private chunks: Uint8Array[] = [];
@@ -62,7 +67,16 @@ export class RecordList {
   /** The record, parsed afresh (a new object each time: callers may keep or change it). */
   get(doc: number): IndexRecord | undefined {
     if (this.isDeleted(doc)) return undefined;
-    return JSON.parse(decoder.decode(this.bytesOf(doc))) as IndexRecord;
+    return parseRecord(this.bytesOf(doc));
+  }
+
+  /**
+   * The record's JSON bytes (undefined when deleted), as a view that later writes leave as it is: chunks are
+   * only ever appended to, and a sweep drops its references to old chunks without changing them. A page of
+   * hits chosen now can be built from them later, whatever was written meanwhile.
+   */
+  bytes(doc: number): Uint8Array | undefined {
+    return this.isDeleted(doc) ? undefined : this.bytesOf(doc);
   }
 
   push(record: IndexRecord): void {

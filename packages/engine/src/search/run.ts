@@ -17,7 +17,9 @@ import type {
 import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
 import { buildFacetRows, countFacets, extendFacetRows, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
-import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightQuery } from '../highlight/index.ts';
+import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightOptions, type HighlightQuery, type SnippetOptions } from '../highlight/index.ts';
+import type { SnippetSpec } from '../query/options.ts';
+import { parseRecord } from '../index/record-list.ts';
 import { parseAttributesForFaceting } from '../settings.ts';
 import { terms } from '../tokenize/index.ts';
 import { encodeParams, parseRetrieve, retrieve, type RetrieveSpec } from '../response/retrieve.ts';
@@ -82,12 +84,16 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups:
   return Object.keys(stats).length > 0 ? { facets, facets_stats: stats } : { facets };
 }
 
+/** What building any hit of a search needs, fixed when its page is chosen. */
 interface HitSpec {
   query: HighlightQuery;
   highlightAttributes: string[];
   retrieve: RetrieveSpec;
   /** What highlighting may read: everything but unretrievable attributes, or only what is retrieved; null: the whole record. */
   visible: RetrieveSpec | null;
+  tags: HighlightOptions;
+  snippets: SnippetSpec[];
+  snippetOptions: SnippetOptions;
 }
 
 function hitSpec(env: SearchEnvironment, prepared: PreparedSearch): HitSpec {
@@ -96,45 +102,85 @@ function hitSpec(env: SearchEnvironment, prepared: PreparedSearch): HitSpec {
   let visible: RetrieveSpec | null = null;
   if (prepared.highlightRetrievedOnly) visible = retrieve;
   else if (options.unretrievableAttributes.length > 0) visible = parseRetrieve(['*'], options.unretrievableAttributes);
-  return { query: highlightQuery(prepared), highlightAttributes: defaultHighlightAttributes(env, prepared), retrieve, visible };
+  const tags = { preTag: options.highlightPreTag, postTag: options.highlightPostTag, separatorsToIndex: options.separatorsToIndex };
+  return {
+    query: highlightQuery(prepared),
+    highlightAttributes: defaultHighlightAttributes(env, prepared),
+    retrieve,
+    visible,
+    tags,
+    snippets: options.attributesToSnippet,
+    snippetOptions: { ...tags, ellipsis: options.snippetEllipsisText },
+  };
 }
 
-function buildHit(env: SearchEnvironment, prepared: PreparedSearch, doc: number, spec: HitSpec): Hit {
+/** `_rankingInfo` of a hit: read from the search's scratch state, so computed while the search holds it. */
+function rankingInfo(env: SearchEnvironment, prepared: PreparedSearch, doc: number): RankingInfo {
   const { options, context } = prepared;
+  const { scanner } = context;
+  if (prepared.words.length > 0) scanner.scan(doc);
+  const textual = prepared.words.length > 0;
+  let filters = 0;
+  for (const filter of context.optionalFilters) if (filter.set.has(doc)) filters += filter.score;
+  return {
+    nbTypos: textual ? scanner.typosAt(doc) : 0,
+    firstMatchedWord: textual ? scanner.attributeAt(doc) : 0,
+    proximityDistance: textual ? scanner.proximityAt(doc) : 0,
+    // Ranks of documents written since the last merge are fractional: the score counts whole places.
+    userScore: context.custom === null ? 0 : context.custom.rank.length - Math.ceil(context.custom.rank[doc]),
+    geoDistance: options.aroundLatLng === null ? 0 : Math.round(geoDistance(env.store, doc, options.aroundLatLng[0], options.aroundLatLng[1])),
+    geoPrecision: options.aroundPrecision,
+    nbExactWords: textual ? scanner.exactAt(doc) : 0,
+    words: textual ? scanner.matchedWordsAt(doc) : 0,
+    filters,
+  };
+}
+
+function buildHit(record: IndexRecord, spec: HitSpec, info: RankingInfo | undefined): Hit {
   const { query, highlightAttributes } = spec;
-  const record = env.store.records.get(doc) as IndexRecord;
-  const separatorsToIndex = options.separatorsToIndex;
-  const tags = { preTag: options.highlightPreTag, postTag: options.highlightPostTag, separatorsToIndex };
   // Unretrievable attributes must not leak through highlighting either.
   const visible = spec.visible === null ? record : retrieve(record, spec.visible);
-  const highlighted = highlightAttributes.length > 0 ? highlightRecord(visible, highlightAttributes, query, tags) : undefined;
-  const snippeted =
-    options.attributesToSnippet.length > 0 ? snippetRecord(visible, options.attributesToSnippet, query, { ...tags, ellipsis: options.snippetEllipsisText }) : undefined;
+  const highlighted = highlightAttributes.length > 0 ? highlightRecord(visible, highlightAttributes, query, { ...spec.tags }) : undefined;
+  const snippeted = spec.snippets.length > 0 ? snippetRecord(visible, spec.snippets, query, { ...spec.snippetOptions }) : undefined;
   // The record was parsed for this hit alone: when every attribute is retrieved, it becomes the hit (no copy).
   const hit = (spec.retrieve.all && spec.retrieve.exclude.length === 0 ? record : retrieve(record, spec.retrieve)) as Hit;
   if (highlighted !== undefined) hit._highlightResult = highlighted;
   if (snippeted !== undefined) hit._snippetResult = snippeted;
-  if (options.getRankingInfo) {
-    const { scanner } = context;
-    if (prepared.words.length > 0) scanner.scan(doc);
-    const textual = prepared.words.length > 0;
-    let filters = 0;
-    for (const filter of context.optionalFilters) if (filter.set.has(doc)) filters += filter.score;
-    const info: RankingInfo = {
-      nbTypos: textual ? scanner.typosAt(doc) : 0,
-      firstMatchedWord: textual ? scanner.attributeAt(doc) : 0,
-      proximityDistance: textual ? scanner.proximityAt(doc) : 0,
-      // Ranks of documents written since the last merge are fractional: the score counts whole places.
-      userScore: context.custom === null ? 0 : context.custom.rank.length - Math.ceil(context.custom.rank[doc]),
-      geoDistance: options.aroundLatLng === null ? 0 : Math.round(geoDistance(env.store, doc, options.aroundLatLng[0], options.aroundLatLng[1])),
-      geoPrecision: options.aroundPrecision,
-      nbExactWords: textual ? scanner.exactAt(doc) : 0,
-      words: textual ? scanner.matchedWordsAt(doc) : 0,
-      filters,
-    };
-    hit._rankingInfo = info;
-  }
+  if (info !== undefined) hit._rankingInfo = info;
   return hit;
+}
+
+/**
+ * The hits of a chosen page, built when asked, a few at a time if the caller wants (`SteppedSearch`): from the
+ * records' bytes as they were when the page was chosen (`RecordList.bytes`), so writes made meanwhile change
+ * nothing of the page, and with nothing of the search's scratch state (ranking info is read up front).
+ */
+export class PageHits {
+  private readonly records: Uint8Array[];
+  private readonly infos: RankingInfo[] | null;
+  private next = 0;
+
+  constructor(env: SearchEnvironment, prepared: PreparedSearch, docs: number[], private readonly spec = hitSpec(env, prepared)) {
+    this.records = docs.map((doc) => env.store.records.bytes(doc)!);
+    this.infos = prepared.options.getRankingInfo ? docs.map((doc) => rankingInfo(env, prepared, doc)) : null;
+  }
+
+  get remaining(): number {
+    return this.records.length - this.next;
+  }
+
+  /** JSON bytes of the records whose hits are still to build. */
+  get remainingBytes(): number {
+    let bytes = 0;
+    for (let i = this.next; i < this.records.length; i++) bytes += this.records[i].byteLength;
+    return bytes;
+  }
+
+  /** Builds up to `count` more hits into `hits`. */
+  build(count: number, hits: Hit[]): void {
+    const end = Math.min(this.records.length, this.next + count);
+    for (; this.next < end; this.next++) hits.push(buildHit(parseRecord(this.records[this.next]), this.spec, this.infos?.[this.next]));
+  }
 }
 
 function defaultHighlightAttributes(env: SearchEnvironment, prepared: PreparedSearch): string[] {
@@ -145,15 +191,17 @@ function defaultHighlightAttributes(env: SearchEnvironment, prepared: PreparedSe
 
 /** A search's response and what it depends on, for the result cache (see `result-cache.ts`). */
 export interface ExecutedSearch {
+  /** The response; its `hits` are empty until `page` builds them. */
   response: SearchResponse;
   /** Attributes (first path segments) the response depends on besides the set of records; null: everything. */
   dependencies: string[] | null;
+  page: PageHits;
 }
 
-export function runSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): SearchResponse {
-  return executeSearch(env, params, override, extra).response;
-}
-
+/**
+ * Runs a search up to the choice of its page: everything of the response but the hits, which `page` builds
+ * (the costly part of a large page, with highlighting and snippets).
+ */
 export function executeSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): ExecutedSearch {
   const started = performance.now();
   const prepared = prepareSearch(env, params, override, extra);
@@ -180,11 +228,10 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
     page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, need).slice(start);
   }
   const facets = computeFacets(env, prepared, groups);
-  const spec = hitSpec(env, prepared);
-  const hits = page.map((doc) => buildHit(env, prepared, doc, spec));
+  const hits = new PageHits(env, prepared, page);
   const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);
   const response: SearchResponse = {
-    hits,
+    hits: [],
     nbHits,
     ...(useOffset ? { offset: start, length: count } : {}),
     page: useOffset ? (options.hitsPerPage > 0 ? Math.floor(start / options.hitsPerPage) : 0) : options.page,
@@ -202,7 +249,7 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
     processingTimeMS: Math.round(performance.now() - started),
   };
   const hitFree = count === 0 && groups === null && sortedInfo.nbSortedHits === undefined;
-  return { response, dependencies: hitFree ? countDependencies(env, prepared) : null };
+  return { response, dependencies: hitFree ? countDependencies(env, prepared) : null, page: hits };
 }
 
 /**
@@ -306,8 +353,8 @@ export function runBrowse(env: SearchEnvironment, params: SearchParams & { curso
     docs.push(doc);
     return true;
   });
-  const spec = hitSpec(env, prepared);
-  const hits = docs.map((doc) => buildHit(env, prepared, doc, spec));
+  const hits: Hit[] = [];
+  new PageHits(env, prepared, docs).build(docs.length, hits);
   const nbHits = prepared.matchCount;
   const response: BrowseResponse = {
     hits,

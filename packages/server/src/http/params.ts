@@ -168,5 +168,19 @@ export function validateSearchParams(params: SearchParams, limits: ServerLimits)
       throw createError('INVALID_PARAMETER', name, 'expected a string');
     }
   }
+  checkHighlightTags(params, limits);
   return params;
+}
+
+/**
+ * The tags surround every matched word of every hit: a long one multiplies the response (a 200 KB tag made a
+ * 1,000-hit answer gigabytes). Checked on the request's parameters and again on what a key forces.
+ */
+export function checkHighlightTags(params: SearchParams, limits: ServerLimits): void {
+  for (const name of ['highlightPreTag', 'highlightPostTag', 'snippetEllipsisText']) {
+    const value = params[name];
+    if (typeof value !== 'string') continue;
+    const bytes = Buffer.byteLength(value);
+    if (bytes > limits.maxHighlightTagBytes) throw createError('PARAMETER_TOO_LONG', name, bytes, limits.maxHighlightTagBytes);
+  }
 }

@@ -30,7 +30,7 @@ import { Recommender } from './recommend.ts';
 import { SearchLog, TOP_HITS_COUNTED } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
 import { buildQuerySuggestions } from './suggestions.ts';
-import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_REQUEST, validateEvents } from './validate.ts';
+import { MAX_EVENTS_BODY_BYTES, validateEvents } from './validate.ts';
 
 export type { InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
 export { defaultInsightsOptions } from './deps.ts';
@@ -38,6 +38,8 @@ export type { SuggestionsReport } from './suggestions.ts';
 export type { RecordedEvent } from './event-log.ts';
 
 const USER_TOKEN = /^[a-zA-Z0-9_=/+-]{1,129}$/;
+/** Events or searches per step of a history import (at most the 1,000 events `validateEvents` takes): 10–40 ms each. */
+const IMPORT_STEP = 250;
 
 export interface ModelsSummary {
   builtAt: string;
@@ -57,8 +59,11 @@ export interface Insights {
   buildQuerySuggestions(): Promise<SuggestionsReport[]>;
   /** Loads a past activity (the demo history) as if it had happened; returns what was stored. */
   importHistory(history: InsightsHistory): { searches: number; events: number };
-  /** Imports the history only when no search or event was ever stored; true when it did. */
-  seedIfEmpty(history: InsightsHistory | (() => InsightsHistory)): boolean;
+  /**
+   * Imports the history only when no search or event was ever stored; true when it did. In short steps, a turn
+   * of the event loop apart: requests are answered meanwhile.
+   */
+  seedIfEmpty(history: InsightsHistory | (() => InsightsHistory | Promise<InsightsHistory>)): Promise<boolean>;
   /** Drops analytics, tracked searches and events older than the retention. */
   purge(): void;
   readonly options: InsightsOptions;
@@ -128,23 +133,48 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     return buildQuerySuggestions(db, deps, options, now());
   };
 
-  const importHistory = (history: InsightsHistory) => {
+  /**
+   * An import of a past activity, in steps of a chunk of events or searches each (tens of milliseconds for the
+   * demo's month): run at once (`importHistory`), or one per turn of the event loop (`seedIfEmpty`, while the
+   * server answers requests).
+   */
+  function* importSteps(history: InsightsHistory): Generator<void, { searches: number; events: number }> {
     // Every event is validated before anything is stored: an invalid history imports nothing.
     const window = { now: now(), maxAgeMs: Number.MAX_SAFE_INTEGER, maxFutureMs: 0 };
     const chunks = [];
-    for (let i = 0; i < history.events.length; i += MAX_EVENTS_PER_REQUEST) {
-      chunks.push(validateEvents({ events: history.events.slice(i, i + MAX_EVENTS_PER_REQUEST) }, window));
+    for (let i = 0; i < history.events.length; i += IMPORT_STEP) {
+      chunks.push(validateEvents({ events: history.events.slice(i, i + IMPORT_STEP) }, window));
+      yield;
     }
     // A history holds the searches to count: query aggregation already happened.
-    for (const search of history.searches) searchLog.record(search, false);
-    searchLog.flush();
+    for (let i = 0; i < history.searches.length; i += IMPORT_STEP) {
+      for (const search of history.searches.slice(i, i + IMPORT_STEP)) searchLog.record(search, false);
+      searchLog.flush();
+      yield;
+    }
+    // One fsync, with the last step's commit (which flushes the log frames of the others): one per step held the
+    // event loop for the disk's latency each time, seconds in all on a busy disk.
     let stored = 0;
-    for (const events of chunks) {
-      eventLog.appendNow(events, window.now);
+    for (const [i, events] of chunks.entries()) {
+      const last = i === chunks.length - 1;
+      if (!last) db.pragma('synchronous = NORMAL');
+      try {
+        eventLog.appendNow(events, window.now);
+      } finally {
+        if (!last) db.pragma('synchronous = FULL');
+      }
       stored += events.length;
+      yield;
     }
     rebuildModels();
     return { searches: history.searches.length, events: stored };
+  }
+  const importHistory = (history: InsightsHistory) => {
+    const steps = importSteps(history);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
   };
 
   const insights: Insights = {
@@ -160,10 +190,11 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     rebuildModels,
     buildQuerySuggestions: buildSuggestions,
     importHistory,
-    seedIfEmpty(history) {
+    async seedIfEmpty(history) {
       const empty = !db.prepare('SELECT 1 FROM events LIMIT 1').get() && !db.prepare('SELECT 1 FROM query_daily LIMIT 1').get();
       if (!empty) return false;
-      importHistory(typeof history === 'function' ? history() : history);
+      const steps = importSteps(typeof history === 'function' ? await history() : history);
+      while (!steps.next().done) await new Promise((resolve) => setImmediate(resolve));
       return true;
     },
     purge: () => purge(db, now(), options.retentionDays),

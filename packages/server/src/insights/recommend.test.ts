@@ -38,8 +38,8 @@ describe('Recommend API and query suggestions', () => {
     });
     CHEAP_ONLY_KEY = securedApiKey(SEARCH_KEY, { filters: 'price < 50' });
     history = generateHistory(products, { now: NOW, sessionsPerDay: 150 });
-    expect(t.server.insights.seedIfEmpty(history)).toBe(true);
-    expect(t.server.insights.seedIfEmpty(history)).toBe(false);
+    expect(await t.server.insights.seedIfEmpty(history)).toBe(true);
+    expect(await t.server.insights.seedIfEmpty(history)).toBe(false);
     recommend = algoliasearch(APP_ID, SEARCH_KEY, { hosts: hosts() }).initRecommend({ options: { hosts: hosts() } });
   });
   afterAll(() => t.close());

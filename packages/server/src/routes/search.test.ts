@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SEARCH_KEY } from '../test-support.ts';
+import { createTestApp, SEARCH_KEY, securedApiKey } from '../test-support.ts';
 import type { TestApp } from '../test-support.ts';
 
 describe('search routes', () => {
@@ -44,6 +44,44 @@ describe('search routes', () => {
     expect((await search('/1/indexes/shop/query', { query: 'x'.repeat(600) })).json()).toEqual({ message: 'Query too long: 600 bytes, the limit is 512', status: 400 });
     expect((await search('/1/indexes/shop/query', { hitsPerPage: 5000 })).json().message).toMatch(/hitsPerPage/);
     expect((await search('/1/indexes/shop/query', { params: 'page=abc' })).json().message).toMatch(/page/);
+  });
+
+  it('caps the highlight tags, given or forced by a secured key, with a 400 naming the limit', async () => {
+    const tag = 'x'.repeat(257);
+    const tooLong = { message: 'Parameter too long: "highlightPreTag" is 257 bytes, the limit is 256', status: 400 };
+    expect((await search('/1/indexes/shop/query', { query: 'lamp', highlightPreTag: tag })).json()).toEqual(tooLong);
+    expect((await search('/1/indexes/*/queries', { requests: [{ indexName: 'shop', params: `highlightPostTag=${'é'.repeat(129)}` }] })).json()).toEqual({
+      message: 'Parameter too long: "highlightPostTag" is 258 bytes, the limit is 256',
+      status: 400,
+    });
+    expect((await search('/1/indexes/shop/query', { snippetEllipsisText: tag })).statusCode).toBe(400);
+    const secured = securedApiKey(SEARCH_KEY, { highlightPreTag: tag });
+    expect((await t.call('POST', '/1/indexes/shop/query', { query: 'lamp' }, secured)).json()).toEqual(tooLong);
+    const fine = await search('/1/indexes/shop/query', { query: 'lamp', highlightPreTag: '<mark class="hit">', highlightPostTag: 'y'.repeat(256) });
+    expect(fine.json().hits[0]._highlightResult.name.value).toBe(`Lumio <mark class="hit">lamp${'y'.repeat(256)}`);
+  });
+
+  it('refuses a response past maxResponseBytes with a 400, on the main thread and on a search thread', async () => {
+    const limits = { maxResponseBytes: 4000 };
+    for (const config of [{}, { searchThreads: 1 }]) {
+      const small = await createTestApp({ limits, config });
+      try {
+        await small.app.searchThreads?.whenReady();
+        await small.settle(await small.call('POST', '/1/indexes/shop/batch', {
+          requests: Array.from({ length: 30 }, (_, i) => ({ action: 'addObject', body: { objectID: String(i), name: `lamp number ${i}` } })),
+        }));
+        const heavy = { indexName: 'shop', query: 'lamp', hitsPerPage: 1000, attributesToHighlight: ['*'] };
+        const refused = await small.call('POST', '/1/indexes/*/queries', { requests: Array.from({ length: 100 }, () => heavy) }, SEARCH_KEY);
+        expect(refused.json()).toEqual({
+          message: 'Response too large: the limit is 4000 bytes; ask for fewer hits, facet values, or highlighted or snippeted attributes',
+          status: 400,
+        });
+        const answered = await small.call('POST', '/1/indexes/*/queries', { requests: [{ ...heavy, hitsPerPage: 5 }] }, SEARCH_KEY);
+        expect(answered.json().results[0].hits).toHaveLength(5);
+      } finally {
+        await small.close();
+      }
+    }
   });
 
   it('turns engine errors into 400s with the engine message', async () => {

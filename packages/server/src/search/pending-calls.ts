@@ -25,6 +25,11 @@ export class PendingCalls<T> {
     return id;
   }
 
+  /** The call of that id, left in place; undefined when there is none. */
+  get(id: number): T | undefined {
+    return Number.isInteger(id) && id >= 0 && id < this.slots.length ? this.slots[id] : undefined;
+  }
+
   /** The call of that id, removed; undefined when there is none (already answered, or never sent). */
   take(id: number): T | undefined {
     if (!Number.isInteger(id) || id < 0 || id >= this.slots.length) return undefined;

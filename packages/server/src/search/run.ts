@@ -4,12 +4,12 @@
  * engine errors into 400s. Everything here is synchronous, so all queries of one multi-query see the same state.
  */
 import { randomBytes } from 'node:crypto';
-import type { SearchOptions } from '@vitrine/engine';
+import type { SearchOptions, SteppedSearch } from '@vitrine/engine';
 import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
-import { mergeParams, validateSearchParams } from '../http/params.ts';
+import { checkHighlightTags, mergeParams, validateSearchParams } from '../http/params.ts';
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
 import { engineCheck } from '../storage/validate.ts';
 
@@ -24,12 +24,14 @@ export function requestParams(body: unknown, auth: AuthContext | null, limits: S
   const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (body !== undefined && body !== null && record === undefined) throw createError('INVALID_BODY', 'expected a JSON object');
   const params = validateSearchParams(mergeParams(record, limits.maxJsonDepth), limits);
-  return withForcedParams(params, auth);
+  return withForcedParams(params, auth, limits);
 }
 
-export function withForcedParams(params: SearchParams, auth: AuthContext | null): SearchParams {
+export function withForcedParams(params: SearchParams, auth: AuthContext | null, limits: ServerLimits): SearchParams {
   if (!auth) return params;
   const out: SearchParams = { ...params, ...auth.forcedParams };
+  // Anyone can mint a secured key from the public search key, forcing whatever tags they like.
+  checkHighlightTags(out, limits);
   if (auth.maxHitsPerQuery > 0) {
     out.hitsPerPage = Math.min(typeof out.hitsPerPage === 'number' ? out.hitsPerPage : 20, auth.maxHitsPerQuery);
     if (typeof out.length === 'number') out.length = Math.min(out.length, auth.maxHitsPerQuery);
@@ -58,12 +60,19 @@ function engineOptions(auth: SearchAuth): SearchOptions | undefined {
 }
 
 export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth): SearchResponse {
+  const search = runSearchInSteps(registry, indexName, params, auth);
+  search.buildHits(Number.POSITIVE_INFINITY);
+  return search.response;
+}
+
+/** A search whose hits the caller builds (`SteppedSearch`), a few at a time if it wants. */
+export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth): SteppedSearch {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
-  const response = engineCheck(() => engine.search(params, override, engineOptions(auth)));
-  if (params.clickAnalytics === true) response.queryID = newQueryID();
-  return response;
+  const search = engineCheck(() => engine.searchInSteps(params, override, engineOptions(auth)));
+  if (params.clickAnalytics === true) search.response.queryID = newQueryID();
+  return search;
 }
 
 export function runFacetSearch(

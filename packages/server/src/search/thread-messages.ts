@@ -13,8 +13,12 @@ export type ThreadRequest =
 
 export type ThreadResponse =
   | { type: 'ready'; appliedSeq: number }
+  /** Every operation up to `seq` is applied here (the main thread holds its applies back while one lags). */
+  | { type: 'applied'; seq: number }
   /** The thread no longer holds operations back for a snapshot: it applied every one it held. */
   | { type: 'snapshot-released'; id: number }
   /** The files are written and fsync'ed: the manifest to write beside them, or why not. */
   | { type: 'snapshot'; id: number; manifest?: string; error?: string }
+  /** A piece of a search call's response (a large one comes in pieces, in order, before its result). */
+  | { type: 'piece'; id: number; bytes: Uint8Array }
   | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } };

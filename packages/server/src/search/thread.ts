@@ -17,13 +17,24 @@ import { applyOp } from '../storage/apply.ts';
 import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
 import { readSnapshot, SNAPSHOT_SLICE_MS, writeSnapshotFiles } from '../storage/snapshot.ts';
-import { answerSearchCall } from './queries.ts';
+import { SearchScheduler } from './scheduler.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
 const port = parentPort!;
 let registry = new IndexRegistry();
 /** The last operation applied here (reported when ready). */
 let appliedSeq = 0;
+/** Answers search calls in slices, clients taking turns, with the event loop turning between slices. */
+const scheduler = new SearchScheduler(() => registry, () => applyDeferred());
+/**
+ * Operations received while a search call was under way: applied before the next call starts (which must see
+ * them), once no call is under way, or `DEFER_MS` after the first of them at most. Applied as they came, each
+ * one between two slices of a call, a shopper's search spanning three slices during an import waited for
+ * three applies (300 ms on a busy machine); deferred, the call finishes on the state it began with.
+ */
+let deferred: Array<{ seq: number; json: string }> = [];
+let deferTimer: NodeJS.Timeout | undefined;
+const DEFER_MS = 50;
 /** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
 let held: Array<{ seq: number; json: string }> | null = null;
 
@@ -49,6 +60,7 @@ function catchUp(id: number): Promise<void> {
     const slice = (): void => {
       const started = performance.now();
       while (next < queue.length && performance.now() - started < SNAPSHOT_SLICE_MS) apply([queue[next++]]);
+      post({ type: 'applied', seq: appliedSeq });
       if (next < queue.length) {
         setImmediate(slice);
         return;
@@ -61,6 +73,20 @@ function catchUp(id: number): Promise<void> {
     };
     slice();
   });
+}
+
+/** Applies operations and tells the main thread, which holds its applies back while this thread lags. */
+function applyAndTell(ops: Array<{ seq: number; json: string }>): void {
+  apply(ops);
+  post({ type: 'applied', seq: appliedSeq });
+}
+
+function applyDeferred(): void {
+  clearTimeout(deferTimer);
+  if (deferred.length === 0) return;
+  const ops = deferred;
+  deferred = [];
+  applyAndTell(ops);
 }
 
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
@@ -78,9 +104,13 @@ port.on('message', (message: ThreadRequest) => {
     }
     case 'apply':
       if (held !== null) for (const op of message.ops) held.push(op);
-      else apply(message.ops);
+      else if (scheduler.pending > 0) {
+        if (deferred.length === 0) deferTimer = setTimeout(applyDeferred, DEFER_MS);
+        for (const op of message.ops) deferred.push(op);
+      } else applyAndTell(message.ops);
       return;
     case 'snapshot': {
+      applyDeferred();
       // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
       // then captures the snapshot itself.
       if (appliedSeq !== message.seq || held !== null) {
@@ -105,13 +135,14 @@ port.on('message', (message: ThreadRequest) => {
       port.close();
       return;
     case 'search': {
-      try {
-        post({ type: 'result', id: message.id, answer: answerSearchCall(registry, message.call) });
-      } catch (error) {
+      applyDeferred();
+      const { id } = message;
+      scheduler.submit(message.call, (error, answer) => {
+        if (error === undefined) return post({ type: 'result', id, answer });
         // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
         const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;
-        post({ type: 'result', id: message.id, error: body ?? { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) } });
-      }
+        post({ type: 'result', id, error: body ?? { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) } });
+      }, (bytes) => post({ type: 'piece', id, bytes }, [bytes.buffer as ArrayBuffer]));
       return;
     }
   }

@@ -10,9 +10,9 @@ import { buildApp } from '../app.ts';
 import { Store } from '../storage/store.ts';
 import { getMeta } from '../storage/db.ts';
 import { createSnapshotFolder, readSnapshot } from '../storage/snapshot.ts';
-import { runQueries } from './queries.ts';
+import { answerSearchCall, type SearchCall } from './queries.ts';
 import { SearchThreads } from './threads.ts';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, bodyText, removeDir, securedApiKey, tempDir } from '../test-support.ts';
 
 const config = { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY };
 const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY, 'content-type': 'text/plain' };
@@ -24,7 +24,16 @@ let threaded: FastifyInstance;
 
 async function post(app: FastifyInstance, url: string, body: unknown, apiKey = SEARCH_KEY) {
   const response = await app.inject({ method: 'POST', url, headers: { ...headers, 'x-algolia-api-key': apiKey }, payload: JSON.stringify(body) });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  return { status: response.statusCode, body: response.json() as Record<string, unknown>, headers: response.headers, text: response.body };
+}
+
+/** A multi-query call as the query route makes it. */
+function searchCall(queries: SearchCall['queries']): SearchCall {
+  return { queries, strategy: 'none', forcedFilter: null, withIndex: true, client: '127.0.0.1', maxResponseBytes: 10 << 20 };
+}
+
+function results(body: string | Uint8Array[]): unknown[] {
+  return (JSON.parse(bodyText(body)) as { results: unknown[] }).results;
 }
 
 /** Responses without what differs between two runs of the same search. */
@@ -75,6 +84,8 @@ describe('search threads', () => {
     },
     { url: '/1/indexes/products/query', body: { query: 'wireles', getRankingInfo: true, attributesToSnippet: ['description:5'] } },
     { url: '/1/indexes/products/query', body: { params: 'query=steel&filters=price%20%3C%20100%20AND%20NOT%20color%3ARed&page=2' } },
+    // Megabytes, built over several slices and sent in pieces.
+    { url: '/1/indexes/*/queries', body: { requests: [{ indexName: 'products', query: 'a', hitsPerPage: 1000, attributesToHighlight: ['*'], attributesToSnippet: ['*'] }, { indexName: 'products', query: 'é', hitsPerPage: 500 }] } },
   ];
 
   it('answers exactly as the main thread does', async () => {
@@ -82,6 +93,7 @@ describe('search threads', () => {
       const expected = await post(inline, call.url, call.body);
       const actual = await post(threaded, call.url, call.body);
       expect(actual.status).toBe(200);
+      expect(Number(actual.headers['content-length'])).toBe(Buffer.byteLength(actual.text));
       expect(comparable(actual.body)).toEqual(comparable(expected.body));
     }
   });
@@ -99,7 +111,7 @@ describe('search threads', () => {
 
   it('returns caller mistakes as Algolia errors', async () => {
     const missing = await post(threaded, '/1/indexes/*/queries', { requests: [{ indexName: 'nothing', query: 'x' }] });
-    expect(missing).toEqual({ status: 404, body: { message: 'Index does not exist', status: 404 } });
+    expect(missing).toMatchObject({ status: 404, body: { message: 'Index does not exist', status: 404 } });
     const badFilter = await post(threaded, '/1/indexes/products/query', { filters: 'price <' });
     expect(badFilter.status).toBe(400);
     expect(badFilter.body).toEqual((await post(inline, '/1/indexes/products/query', { filters: 'price <' })).body);
@@ -126,9 +138,9 @@ describe('search threads', () => {
     expect(seq).toBe(task.taskID);
     // What the thread wrote is what the main thread holds: same answers from a registry loaded from it.
     const loaded = readSnapshot(dataDir, seq);
-    const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default' as const, params: { query: 'oak', hitsPerPage: 50 } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
-    const fromSnapshot = runQueries(loaded, call).map((outcome) => comparable(JSON.parse(outcome.json)));
-    const live = runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json)));
+    const call = searchCall([{ indexName: 'products', type: 'default', params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default', params: { query: 'oak', hitsPerPage: 50 } }]);
+    const fromSnapshot = results(answerSearchCall(loaded, call).body).map(comparable);
+    const live = results(answerSearchCall(store.registry, call).body).map(comparable);
     expect(fromSnapshot).toEqual(live);
     expect((fromSnapshot[0] as { nbHits: number }).nbHits).toBe(1);
   });
@@ -159,7 +171,7 @@ describe('search threads', () => {
         events.push('written');
         return manifest;
       });
-      const call = { queries: [{ indexName: 'products', type: 'default' as const, params: { query: 'oak', facets: ['brand'] } }], strategy: 'none' as const, forcedFilter: null, withIndex: true };
+      const call = searchCall([{ indexName: 'products', type: 'default', params: { query: 'oak', facets: ['brand'] } }]);
       const running = single.run(call);
       expect(running).not.toBeNull();
       const answer = await running!.then((result) => {
@@ -171,8 +183,7 @@ describe('search threads', () => {
       expect(events).toEqual(['answered', 'released', 'written']);
       expect(manifest.seq).toBe(seq);
       expect(manifest.indexes.find((index) => index.name === 'products')?.engineFile).toMatch(/^index-\d+\.bin$/);
-      const { results } = JSON.parse(answer.body) as { results: unknown[] };
-      expect(results.map(comparable)).toEqual(runQueries(store.registry, call).map((outcome) => comparable(JSON.parse(outcome.json))));
+      expect(results(answer.body).map(comparable)).toEqual(results(answerSearchCall(store.registry, call).body).map(comparable));
       // Writes made while the thread writes the store's snapshot: published only once the thread applied them.
       for (let round = 0; round < 5; round++) {
         // Something new to snapshot (the last round's write may have been applied before its snapshot began).
@@ -181,7 +192,7 @@ describe('search threads', () => {
         const task = await store.saveObjects('products', [{ objectID: `during-${round}`, name: `capybara lamp ${round}` }]);
         await store.waitForTask(task.taskID);
         const found = await single.run({ ...call, queries: [{ indexName: 'products', type: 'default' as const, params: { query: `capybara lamp ${round}` } }] })!;
-        expect((JSON.parse(found.body) as { results: Array<{ nbHits: number }> }).results[0].nbHits).toBe(1);
+        expect((results(found.body) as Array<{ nbHits: number }>)[0].nbHits).toBe(1);
         await snapshot;
       }
       expect(single.snapshotsTaken).toBe(6);

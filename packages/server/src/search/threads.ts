@@ -30,11 +30,17 @@ const MAX_RESTART_DELAY_MS = 30_000;
 interface Pending {
   resolve: (answer: SearchAnswer) => void;
   reject: (error: unknown) => void;
+  /** The pieces of a large response received so far (null until one is). */
+  pieces: Uint8Array[] | null;
 }
 
 interface Thread {
   worker: Worker;
   ready: boolean;
+  /** The last operation of the latest apply slice sent, of the one before it, and the last it applied. */
+  sentSeq: number;
+  previousSentSeq: number;
+  appliedSeq: number;
   inFlight: PendingCalls<Pending>;
   /** Writing a snapshot: searches go to other threads, if any, meanwhile. */
   snapshot: { id: number; released: () => void; resolve: (manifest: string) => void; reject: (error: unknown) => void } | null;
@@ -50,6 +56,8 @@ export class SearchThreads {
   private restartDelay = RESTART_DELAY_MS;
   private readonly unsubscribe: () => void;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The store's apply loop, waiting for a thread to catch up (see `behind`). */
+  private catchUpWaiters: Array<() => void> = [];
   /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
 
@@ -60,9 +68,15 @@ export class SearchThreads {
   ) {
     this.unsubscribe = store.onApplied((applied) => {
       const ops = applied.map(({ seq, json }) => ({ seq, json }));
-      for (const thread of this.threads) this.send(thread, { type: 'apply', ops });
+      if (ops.length === 0) return;
+      for (const thread of this.threads) {
+        thread.previousSentSeq = thread.sentSeq;
+        thread.sentSeq = ops[ops.length - 1].seq;
+        this.send(thread, { type: 'apply', ops });
+      }
     });
     store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released));
+    store.setApplyGate(() => this.behind());
     for (let i = 0; i < count; i++) this.spawn();
   }
 
@@ -92,7 +106,7 @@ export class SearchThreads {
     const thread = this.leastBusy() ?? this.leastBusy(true);
     if (thread === undefined) return null;
     return new Promise<SearchAnswer>((resolve, reject) => {
-      const id = thread.inFlight.add({ resolve, reject });
+      const id = thread.inFlight.add({ resolve, reject, pieces: null });
       this.send(thread, { type: 'search', id, call });
     });
   }
@@ -112,9 +126,33 @@ export class SearchThreads {
     });
   }
 
+  /**
+   * While a ready thread has not applied the slice before the last one sent, a promise settled once it did
+   * (or it ended): the store's apply loop waits for it. A search sent to a thread waits behind every
+   * operation sent before it; when the main thread applied an import faster than the thread, a search waited
+   * for seconds of backlog (9 s during the demo catalogue's creation). A thread writing a snapshot holds its
+   * operations back on purpose and does not count.
+   */
+  private behind(): Promise<void> | undefined {
+    for (const thread of this.threads) {
+      if (thread.ready && thread.snapshot === null && thread.appliedSeq < thread.previousSentSeq) {
+        return new Promise((resolve) => this.catchUpWaiters.push(resolve));
+      }
+    }
+    return undefined;
+  }
+
+  private wakeCatchUpWaiters(): void {
+    const waiters = this.catchUpWaiters;
+    this.catchUpWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.store.setSnapshotCapture(null);
+    this.store.setApplyGate(null);
+    this.wakeCatchUpWaiters();
     this.unsubscribe();
     for (const timer of this.timers) clearTimeout(timer);
     const threads = [...this.threads];
@@ -140,9 +178,11 @@ export class SearchThreads {
   private spawn(): void {
     // Only the profiler's flags follow the process into its threads (`npm run bench:http -- --cpu-prof`).
     const worker = new Worker(ENTRY, { execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) });
-    const thread: Thread = { worker, ready: false, inFlight: new PendingCalls(), snapshot: null };
     // The start point and the apply listener are taken in the same turn: the thread misses no operation.
     const start = this.store.startReplica();
+    const thread: Thread = {
+      worker, ready: false, sentSeq: start.appliedSeq, previousSentSeq: start.appliedSeq, appliedSeq: start.appliedSeq, inFlight: new PendingCalls(), snapshot: null,
+    };
     this.threads.add(thread);
     this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq });
     worker.on('message', (message: ThreadResponse) => {
@@ -150,21 +190,29 @@ export class SearchThreads {
         start.release();
         thread.ready = true;
         this.restartDelay = RESTART_DELAY_MS;
+      } else if (message.type === 'applied') {
+        thread.appliedSeq = message.seq;
+        this.wakeCatchUpWaiters();
       } else if (message.type === 'snapshot-released') {
         if (thread.snapshot?.id === message.id) thread.snapshot.released();
       } else if (message.type === 'snapshot') {
         const pending = thread.snapshot;
         thread.snapshot = null;
+        this.wakeCatchUpWaiters();
         if (pending === null || pending.id !== message.id) return;
         if (message.manifest !== undefined) {
           this.snapshotsTaken++;
           pending.resolve(message.manifest);
         } else pending.reject(new Error(message.error ?? 'snapshot failed'));
+      } else if (message.type === 'piece') {
+        const pending = thread.inFlight.get(message.id);
+        if (pending !== undefined) (pending.pieces ??= []).push(message.bytes);
       } else if (message.type === 'result') {
         const pending = thread.inFlight.take(message.id);
         if (pending === undefined) return;
         if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
-        else pending.resolve(message.answer!);
+        else if (pending.pieces === null) pending.resolve(message.answer!);
+        else pending.resolve({ ...message.answer!, body: pending.pieces.concat(message.answer!.body as Uint8Array[]) });
       }
     });
     worker.on('error', (error) => this.onError(error));
@@ -174,6 +222,7 @@ export class SearchThreads {
       for (const pending of thread.inFlight.takeAll()) pending.reject(new ThreadGone('search thread exited'));
       thread.snapshot?.reject(new ThreadGone('search thread exited'));
       thread.snapshot = null;
+      this.wakeCatchUpWaiters();
       if (this.closed) return;
       const timer = setTimeout(() => {
         this.timers.delete(timer);

@@ -104,6 +104,8 @@ export class Store {
   private snapshotsInProgress = 0;
   /** Writes snapshots somewhere else than on this thread (a replica); null: here. */
   private captureElsewhere: SnapshotCapture | null = null;
+  /** Asked before each apply slice: a promise holds the loop back until it settles (see `setApplyGate`). */
+  private applyGate: (() => Promise<void> | undefined) | null = null;
   /**
    * While a replica writes a snapshot after this operation, it holds the operations after it, so their tasks
    * are not published (`publishedSeq`) until it applies them; null otherwise.
@@ -247,6 +249,12 @@ export class Store {
   }
 
   private applyPending(): void {
+    const gate = this.applyGate?.();
+    if (gate !== undefined) {
+      // Still scheduled: nothing else starts the loop meanwhile.
+      void gate.then(() => setImmediate(() => this.applyPending()));
+      return;
+    }
     this.applyScheduled = false;
     const started = performance.now();
     this.lastApplyAt = started;
@@ -331,6 +339,15 @@ export class Store {
   /** Lets a replica write snapshots (see `SnapshotCapture`). Null: capture them here again. */
   setSnapshotCapture(capture: SnapshotCapture | null): void {
     this.captureElsewhere = capture;
+  }
+
+  /**
+   * Lets replicas hold the apply loop back while they catch up: each applies every operation too, and what is
+   * sent to one after operations it has not applied yet (a search) waits for them. `gate` is asked before each
+   * slice; a promise means: apply nothing until it settles. Null: no gate.
+   */
+  setApplyGate(gate: (() => Promise<void> | undefined) | null): void {
+    this.applyGate = gate;
   }
 
   /** `listener` receives the operations of every apply slice, before their tasks are published. */
@@ -499,7 +516,7 @@ export class Store {
    * caller's auth, its forced parameters and filters apply. 404 for a missing index.
    */
   search(indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
-    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth), auth);
+    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth, this.limits), auth);
   }
 
   /**
