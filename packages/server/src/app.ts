@@ -204,7 +204,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   let status: number;
   let message: string;
   // An ApiError of status 500 is a failure too: a search thread's carries the thread's stack as its message.
-  if (error instanceof ApiError && error.status < 500) {
+  // Other statuses are deliberate answers, 503 "not ready" among them.
+  if (error instanceof ApiError && error.status !== 500) {
     ({ status, message } = error);
   } else if (error instanceof EngineError) {
     status = 400;

@@ -66,7 +66,7 @@ describe('recommendations for a key restricted to one tenant', () => {
       unretrievableAttributes: ['cost'],
     }));
     await t.settle(await t.call('POST', '/1/indexes/shop/batch', { requests: RECORDS.map((body) => ({ action: 'addObject', body })) }));
-    expect(t.app.insights.seedIfEmpty({ searches: [], events: history() })).toBe(true);
+    expect(await t.app.insights.seedIfEmpty({ searches: [], events: history() })).toBe(true);
     tenantKey = securedApiKey(SEARCH_KEY, { filters: 'tenant:A', attributesToRetrieve: ['name'] });
   });
   afterAll(() => t.close());
