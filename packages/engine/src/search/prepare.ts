@@ -8,7 +8,7 @@ import type { SearchOptions } from '../api.ts';
 import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { IndexStore } from '../index/store.ts';
-import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, optionalFiltersToNodes } from '../filter/index.ts';
+import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, filterScoreTerms, optionalFiltersToNodes } from '../filter/index.ts';
 import type { FilterList } from '@vitrine/protocol';
 import type { FilterNode } from '../filter/types.ts';
 import { resolveOptions, type QueryOptions } from '../query/options.ts';
@@ -154,13 +154,12 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     count = matches.count();
   }
 
-  const optionalFilters: OptionalFilter[] =
-    options.optionalFilters === undefined || options.optionalFilters === null
-      ? []
-      : optionalFiltersToNodes(options.optionalFilters as FilterList, { sumOrFiltersScores: options.sumOrFiltersScores }).map((f) => ({
-          set: evaluateFilter(f.node, store),
-          score: f.score,
-        }));
+  const scoring = { sumOrFiltersScores: options.sumOrFiltersScores };
+  const rankingFilters = [
+    ...(options.optionalFilters === undefined || options.optionalFilters === null ? [] : optionalFiltersToNodes(options.optionalFilters as FilterList, scoring)),
+    ...filterScoreTerms(filterNode, scoring),
+  ];
+  const optionalFilters: OptionalFilter[] = rankingFilters.map((f) => ({ set: evaluateFilter(f.node, store), score: f.score }));
   const customOrder = options.customRanking.length === 0 ? null : customOrderFor(store, options.customRanking);
   const context: RankContext = {
     text: store.text,
