@@ -1,3 +1,4 @@
+import type { Dictionaries } from './query/dictionaries.ts';
 import type {
   BrowseResponse,
   IndexRecord,
@@ -63,6 +64,8 @@ export interface EngineIndex {
   records(): IterableIterator<IndexRecord>;
 
   setSynonyms(synonyms: SynonymHit[]): void;
+  /** The application's dictionaries (stop words, plurals, compounds); the same for every index. */
+  setDictionaries(dictionaries: Dictionaries): void;
 
   /**
    * One search with Algolia's semantics. `settingsOverride` lets a replica (standard or virtual) search the

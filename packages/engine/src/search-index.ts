@@ -18,6 +18,7 @@ import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttribut
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
 import { customOrderDeps, customOrderFor, customOrderKey, loadKeyColumns, mergePending, remapCustomOrder, saveKeyColumns } from './rank/custom-rank.ts';
 import { Compaction } from './index/compaction.ts';
+import { Dictionaries } from './query/dictionaries.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
@@ -43,6 +44,7 @@ export class SearchIndex implements EngineIndex {
   private store: IndexStore;
   private synonymHits: SynonymHit[] = [];
   private synonymTable: SynonymTable | null = null;
+  private dictionaries = new Dictionaries();
   private scanner: DocumentScanner | null = null;
   private settledVersion = -1;
   private readonly words = new WordCache();
@@ -157,6 +159,12 @@ export class SearchIndex implements EngineIndex {
 
   getSynonyms(): SynonymHit[] {
     return structuredClone(this.synonymHits);
+  }
+
+  setDictionaries(dictionaries: Dictionaries): void {
+    this.dictionaries = dictionaries;
+    this.words.clear();
+    this.results.clear();
   }
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
@@ -341,6 +349,7 @@ export class SearchIndex implements EngineIndex {
       synonyms: this.synonymTable.size > 0 ? this.synonymTable : null,
       scanner: this.scanner,
       words: this.words,
+      dictionaries: this.dictionaries,
     };
   }
 

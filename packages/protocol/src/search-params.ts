@@ -69,6 +69,7 @@ export interface SearchParams {
   disableTypoToleranceOnAttributes?: string[];
   ignorePlurals?: IgnorePlurals;
   removeStopWords?: boolean | string[];
+  decompoundQuery?: boolean;
   queryLanguages?: string[];
   removeWordsIfNoResults?: RemoveWordsIfNoResults;
   advancedSyntax?: boolean;

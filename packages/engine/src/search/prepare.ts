@@ -14,6 +14,8 @@ import type { FilterNode } from '../filter/types.ts';
 import { resolveOptions, type QueryOptions } from '../query/options.ts';
 import { parseQuery, type ParsedQuery } from '../query/parse.ts';
 import { withoutStopWords } from '../query/stop-words.ts';
+import { decompound } from '../query/decompound.ts';
+import type { Dictionaries } from '../query/dictionaries.ts';
 import { combineWords, expandWords, postingsBitset, type WordCache } from '../query/match.ts';
 import type { ExpandedWord } from '../query/expand.ts';
 import type { SynonymTable } from '../query/synonyms.ts';
@@ -31,6 +33,7 @@ export interface SearchEnvironment {
   synonymHits?: SynonymHit[];
   scanner: DocumentScanner;
   words: WordCache;
+  dictionaries: Dictionaries;
 }
 
 export interface PreparedSearch {
@@ -77,8 +80,10 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     excludeWords: options.excludeWords,
     separatorsToIndex: options.separatorsToIndex,
   });
-  if (options.stopWords) parsed.words = withoutStopWords(parsed.words);
-  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words);
+  const { dictionaries } = env;
+  if (options.stopWordLanguages.length > 0) parsed.words = withoutStopWords(parsed.words, dictionaries.stopWords(options.stopWordLanguages));
+  parsed.words = decompound(parsed.words, dictionaries, options.decompoundLanguages);
+  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words, dictionaries);
   const excluded = [...filteredOut, ...parsed.excluded.map((term) => postingsBitset(store.text, term))];
   const slots = store.text.slots;
   const slotsNamed = (names: string[]): Set<number> => {
