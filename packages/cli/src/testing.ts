@@ -60,7 +60,7 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
+export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; signal?: AbortSignal } = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const ctx: CliContext = {
@@ -68,7 +68,7 @@ export async function runCli(args: string[], options: { env?: Record<string, str
     cwd: options.cwd ?? process.cwd(),
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => (stderr += chunk) },
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
   };
   const code = await main(args, ctx);
   return { code, stdout, stderr };

@@ -124,8 +124,42 @@ describe('vitrine sync --to-url', () => {
     }
   });
 
+  it('syncs again over a destination that has the replicas already, bringing the changes made since', async () => {
+    await settle(source.client, 'products', source.client.deleteObject({ indexName: 'products', objectID: '2' }));
+    await settle(source.client, 'products', source.client.partialUpdateObject({ indexName: 'products', objectID: '3', attributesToUpdate: { name: 'Renamed wallet' } }));
+    await settle(source.client, 'products_price_asc', source.client.setSettings({ indexName: 'products_price_asc', indexSettings: { hitsPerPage: 7 } }));
+    const run = await runCli(syncArgs('--index', 'products', '--state', join(dir, 'again.state.json')), { env: source.env, cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
+    for (const indexName of ['products', ...replicaNames]) {
+      expect(await answers(destination.client, indexName), indexName).toEqual(await answers(source.client, indexName));
+      expect(await settingsOf(destination.client, indexName), indexName).toEqual(await settingsOf(source.client, indexName));
+    }
+    expect((await settingsOf(destination.client, 'products_price_asc')).hitsPerPage).toBe(7);
+    expect(await destination.client.getObject({ indexName: 'products', objectID: '3' })).toMatchObject({ name: 'Renamed wallet' });
+  });
+
+  it('--restart forgets an unfinished sync and deletes the temporary index it left', async () => {
+    const state = join(dir, 'restart.state.json');
+    const args = syncArgs('--index', 'products', '--batch-size', '100', '--state', state);
+    const stop = new AbortController();
+    stop.abort(); // Ctrl+C at once: the sync stops after its first page of records.
+    const stopped = await runCli(args, { env: source.env, cwd: dir, signal: stop.signal });
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('Sync interrupted after 100 records of "products"');
+    const temporaries = async () => (await destination.client.listIndices()).items.map((item) => item.name).filter((name) => name.includes('_sync_tmp_'));
+    expect(await temporaries()).toHaveLength(1);
+
+    const restarted = await runCli([...args, '--restart'], { env: source.env, cwd: dir });
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stderr).not.toContain('Resuming');
+    expect(restarted.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
+    expect(await temporaries()).toEqual([]);
+    expect(existsSync(state)).toBe(false);
+  });
+
   it('resumes after Ctrl+C and after kill -9, ends identical, and never shows a half-replaced index', async () => {
-    const big = [...generateProducts(4000, 11)];
+    const big = [...generateProducts(2500, 11)];
     await source.client.saveObjects({ indexName: 'big', objects: big, waitForTasks: true });
     await destination.client.saveObjects({ indexName: 'big', objects: [{ objectID: 'old-1', name: 'Old' }, { objectID: 'old-2', name: 'Older' }], waitForTasks: true });
     const state = join(dir, 'resume.state.json');
@@ -141,7 +175,7 @@ describe('vitrine sync --to-url', () => {
     expect(afterInterrupt).toBeLessThan(big.length);
 
     const second = spawnCli(args);
-    await expect.poll(copied, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(afterInterrupt + 400);
+    await expect.poll(copied, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(afterInterrupt + 300);
     second.child.kill('SIGKILL');
     expect((await second.exited).signal).toBe('SIGKILL');
     expect(second.output()).toContain(`Resuming "big" after ${afterInterrupt} records`);
@@ -154,7 +188,7 @@ describe('vitrine sync --to-url', () => {
     const last = await runCli(args, { env: source.env, cwd: dir });
     expect(last.code, last.stderr).toBe(0);
     expect(last.stderr).toMatch(/Resuming "big" after \d+ records/);
-    expect(last.stdout).toMatch(/^big\s+4,000\s+4,000\s.*identical$/m);
+    expect(last.stdout).toMatch(/^big\s+2,500\s+2,500\s.*identical$/m);
     expect(await allRecords(destination.client, 'big')).toEqual(await allRecords(source.client, 'big'));
     expect(await answers(destination.client, 'big')).toEqual(await answers(source.client, 'big'));
     const { items } = await destination.client.listIndices();

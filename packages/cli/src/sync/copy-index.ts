@@ -121,23 +121,27 @@ async function copyRecords(indexName: string, progress: IndexProgress, options: 
     onAccepted: () => undefined,
     onRejected: (item, reason) => options.onRejected(String(item.record.objectID), reason),
   });
-  for (;;) {
-    const page = await pending;
-    if (page.cursor) pending = browse(page.cursor);
-    for (const record of page.records) await sender.add({ record, position: `objectID ${record.objectID}` });
-    await sender.flush();
-    progress.cursor = page.cursor;
-    progress.copied += page.records.length;
-    progress.lastTaskID = sender.lastTaskID ?? progress.lastTaskID;
-    if (!page.cursor) progress.step = 'move';
-    state.save();
-    bar.update(progress.copied, `${progress.copied} records`);
-    if (!page.cursor) break;
-    if (ctx.signal.aborted) {
-      throw new CliError(`Sync interrupted after ${progress.copied} records of "${indexName}": run the same command again to continue`);
+  try {
+    for (;;) {
+      const page = await pending;
+      if (page.cursor) pending = browse(page.cursor);
+      for (const record of page.records) await sender.add({ record, position: `objectID ${record.objectID}` });
+      await sender.flush();
+      progress.cursor = page.cursor;
+      progress.copied += page.records.length;
+      progress.lastTaskID = sender.lastTaskID ?? progress.lastTaskID;
+      if (!page.cursor) progress.step = 'move';
+      state.save();
+      if (!page.cursor) break;
+      bar.update(progress.copied, `${progress.copied} records`);
+      if (ctx.signal.aborted) {
+        throw new CliError(`Sync interrupted after ${progress.copied} records of "${indexName}": run the same command again to continue`);
+      }
     }
+  } finally {
+    // Also on failure or Ctrl+C: a terminal's bar gives the cursor back.
+    bar.stop(progress.copied, `${progress.copied} records`);
   }
-  bar.stop(progress.copied, `${progress.copied} records`);
 }
 
 async function moveIntoPlace(indexName: string, progress: IndexProgress, client: ApiClient): Promise<void> {
