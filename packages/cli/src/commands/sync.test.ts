@@ -99,6 +99,9 @@ describe('vitrine sync --to-url', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^products\s+1,500\s+1,500\s+[0-9a-f]{16}\s+[0-9a-f]{16}\s+identical$/m);
     expect(run.stdout).toMatch(/^blog\s+2\s+2\s.*identical$/m);
+    // Standard replicas are compared too (they hold their own copy of the records); the virtual one is not.
+    expect(run.stdout).toMatch(/^products_price_asc\s+1,500\s+1,500\s.*identical$/m);
+    expect(run.stdout).not.toMatch(/^products_relevant_price_asc/m);
     expect(existsSync(state)).toBe(false);
 
     for (const indexName of ['products', ...replicaNames, 'blog']) {
@@ -131,6 +134,7 @@ describe('vitrine sync --to-url', () => {
     const run = await runCli(syncArgs('--index', 'products', '--state', join(dir, 'again.state.json')), { env: source.env, cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
+    expect(run.stdout).toMatch(/^products_price_desc\s+1,499\s+1,499\s.*identical$/m);
     for (const indexName of ['products', ...replicaNames]) {
       expect(await answers(destination.client, indexName), indexName).toEqual(await answers(source.client, indexName));
       expect(await settingsOf(destination.client, indexName), indexName).toEqual(await settingsOf(source.client, indexName));

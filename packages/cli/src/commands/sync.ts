@@ -47,6 +47,22 @@ async function openState(path: string, identity: string, restart: boolean, desti
   return SyncState.create(path, identity);
 }
 
+/**
+ * The indices compared at the end: each primary, then its standard replicas, which hold their own copy of the
+ * records on the destination (a virtual replica searches its primary's).
+ */
+async function withStandardReplicas(primaries: string[], source: Endpoint): Promise<string[]> {
+  const all: string[] = [];
+  for (const indexName of primaries) {
+    all.push(indexName);
+    const { replicas = [] } = await source.client.getSettings({ indexName }).catch((error: unknown) => {
+      throw explain(error, `Reading the settings of "${indexName}" failed`, [source]);
+    });
+    all.push(...replicas.filter((replica) => !replica.startsWith('virtual(')));
+  }
+  return all;
+}
+
 async function compare(indices: string[], source: Endpoint, destination: Endpoint, batchSize: number): Promise<Comparison[]> {
   const comparisons: Comparison[] = [];
   for (const indexName of indices) {
@@ -148,8 +164,9 @@ async function syncAll(
   // Finished: the next run is a fresh sync, not a resumption.
   state.remove();
 
-  ctx.stderr.write(`Comparing ${indices.length} ${indices.length === 1 ? 'index' : 'indices'} on both sides…\n`);
-  const comparisons = await compare(indices, source, destination, batchSize);
+  const compared = await withStandardReplicas(indices, source);
+  ctx.stderr.write(`Comparing ${compared.length} ${compared.length === 1 ? 'index' : 'indices'} on both sides…\n`);
+  const comparisons = await compare(compared, source, destination, batchSize);
   ctx.stdout.write(comparisonTable(comparisons));
   if (rejectedCount > 0) {
     ctx.stderr.write(`${destination.label} refused ${rejectedCount} record(s):\n${rejected.map((line) => `  ${line}\n`).join('')}`);

@@ -22,6 +22,8 @@ export interface CopyOptions {
   onRejected: (objectID: string, reason: string) => void;
 }
 
+const number = new Intl.NumberFormat('en-US');
+
 /** Settings the API reports but that cannot be written (`primary`, `version`) or that are written later (`replicas`). */
 function writableSettings(settings: IndexSettings & { primary?: string; version?: number }): IndexSettings {
   const { replicas: _replicas, primary: _primary, version: _version, ...writable } = settings;
@@ -114,6 +116,9 @@ async function copyRecords(indexName: string, progress: IndexProgress, options: 
   }
   if (progress.copied > 0) ctx.stderr.write(`Resuming "${indexName}" after ${progress.copied} records (state in ${state.path})\n`);
   const bar = createProgress({ stream: ctx.stderr, label: `Syncing ${indexName}`, total: Math.max(first.nbHits, progress.copied), unit: 'records' });
+  const started = Date.now();
+  const copiedAtStart = progress.copied;
+  const rate = () => `${number.format(Math.round((progress.copied - copiedAtStart) / Math.max((Date.now() - started) / 1000, 0.001)))} records/s`;
   const sender = new BatchSender({
     client: destination.client,
     indexName: progress.temporary,
@@ -133,14 +138,14 @@ async function copyRecords(indexName: string, progress: IndexProgress, options: 
       if (!page.cursor) progress.step = 'move';
       state.save();
       if (!page.cursor) break;
-      bar.update(progress.copied, `${progress.copied} records`);
+      bar.update(progress.copied, rate());
       if (ctx.signal.aborted) {
         throw new CliError(`Sync interrupted after ${progress.copied} records of "${indexName}": run the same command again to continue`);
       }
     }
   } finally {
     // Also on failure or Ctrl+C: a terminal's bar gives the cursor back.
-    bar.stop(progress.copied, `${progress.copied} records`);
+    bar.stop(progress.copied, rate());
   }
 }
 
