@@ -26,13 +26,17 @@ let rulesSupported = false;
 const products = [...generateProducts(1500, 7)];
 const replicaNames = Object.keys(demoReplicaSettings);
 
-async function settle(client: ApiClient, indexName: string, task: Promise<{ taskID: number }>): Promise<void> {
-  await client.waitForTask({ indexName, taskID: (await task).taskID });
+type ClientSettings = Parameters<ApiClient['setSettings']>[0]['indexSettings'];
+
+async function settle(client: ApiClient, indexName: string, task: Promise<{ taskID?: number }>): Promise<void> {
+  const { taskID } = await task;
+  if (taskID === undefined) throw new Error(`No task to wait for on "${indexName}"`);
+  await client.waitForTask({ indexName, taskID });
 }
 
 async function seedShop(client: ApiClient, indexName: string, records: Array<Record<string, unknown>>): Promise<void> {
-  await settle(client, indexName, client.setSettings({ indexName, indexSettings: { ...demoSettings, replicas: replicaNames.map((name) => (name.includes('relevant') ? `virtual(${name})` : name)) } }));
-  for (const [replica, settings] of Object.entries(demoReplicaSettings)) await settle(client, replica, client.setSettings({ indexName: replica, indexSettings: settings }));
+  await settle(client, indexName, client.setSettings({ indexName, indexSettings: demoSettings as ClientSettings }));
+  for (const [replica, settings] of Object.entries(demoReplicaSettings)) await settle(client, replica, client.setSettings({ indexName: replica, indexSettings: settings as ClientSettings }));
   await settle(client, indexName, client.saveSynonyms({
     indexName,
     synonymHit: [
