@@ -4,14 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
 import type { ApiClient } from '../importer/client.ts';
+import { browsePage, listSynonyms } from '../importer/index-content.ts';
 import { createProgress } from '../io/progress.ts';
 import type { Command } from './command.ts';
 import { stringOption } from './command.ts';
 import { CONNECTION_HELP, connect, connectionOptions } from './connection.ts';
-
-/** Attributes the API adds to hits, which are not part of the record. */
-const RESPONSE_ONLY = new Set(['_highlightResult', '_snippetResult', '_rankingInfo', '_distinctSeqID']);
-const PAGE = 1000;
 
 export interface ExportPaths {
   records: string;
@@ -39,18 +36,10 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
     let cursor: string | undefined;
     let progress: ReturnType<typeof createProgress> | undefined;
     do {
-      const page = await client.browse<Record<string, unknown>>({
-        indexName,
-        browseParams: { hitsPerPage: PAGE, attributesToRetrieve: ['*'], ...(cursor ? { cursor } : {}) },
-      });
-      progress ??= createProgress({ stream: ctx.stderr, label: 'Exporting', total: page.nbHits ?? 0, unit: 'records' });
-      let chunk = '';
-      for (const hit of page.hits) {
-        const record: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(hit)) if (!RESPONSE_ONLY.has(key)) record[key] = value;
-        chunk += JSON.stringify(record) + '\n';
-      }
-      written += page.hits.length;
+      const page = await browsePage(client, indexName, cursor);
+      progress ??= createProgress({ stream: ctx.stderr, label: 'Exporting', total: page.nbHits, unit: 'records' });
+      const chunk = page.records.map((record) => JSON.stringify(record) + '\n').join('');
+      written += page.records.length;
       if (!out.write(chunk)) await once(out, 'drain');
       progress.update(written, `${written} records`);
       cursor = page.cursor;
@@ -62,18 +51,6 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
   await Promise.race([work, failed]);
   if (ctx.signal.aborted) throw new CliError('Export interrupted');
   return written;
-}
-
-async function exportSynonyms(client: ApiClient, indexName: string): Promise<unknown[]> {
-  const synonyms: unknown[] = [];
-  for (let page = 0; ; page++) {
-    const response = await client.searchSynonyms({ indexName, searchSynonymsParams: { page, hitsPerPage: PAGE } });
-    for (const hit of response.hits) {
-      const { _highlightResult: _ignored, ...synonym } = hit as typeof hit & { _highlightResult?: unknown };
-      synonyms.push(synonym);
-    }
-    if (response.hits.length < PAGE || synonyms.length >= response.nbHits) return synonyms;
-  }
 }
 
 export const exportCommand: Command = {
@@ -105,7 +82,7 @@ ${CONNECTION_HELP}`,
       mkdirSync(dirname(paths.records), { recursive: true });
       const count = await exportRecords(client, indexName, paths.records, ctx);
       writeFileSync(paths.settings, JSON.stringify(settings, null, 2) + '\n');
-      const synonyms = await exportSynonyms(client, indexName);
+      const synonyms = await listSynonyms(client, indexName);
       writeFileSync(paths.synonyms, JSON.stringify(synonyms, null, 2) + '\n');
       ctx.stdout.write(
         `Exported "${indexName}": ${count} records to ${paths.records}, settings to ${paths.settings}, ` +
