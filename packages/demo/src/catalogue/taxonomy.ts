@@ -1,10 +1,10 @@
 /**
  * The demo catalogue's category tree: 8 departments, 40 categories, 150 product types. Each product type (the
  * third level) knows what its products are called, what they plausibly cost, the sizes they come in and which
- * illustration draws them; each category knows the materials or finishes its products are made of.
+ * family of products they belong to; each category knows the materials or finishes its products are made of.
  */
 
-/** The illustration drawn for a product type (see images/shapes.ts). */
+/** A product type's family: the wording of its descriptions (text.ts), and a drawing types may share (images/shapes.ts). */
 export type Shape =
   | 'lamp' | 'sofa' | 'chair' | 'table' | 'shelf' | 'pan' | 'mug' | 'plate' | 'pillow'
   | 'laptop' | 'screen' | 'phone' | 'keyboard' | 'headphones' | 'speaker' | 'camera'
