@@ -44,7 +44,7 @@ describe('generateProducts', () => {
       expect(p.description).toMatch(/^An? [a-z]+ .+\. [A-Z].+\.$/);
       expect(p.description).toContain(p.brand);
       expect(p.description.toLowerCase()).toContain(p.color.toLowerCase());
-      expect(Number.isInteger(p.rating) && p.rating >= 1 && p.rating <= 5).toBe(true);
+      expect(Number.isInteger(p.rating) && p.rating >= 0 && p.rating <= 5).toBe(true);
       expect(Number.isInteger(p.reviewCount) && p.reviewCount >= 0).toBe(true);
       expect(Number.isInteger(p.popularity) && p.popularity >= 0).toBe(true);
       expect(p.price).toBeGreaterThan(0);
@@ -53,12 +53,22 @@ describe('generateProducts', () => {
       expect(typeof p.free_shipping).toBe('boolean');
       expect(p.image).toMatch(/^\/images\/products\/[a-z0-9-]+\.svg$/);
       expect(p.categories).toHaveLength(3);
+      expect(p.groupID).toMatch(/^g\d+$/);
     }
   });
 
-  it('builds names a shopper can search: brand, material, product type and size', () => {
-    const lamp = products.find((p) => p.categories[2] === 'Table Lamps');
-    expect(lamp?.name).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)? [A-Z][\w ]* Table Lamp( \d+ cm)?$/);
+  it('builds names a shopper can search: brand, model, material, product type, size and colour', () => {
+    const lamps = products.filter((p) => p.categories[2] === 'Table Lamps');
+    expect(lamps.length).toBeGreaterThan(5);
+    for (const lamp of lamps) {
+      expect(lamp.name).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)? [A-Z][a-z]+( \d+)? [A-Z][\w ]* Table Lamp( \d+ cm)?(, [A-Z][a-z]+)?$/);
+    }
+    const saws = take(20_000, 7).filter((p) => p.categories[2] === 'Circular Saws');
+    for (const saw of saws) expect(saw.name).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)? CS-\d{3,} [A-Z][\w ]* Circular Saw(, [A-Z][a-z]+)?$/);
+  });
+
+  it('never repeats a word in a name ("Set Set", "Compact Compact")', () => {
+    for (const p of take(20_000, 3)) expect(p.name).not.toMatch(/\b(\w+) \1\b/i);
   });
 
   it('keeps the hierarchy consistent with the flat categories', () => {
@@ -90,6 +100,7 @@ describe('generateProducts', () => {
     const ratings = [0, 0, 0, 0, 0, 0];
     for (const p of many) ratings[p.rating]++;
     expect(Math.max(...ratings)).toBe(ratings[4]);
+    expect(ratings[0]).toBeGreaterThan(0);
   });
 
   it('prices plausibly per category: a laptop costs more than a mug', () => {

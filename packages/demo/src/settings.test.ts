@@ -25,6 +25,14 @@ describe('demo settings', () => {
     }
   });
 
+  it('groups variants by groupID for distinct and the variant picker, leaving distinct to each request', () => {
+    for (const settings of [demoSettings, demoReplicaSettings[demoReplicas.priceAsc], demoReplicaSettings[demoReplicas.priceDesc]]) {
+      expect(settings.attributeForDistinct).toBe('groupID');
+      expect(settings.distinct).toBeUndefined();
+    }
+    expect(demoSettings.attributesForFaceting).toContain('filterOnly(groupID)');
+  });
+
   it('only names attributes the products have', () => {
     const [product] = [...generateProducts(1)];
     const attributeOf = (entry: string) => entry.replace(/^\w+\((.*)\)$/, '$1');

@@ -31,6 +31,8 @@ const attributesForFaceting = [
   'price',
   'rating',
   'free_shipping',
+  // The storefront's variant picker lists a model's variants by filtering on it; never shown as a facet.
+  'filterOnly(groupID)',
 ];
 
 /**
@@ -47,6 +49,9 @@ export const demoSettings: IndexSettings = {
   customRanking: ['desc(popularity)', 'desc(rating)'],
   attributesToHighlight: [...attributesToHighlight],
   attributesToSnippet: ['description:20'],
+  // Variants of one model share a groupID. `distinct` stays off here: the storefront asks for it per request
+  // where one variant per model is wanted.
+  attributeForDistinct: 'groupID',
   replicas: [demoReplicas.priceAsc, demoReplicas.priceDesc, `virtual(${demoReplicas.relevantPriceAsc})`],
 };
 
@@ -61,6 +66,7 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     searchableAttributes: [...searchableAttributes],
     attributesForFaceting: [...attributesForFaceting],
     ranking: ['asc(price)', ...DEFAULT_RANKING],
+    attributeForDistinct: 'groupID',
     customRanking: ['desc(popularity)', 'desc(rating)'],
     attributesToHighlight: [...attributesToHighlight],
   },
@@ -68,6 +74,7 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     searchableAttributes: [...searchableAttributes],
     attributesForFaceting: [...attributesForFaceting],
     ranking: ['desc(price)', ...DEFAULT_RANKING],
+    attributeForDistinct: 'groupID',
     customRanking: ['desc(popularity)', 'desc(rating)'],
     attributesToHighlight: [...attributesToHighlight],
   },

@@ -41,6 +41,11 @@ export interface Harness {
   adminApiKey: string;
   /** The seeded demo products, in generation order. */
   products: Product[];
+  /**
+   * The query suggestions built from the seeded history, most popular first, each with its top category: tests
+   * type what the history made popular rather than a query that depends on which products a seed generates.
+   */
+  suggestions(): Promise<Array<{ query: string; category?: string }>>;
   /** A fresh browser context (own storage) and page; closed with the harness. */
   newPage(options?: { width?: number; height?: number }): Promise<Page>;
   close(): Promise<void>;
@@ -155,6 +160,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     searchApiKey,
     adminApiKey,
     products,
+    async suggestions() {
+      const response = await fetch(`${server.url}/1/indexes/${demoIndexName}_query_suggestions/query`, {
+        method: 'POST',
+        headers: { 'x-algolia-application-id': appId, 'x-algolia-api-key': searchApiKey },
+        body: JSON.stringify({ query: '', hitsPerPage: 100 }),
+      });
+      type Hit = { query: string } & Record<string, { facets?: { exact_matches?: Record<string, Array<{ value: string }>> } } | string>;
+      const { hits } = (await response.json()) as { hits: Hit[] };
+      return hits.map((hit) => {
+        const source = hit[demoIndexName] as { facets?: { exact_matches?: Record<string, Array<{ value: string }>> } } | undefined;
+        return { query: hit.query, category: source?.facets?.exact_matches?.['hierarchicalCategories.lvl0']?.[0]?.value };
+      });
+    },
     async newPage({ width = 1280, height = 900 } = {}) {
       const context = await browser.newContext({ baseURL: server.url, viewport: { width, height } });
       contexts.push(context);

@@ -128,6 +128,25 @@ describe('product page, cart and checkout', () => {
     console.log(`hit opened ${urlAtClick.includes('q=floor') ? 'after' : 'before'} the URL write`);
   });
 
+  it('shows "No reviews yet" instead of stars for a product without reviews, in hits and on its page', async () => {
+    const unreviewed = harness.products.find((p) => p.reviewCount === 0)!;
+    const reviewed = harness.products.find((p) => p.reviewCount > 0 && p.brand === unreviewed.brand) ?? harness.products.find((p) => p.reviewCount > 0)!;
+    await page.goto('/');
+    for (const product of [unreviewed, reviewed]) {
+      await page.locator('.vt-header-search .ais-SearchBox-input').fill('');
+      await typeQuery(page, product.name);
+      const exactName = new RegExp(`^${product.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+      const hit = page.locator('.vt-hit').filter({ has: page.locator('.vt-hit-name', { hasText: exactName }) });
+      await expect.poll(() => hit.count()).toBe(1);
+      const stars = hit.locator('.vt-stars');
+      if (product.reviewCount === 0) expect(await stars.textContent()).toBe('No reviews yet');
+      else expect(await stars.getAttribute('aria-label')).toBe(`Rated ${product.rating} out of 5, ${product.reviewCount} reviews`);
+    }
+    await page.goto(`/p/${unreviewed.slug}-${unreviewed.objectID}`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(unreviewed.name);
+    expect(await page.locator('.vt-product-info .vt-stars').textContent()).toBe('No reviews yet');
+  });
+
   it('renders HTML and scripts in records as inert text', async () => {
     await page.goto('/');
     await typeQuery(page, 'hostile');

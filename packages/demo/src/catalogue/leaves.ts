@@ -1,6 +1,7 @@
 import { slugify } from '../slug.ts';
 import { BRANDS_PER_DEPARTMENT, departmentBrands } from './brands.ts';
 import { closingsByDepartment, featuresByShape } from './text.ts';
+import { codePrefix, usesModelCodes } from './models.ts';
 import type { ProductType, Shape } from './taxonomy.ts';
 import { departments } from './taxonomy.ts';
 
@@ -26,7 +27,13 @@ export interface Leaf {
   readonly materialSlugs: readonly string[];
   readonly materialsInText: readonly string[];
   readonly sizes: readonly string[];
-  readonly sizeSlugs: readonly string[];
+  /** The noun with each size, as it ends a name ("Table Lamp 40 cm", "Drinking Glass Set of 4", not "Set Set of 4"). */
+  readonly sizedNouns: readonly string[];
+  readonly sizedNounSlugs: readonly string[];
+  /** Model code prefix ("CS" for circular saws) where models carry codes; undefined where they carry names. */
+  readonly modelPrefix: string | undefined;
+  /** Whether one model comes in several colours (not books, nor beauty products, whose variants are sizes). */
+  readonly colourVariants: boolean;
   readonly brands: readonly string[];
   readonly brandSlugs: readonly string[];
   readonly features: readonly string[];
@@ -43,6 +50,15 @@ export function inText(words: string): string {
     .join(' ');
 }
 
+/** Departments whose models come in one colour: a book's cover or a cream's packaging is not a choice. */
+const SINGLE_COLOUR_DEPARTMENTS = new Set(['Books & Stationery', 'Beauty & Health']);
+
+/** "Drinking Glass Set" + "Set of 4" → "Drinking Glass Set of 4": a size that repeats the noun's last word merges. */
+export function withSize(noun: string, size: string): string {
+  const last = noun.slice(noun.lastIndexOf(' ') + 1);
+  return size.startsWith(last + ' ') ? `${noun} ${size.slice(last.length + 1)}` : `${noun} ${size}`;
+}
+
 function buildLeaves(): Leaf[] {
   const leaves: Leaf[] = [];
   departments.forEach((department, d) => {
@@ -53,6 +69,7 @@ function buildLeaves(): Leaf[] {
       const lvl1 = `${department.name} > ${category.name}`;
       for (const type of category.types) {
         const materials = type.materials ?? category.materials;
+        const sizedNouns = type.sizes.map((size) => withSize(type.noun, size));
         leaves.push({
           department: d,
           type,
@@ -68,7 +85,10 @@ function buildLeaves(): Leaf[] {
           materialSlugs: materials.map(slugify),
           materialsInText: materials.map(inText),
           sizes: type.sizes,
-          sizeSlugs: type.sizes.map(slugify),
+          sizedNouns,
+          sizedNounSlugs: sizedNouns.map(slugify),
+          modelPrefix: usesModelCodes(category.name) ? codePrefix(type.noun) : undefined,
+          colourVariants: !SINGLE_COLOUR_DEPARTMENTS.has(department.name),
           brands,
           brandSlugs,
           features: featuresByShape[type.shape],

@@ -1,10 +1,10 @@
 /**
  * The demo catalogue's category tree: 8 departments, 40 categories, 150 product types. Each product type (the
  * third level) knows what its products are called, what they plausibly cost, the sizes they come in and which
- * illustration draws them; each category knows the materials or finishes its products are made of.
+ * family of products they belong to; each category knows the materials or finishes its products are made of.
  */
 
-/** The illustration drawn for a product type (see images/shapes.ts). */
+/** A product type's family: the wording of its descriptions (text.ts), and a drawing types may share (images/shapes.ts). */
 export type Shape =
   | 'lamp' | 'sofa' | 'chair' | 'table' | 'shelf' | 'pan' | 'mug' | 'plate' | 'pillow'
   | 'laptop' | 'screen' | 'phone' | 'keyboard' | 'headphones' | 'speaker' | 'camera'
@@ -169,7 +169,7 @@ export const departments: readonly Department[] = [
       t('Sandpit Toys', 9, 45, 'mug')]),
     c('Dolls & Figures', 'Plush|Vinyl|Wooden|Organic Cotton', [
       t('Dolls', 15, 120, 'dress', '30 cm|45 cm'), t('Action Figures', 9, 69, 'blocks', '15 cm|30 cm'),
-      t('Plush Toys', 9, 79, 'pillow', '25 cm|40 cm'), t('Dollhouses', 49, 390, 'shelf')]),
+      t('Plush Toys', 9, 79, 'pillow', '25 cm|40 cm', 'Organic Cotton|Fleece|Velvet|Recycled Fibre'), t('Dollhouses', 49, 390, 'shelf')]),
     c('Learning', 'Wooden|Electronic|Magnetic|Recycled', [
       t('Science Kits', 15, 99, 'bottle'), t('Art Sets', 12, 79, 'pen'), t('Musical Toys', 15, 120, 'speaker'),
       t('Coding Robots', 49, 290, 'blocks')]),

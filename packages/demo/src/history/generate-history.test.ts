@@ -46,7 +46,7 @@ describe('generateHistory', () => {
     for (const p of purchases) {
       expect(p.objectData).toHaveLength(p.objectIDs!.length);
       expect(p.value).toBeCloseTo(p.objectData!.reduce((sum, d) => sum + Number(d.price), 0), 2);
-      expect(p.currency).toBe('EUR');
+      expect(p.currency).toBe('USD');
     }
   });
 });

@@ -163,13 +163,13 @@ export function generateHistory(catalogue: Iterable<Product>, options: HistoryOp
         }
         if (random.next() > (target !== undefined ? 0.5 : 0.25)) continue;
         ts += 60_000 + random.int(120_000);
-        event({ eventType: 'conversion', eventSubtype: 'addToCart', eventName: 'Added To Cart', queryID, objectIDs: [products[clicked].objectID], objectData: objectData([clicked]), currency: 'EUR', value: price([clicked]) }, userToken, ts);
+        event({ eventType: 'conversion', eventSubtype: 'addToCart', eventName: 'Added To Cart', queryID, objectIDs: [products[clicked].objectID], objectData: objectData([clicked]), currency: 'USD', value: price([clicked]) }, userToken, ts);
         if (random.next() > 0.55) continue;
         const basket = [clicked, ...companions[clicked].filter(() => random.next() < 0.6)];
         ts += 120_000 + random.int(600_000);
         event({
           eventType: 'conversion', eventSubtype: 'purchase', eventName: 'Purchased', objectIDs: basket.map((i) => products[i].objectID),
-          objectData: objectData(basket, queryID), currency: 'EUR', value: price(basket),
+          objectData: objectData(basket, queryID), currency: 'USD', value: price(basket),
         }, userToken, ts);
       }
       if (random.next() < 0.08) {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { leaves } from '../catalogue/leaves.ts';
+import { drawings } from './drawings/index.ts';
 import { mix, renderProductImage } from './render.ts';
 
 describe('renderProductImage', () => {
@@ -9,10 +11,17 @@ describe('renderProductImage', () => {
     expect(svg).toContain('<title>Blue table lamp</title>');
   });
 
-  it('draws different shapes for different families', () => {
-    const lamp = renderProductImage('table-lamps-red.svg')!;
-    const laptop = renderProductImage('laptops-red.svg')!;
-    expect(lamp).not.toBe(laptop);
+  it('has a drawing for every product type, and none for types that do not exist', () => {
+    for (const leaf of leaves) expect(drawings[leaf.slug], leaf.slug).toBeTypeOf('function');
+    expect(Object.keys(drawings).sort()).toEqual(leaves.map((leaf) => leaf.slug).sort());
+  });
+
+  it('draws types that used to share a family drawing as what they are', () => {
+    const drawing = (type: string) => renderProductImage(`${type}-red.svg`)!.replace(/<title>.*<\/title>/, '');
+    // Headlamps were table lamps, circular saws were drills, tape measures were watches.
+    for (const [type, other] of [['headlamps', 'table-lamps'], ['circular-saws', 'drills'], ['tape-measures', 'watches'], ['jigsaws', 'sanders']]) {
+      expect(drawing(type), type).not.toBe(drawing(other));
+    }
   });
 
   it('outlines pale products so they stand out from the background', () => {

@@ -1,9 +1,8 @@
 import { colours } from '../catalogue/colors.ts';
 import { leaves } from '../catalogue/leaves.ts';
-import type { Shape } from '../catalogue/taxonomy.ts';
 import { slugify } from '../slug.ts';
-import type { Palette } from './shapes.ts';
-import { shapes } from './shapes.ts';
+import { drawings } from './drawings/index.ts';
+import type { Draw, Palette } from './palette.ts';
 
 /** Mixes a `#rrggbb` colour towards white (amount > 0) or black (amount < 0). */
 export function mix(hex: string, amount: number): string {
@@ -25,7 +24,7 @@ function luminance(hex: string): number {
 }
 
 interface ImageSubject {
-  shape: Shape;
+  draw: Draw;
   hex: string;
   label: string;
 }
@@ -37,9 +36,11 @@ function subjectFor(name: string): ImageSubject | undefined {
   if (!subjects) {
     subjects = new Map();
     for (const leaf of leaves) {
+      const draw = drawings[leaf.slug];
+      if (!draw) throw new Error(`No drawing for the product type ${leaf.slug}`);
       for (const colour of colours) {
         const label = `${colour.name} ${leaf.nounInText}`;
-        subjects.set(`${leaf.slug}-${slugify(colour.name)}.svg`, { shape: leaf.shape, hex: colour.hex, label });
+        subjects.set(`${leaf.slug}-${slugify(colour.name)}.svg`, { draw, hex: colour.hex, label });
       }
     }
   }
@@ -47,8 +48,8 @@ function subjectFor(name: string): ImageSubject | undefined {
 }
 
 /**
- * The SVG illustration behind a product's `image` path (`/images/products/<name>`): the shape of the product's
- * family in its colour, on a soft tinted background. Returns undefined for a name no product uses, so the
+ * The SVG illustration behind a product's `image` path (`/images/products/<name>`): the drawing of the product's
+ * type in its colour, on a soft tinted background. Returns undefined for a name no product uses, so the
  * server answers 404 rather than inventing an image; the lookup is exact, so no path trick reaches anything else.
  */
 export function renderProductImage(name: string): string | undefined {
@@ -65,8 +66,8 @@ export function renderProductImage(name: string): string | undefined {
     `<ellipse cx="100" cy="172" rx="70" ry="8" fill="#000" opacity="0.08"/>` +
     // Pale products get a thin outline, or they would melt into their pale background.
     (luminance(subject.hex) > 0.7
-      ? `<g stroke="${palette.dark}" stroke-width="1.5" stroke-linejoin="round">${shapes[subject.shape](palette)}</g>`
-      : shapes[subject.shape](palette)) +
+      ? `<g stroke="${palette.dark}" stroke-width="1.5" stroke-linejoin="round">${subject.draw(palette)}</g>`
+      : subject.draw(palette)) +
     `</svg>`
   );
 }

@@ -1,20 +1,11 @@
 import type { Shape } from '../catalogue/taxonomy.ts';
-
-/** The three tones an illustration is painted with, all derived from the product colour. */
-export interface Palette {
-  /** The product colour. */
-  main: string;
-  /** Outlines and shadows: keeps white and silver products visible on a light background. */
-  dark: string;
-  /** Highlights. */
-  light: string;
-}
+import type { Draw } from './palette.ts';
 
 /**
- * One small drawing per illustration family, on a 200 × 200 canvas with the floor line at y = 170. Deliberately
- * simple: flat shapes, one outline weight, so that 35 families stay consistent with each other.
+ * Drawings shared by several product types (drawings/ picks one per type), on a 200 × 200 canvas with the floor
+ * line at y = 170. Deliberately simple: flat shapes, one outline weight, so that all drawings stay consistent.
  */
-export const shapes: Record<Shape, (p: Palette) => string> = {
+export const shapes: Record<Shape, Draw> = {
   lamp: (p) => `<path d="M70 50h60l18 50H52z" fill="${p.main}"/><rect x="96" y="100" width="8" height="50" fill="${p.dark}"/><rect x="70" y="150" width="60" height="12" rx="4" fill="${p.dark}"/>`,
   sofa: (p) => `<rect x="30" y="80" width="140" height="50" rx="14" fill="${p.main}"/><rect x="20" y="100" width="30" height="50" rx="10" fill="${p.main}"/><rect x="150" y="100" width="30" height="50" rx="10" fill="${p.main}"/><rect x="45" y="118" width="110" height="30" rx="6" fill="${p.light}"/><rect x="34" y="150" width="8" height="16" fill="${p.dark}"/><rect x="158" y="150" width="8" height="16" fill="${p.dark}"/>`,
   chair: (p) => `<rect x="60" y="40" width="80" height="70" rx="12" fill="${p.main}"/><rect x="52" y="104" width="96" height="20" rx="8" fill="${p.main}"/><path d="M62 124l-6 44M138 124l6 44" stroke="${p.dark}" stroke-width="8" stroke-linecap="round"/>`,
@@ -26,7 +17,7 @@ export const shapes: Record<Shape, (p: Palette) => string> = {
   pillow: (p) => `<path d="M40 70q60-20 120 0q10 40 0 80q-60 20-120 0q-10-40 0-80z" fill="${p.main}"/><path d="M60 90q40-10 80 0" stroke="${p.light}" stroke-width="6" fill="none"/>`,
   laptop: (p) => `<rect x="50" y="50" width="100" height="70" rx="6" fill="${p.main}"/><rect x="58" y="58" width="84" height="54" fill="${p.light}"/><path d="M30 128h140l-10 14H40z" fill="${p.dark}"/>`,
   screen: (p) => `<rect x="30" y="40" width="140" height="90" rx="6" fill="${p.dark}"/><rect x="38" y="48" width="124" height="74" fill="${p.main}"/><rect x="94" y="130" width="12" height="24" fill="${p.dark}"/><rect x="70" y="152" width="60" height="8" rx="4" fill="${p.dark}"/>`,
-  phone: (p) => `<rect x="72" y="30" width="56" height="120" rx="12" fill="${p.dark}"/><rect x="78" y="40" width="44" height="98" rx="4" fill="${p.main}"/><circle cx="100" cy="144" r="3" fill="${p.light}"/>`,
+  phone: (p) => `<rect x="70" y="28" width="60" height="128" rx="13" fill="${p.main}"/><rect x="76" y="38" width="48" height="108" rx="5" fill="#23272f"/><path d="M84 52l18-8" stroke="#ffffff" stroke-width="5" opacity="0.25" stroke-linecap="round"/>`,
   keyboard: (p) => `<rect x="25" y="90" width="150" height="56" rx="8" fill="${p.main}"/><path d="M38 104h124M38 118h124M38 132h124" stroke="${p.dark}" stroke-width="6" stroke-dasharray="10 4"/>`,
   headphones: (p) => `<path d="M55 120v-20a45 45 0 0 1 90 0v20" fill="none" stroke="${p.dark}" stroke-width="10"/><rect x="42" y="108" width="28" height="48" rx="10" fill="${p.main}"/><rect x="130" y="108" width="28" height="48" rx="10" fill="${p.main}"/>`,
   speaker: (p) => `<rect x="60" y="40" width="80" height="124" rx="12" fill="${p.main}"/><circle cx="100" cy="82" r="16" fill="${p.dark}"/><circle cx="100" cy="130" r="24" fill="${p.dark}"/><circle cx="100" cy="130" r="8" fill="${p.light}"/>`,

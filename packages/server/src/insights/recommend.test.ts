@@ -49,7 +49,14 @@ describe('Recommend API and query suggestions', () => {
     const counts = new Map<string, number>();
     for (const e of history.events) if (e.eventSubtype === 'purchase' && e.objectIDs!.length > 1) counts.set(e.objectIDs![0], (counts.get(e.objectIDs![0]) ?? 0) + 1);
     const [source] = [...counts].sort((a, b) => b[1] - a[1])[0];
-    const partners = new Set(history.events.filter((e) => e.eventSubtype === 'purchase' && e.objectIDs!.includes(source)).flatMap((e) => e.objectIDs!));
+    // Partners as the model defines them: bought by the same user within a day of buying the source.
+    const purchases = history.events.filter((e) => e.eventSubtype === 'purchase');
+    const buyingSource = purchases.filter((e) => e.objectIDs!.includes(source));
+    const partners = new Set(
+      purchases
+        .filter((e) => buyingSource.some((b) => b.userToken === e.userToken && Math.abs(b.timestamp - e.timestamp) <= 86_400_000))
+        .flatMap((e) => e.objectIDs!),
+    );
     const hits = await hitsOf({ model: 'bought-together', objectID: source });
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(partners.has(hit.objectID)).toBe(true);
