@@ -19,7 +19,7 @@ import { Filters } from '../components/facets/Filters.tsx';
 import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
-import { Results } from '../components/search/Results.tsx';
+import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
 import { ViewSwitch } from '../components/search/ViewSwitch.tsx';
 import { categoryAttributes } from '../lib/catalog.ts';
@@ -102,9 +102,11 @@ export function SearchPage() {
           <CurrentRefinements transformItems={labelRefinements} />
           <SearchStatus />
           <HomeTrending />
-          <NoResultsBoundary fallback={<NoResults />}>
-            <Results />
-          </NoResultsBoundary>
+          <StaleWhileFailing>
+            <NoResultsBoundary fallback={<NoResults />}>
+              <Results />
+            </NoResultsBoundary>
+          </StaleWhileFailing>
         </main>
       </div>
     </InstantSearch>

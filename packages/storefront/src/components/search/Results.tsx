@@ -1,4 +1,5 @@
-import { Hits, InfiniteHits, Pagination } from 'react-instantsearch';
+import type { ReactNode } from 'react';
+import { Hits, InfiniteHits, Pagination, useInstantSearch } from 'react-instantsearch';
 import type { Hit } from 'instantsearch.js';
 import type { SendEventForHits } from 'instantsearch.js/es/lib/utils';
 import type { Product } from '@vitrine/protocol';
@@ -23,5 +24,19 @@ export function Results() {
         <Pagination padding={3} />
       </nav>
     </>
+  );
+}
+
+/**
+ * While searches fail, the hits on screen belong to an older search: they stay (better than an empty page) but
+ * are dimmed, marked and taken out of the tab order and the accessibility tree until a search succeeds.
+ */
+export function StaleWhileFailing({ children }: { children: ReactNode }) {
+  const { status } = useInstantSearch({ catchError: true });
+  const stale = status === 'error';
+  return (
+    <div className={stale ? 'vt-results-body vt-stale' : 'vt-results-body'} data-stale={stale} inert={stale}>
+      {children}
+    </div>
   );
 }

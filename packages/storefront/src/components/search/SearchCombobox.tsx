@@ -1,15 +1,15 @@
 /**
  * The search box with a dropdown of recent searches and query suggestions, following the ARIA combobox pattern
  * (role=combobox on the input, a listbox of options, aria-activedescendant for the option under the arrow keys).
- * The input is still react-instantsearch's SearchBox (default texts, 512 characters, `ais-*` classes, search as
- * you type); this component only adds the ARIA attributes and key handling through `inputProps`, and the list.
+ * The input is `ShopSearchBox` (react-instantsearch's `useSearchBox` with the stock markup, texts and 512
+ * characters); this component only adds the ARIA attributes and key handling through `inputProps`, and the list.
  *
  * Keys: ↓/↑ move through the options (and back to the text), Enter runs the active option (or the typed text),
  * Escape closes the list, Delete removes the active recent search.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
-import { SearchBox, useInstantSearch } from 'react-instantsearch';
+import { useInstantSearch } from 'react-instantsearch';
 import { useServices } from '../../app/services.ts';
 import { categoryAttributes } from '../../lib/catalog.ts';
 import { buildOptions, clampActive, moveActive, optionId } from '../../lib/combobox.ts';
@@ -17,6 +17,7 @@ import type { ComboboxOption } from '../../lib/combobox.ts';
 import { splitHighlight } from '../../lib/highlight.ts';
 import { addRecentSearch, matchingRecentSearches, readRecentSearches, removeRecentSearch } from '../../lib/recent-searches.ts';
 import { fetchSuggestions } from '../../lib/suggestions.ts';
+import { ShopSearchBox } from './ShopSearchBox.tsx';
 import type { QuerySuggestion } from '../../lib/suggestions.ts';
 
 function storage(): Storage | undefined {
@@ -134,7 +135,7 @@ export function SearchCombobox({ placeholder }: { placeholder: string }) {
 
   return (
     <div className="vt-combobox" ref={rootRef}>
-      <SearchBox
+      <ShopSearchBox
         placeholder={placeholder}
         inputProps={{
           role: 'combobox',
