@@ -48,6 +48,10 @@ export interface Harness {
 
 export const seed = 7;
 
+/** The two screens every new browser test of the shop looks at. */
+export const desktop = { width: 1366, height: 900 };
+export const phone = { width: 390, height: 844 };
+
 // Conditions in a browser settle in tens of milliseconds, but a loaded two-core CI machine can take seconds:
 // poll for up to 10 s instead of Vitest's default 1 s (a passing condition still returns at once).
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });

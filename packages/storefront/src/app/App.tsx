@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Header } from '../components/layout/Header.tsx';
+import { PageLoadBoundary } from '../components/layout/PageLoadBoundary.tsx';
 import { usePage } from '../lib/navigation.ts';
 import { SearchPage } from './SearchPage.tsx';
 
@@ -22,14 +23,17 @@ export function App() {
       ) : (
         <>
           <Header />
-          <Suspense fallback={<p className="vt-loading">Loading…</p>}>
-            <main id="main" className="vt-page">
-              {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
-              {page.kind === 'cart' && <CartPage />}
-              {page.kind === 'checkout' && <CheckoutPage />}
-              {page.kind === 'analytics' && <AnalyticsPage />}
-            </main>
-          </Suspense>
+          <main id="main" className="vt-page">
+            {/* Keyed by page: moving to another page clears an earlier failure. */}
+            <PageLoadBoundary key={page.kind === 'product' ? `product:${page.objectID}` : page.kind}>
+              <Suspense fallback={<p className="vt-loading">Loading…</p>}>
+                {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
+                {page.kind === 'cart' && <CartPage />}
+                {page.kind === 'checkout' && <CheckoutPage />}
+                {page.kind === 'analytics' && <AnalyticsPage />}
+              </Suspense>
+            </PageLoadBoundary>
+          </main>
         </>
       )}
     </>
