@@ -20,6 +20,7 @@ import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
+import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
 import { ViewSwitch } from '../components/search/ViewSwitch.tsx';
 import { categoryAttributes } from '../lib/catalog.ts';
@@ -84,6 +85,7 @@ export function SearchPage() {
     >
       <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" />
       <SearchHeader />
+      <ScrollRestoration />
       <div className="vt-layout">
         <FiltersDrawer>
           <Filters />
