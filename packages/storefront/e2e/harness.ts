@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer } from '@vitrine/server';
@@ -208,4 +208,20 @@ export async function recordCspViolations(page: Page): Promise<{ violations: Csp
     if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) consoleErrors.push(message.text());
   });
   return { violations, consoleErrors };
+}
+
+/**
+ * For a test file that needs one harness and one page: starts them before the file's tests, closes them after.
+ * Read `shop.harness` and `shop.page` inside tests (they are set once `beforeAll` has run).
+ */
+export function useShop(options: HarnessOptions = {}, viewport = desktop): { harness: Harness; page: Page } {
+  const shop = {} as { harness: Harness; page: Page };
+  beforeAll(async () => {
+    shop.harness = await startHarness(options);
+    shop.page = await shop.harness.newPage(viewport);
+  });
+  afterAll(async () => {
+    await shop.harness?.close();
+  });
+  return shop;
 }

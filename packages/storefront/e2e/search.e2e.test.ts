@@ -129,10 +129,10 @@ describe('search page', () => {
     expect(await hitNames(page)).not.toEqual(firstNames);
   });
 
-  it('filters by price with the range input (step 1, "to", "Go")', async () => {
+  it('filters by price with the range input (step 0.01, "to", "Go")', async () => {
     await openSearch();
     const range = panel('Price');
-    await expect.poll(() => range.locator('.ais-RangeInput-input--min').getAttribute('step')).toBe('1');
+    await expect.poll(() => range.locator('.ais-RangeInput-input--min').getAttribute('step')).toBe('0.01');
     expect(await range.locator('.ais-RangeInput-separator').textContent()).toBe('to');
     await range.locator('.ais-RangeInput-input--min').fill('100');
     await range.locator('.ais-RangeInput-input--max').fill('300');

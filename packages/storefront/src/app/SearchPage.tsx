@@ -6,7 +6,6 @@ import { useEffect, useMemo } from 'react';
 import {
   Breadcrumb,
   Configure,
-  CurrentRefinements,
   HitsPerPage,
   InstantSearch,
   SortBy,
@@ -14,6 +13,7 @@ import {
   useInstantSearch,
 } from 'react-instantsearch';
 import { Header } from '../components/layout/Header.tsx';
+import { ActiveFilters } from '../components/facets/ActiveFilters.tsx';
 import { FiltersDrawer } from '../components/facets/FiltersDrawer.tsx';
 import { Filters } from '../components/facets/Filters.tsx';
 import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
@@ -31,20 +31,6 @@ import type { RoutingContext } from '../routing.ts';
 import { useServices } from './services.ts';
 
 export const hitsPerPageOptions = [20, 40, 60];
-
-const refinementLabels: Record<string, string> = {
-  brand: 'Brand',
-  color: 'Color',
-  price: 'Price',
-  rating: 'Rating',
-  free_shipping: 'Free shipping',
-  [categoryAttributes[0]]: 'Category',
-};
-
-/** Shopper-facing names instead of attribute names ("Category", not "hierarchicalCategories.lvl0"). */
-function labelRefinements<T extends { attribute: string; label: string }>(items: T[]): T[] {
-  return items.map((item) => ({ ...item, label: refinementLabels[item.attribute] ?? item.label }));
-}
 
 function SearchHeader() {
   const { setIndexUiState } = useInstantSearch();
@@ -101,7 +87,7 @@ export function SearchPage() {
             />
             <ViewSwitch />
           </div>
-          <CurrentRefinements transformItems={labelRefinements} />
+          <ActiveFilters />
           <SearchStatus />
           <HomeTrending />
           <StaleWhileFailing>

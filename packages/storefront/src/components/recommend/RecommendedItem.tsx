@@ -4,15 +4,16 @@
  * click otherwise) and keeps that queryID so an add to cart on the product page is attributed to it.
  */
 import type { Product } from '@vitrine/protocol';
-import { useServices } from '../../app/services.ts';
-import { formatPrice, productPath } from '../../lib/catalog.ts';
+import { useFormat, useServices } from '../../app/services.ts';
+import { productPath } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 
 /** A recommended record as the widgets hand it over (position and queryID added by InstantSearch). */
 export type RecommendedProduct = Product & { objectID: string; __position: number; __queryID?: string };
 
 export function RecommendedItem({ item, eventName }: { item: RecommendedProduct; eventName: string }) {
-  const { config, insights } = useServices();
+  const { insights } = useServices();
+  const format = useFormat();
   const href = productPath(item);
   return (
     <a
@@ -26,7 +27,7 @@ export function RecommendedItem({ item, eventName }: { item: RecommendedProduct;
     >
       <img className="vt-rec-image" src={item.image} alt="" width={140} height={140} loading="lazy" decoding="async" />
       <span className="vt-rec-name">{item.name}</span>
-      <span className="vt-price vt-rec-price">{formatPrice(item.price, config.currency)}</span>
+      <span className="vt-price vt-rec-price">{format.price(item.price)}</span>
     </a>
   );
 }
