@@ -1,9 +1,9 @@
 /** `/cart`: quantities, line totals, the cart total, and the way to the mock checkout. */
 import { useState } from 'react';
-import { formatPrice, productPath } from '../lib/catalog.ts';
+import { productPath } from '../lib/catalog.ts';
 import { cartTotal, maxQuantity } from '../lib/cart.ts';
 import { handleLinkClick } from '../lib/navigation.ts';
-import { useCartLines, useServices } from './services.ts';
+import { useCartLines, useFormat, useServices } from './services.ts';
 
 /**
  * A quantity field that lets the shopper clear it and type a new number: a valid quantity applies at once,
@@ -36,9 +36,10 @@ function QuantityInput({ quantity, onCommit }: { quantity: number; onCommit: (qu
 }
 
 export default function CartPage() {
-  const { cart, config } = useServices();
+  const { cart } = useServices();
+  const format = useFormat();
   const lines = useCartLines();
-  const price = (value: number) => formatPrice(value, config.currency);
+  const price = (value: number) => format.price(value);
   if (lines.length === 0) {
     return (
       <section className="vt-cart">

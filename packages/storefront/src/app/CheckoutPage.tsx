@@ -8,10 +8,11 @@ import { formatPrice } from '../lib/catalog.ts';
 import { cartTotal } from '../lib/cart.ts';
 import type { Order } from '../lib/cart.ts';
 import { handleLinkClick } from '../lib/navigation.ts';
-import { useCartLines, useServices } from './services.ts';
+import { useCartLines, useFormat, useServices } from './services.ts';
 
 export default function CheckoutPage() {
   const { cart, config, insights } = useServices();
+  const format = useFormat();
   const lines = useCartLines();
   const [order, setOrder] = useState<Order | null>(null);
 
@@ -20,7 +21,7 @@ export default function CheckoutPage() {
       <section className="vt-checkout" aria-live="polite">
         <h1>Thank you!</h1>
         <p>
-          Order <strong className="vt-order-id">{order.id}</strong> is placed: {formatPrice(order.total, order.currency)}.
+          Order <strong className="vt-order-id">{order.id}</strong> is placed: {formatPrice(order.total, order.currency, config.locale)}.
         </p>
         <a href="/" onClick={(event) => handleLinkClick(event, '/')}>Continue shopping</a>
       </section>
@@ -46,7 +47,7 @@ export default function CheckoutPage() {
     <section className="vt-checkout">
       <h1>Checkout</h1>
       <p>
-        {lines.length} product{lines.length === 1 ? '' : 's'}, total <strong>{formatPrice(cartTotal(lines), config.currency)}</strong>.
+        {lines.length} product{lines.length === 1 ? '' : 's'}, total <strong>{format.price(cartTotal(lines))}</strong>.
         This is a demonstration shop: no payment is taken.
       </p>
       <form onSubmit={submit} className="vt-checkout-form">

@@ -6,14 +6,15 @@ import { useEffect, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
 import { Stars } from '../components/product/Stars.tsx';
 import { ProductRecommendations } from '../components/recommend/ProductRecommendations.tsx';
-import { formatPrice, getProduct, productPath } from '../lib/catalog.ts';
+import { getProduct, productPath } from '../lib/catalog.ts';
 import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation.ts';
-import { useServices } from './services.ts';
+import { useFormat, useServices } from './services.ts';
 
 type Load = { state: 'loading' } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'ready'; product: Product };
 
 export default function ProductPage({ objectID }: { objectID: string }) {
   const { config, searchClient, insights, cart } = useServices();
+  const format = useFormat();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [added, setAdded] = useState(0);
@@ -82,7 +83,7 @@ export default function ProductPage({ objectID }: { objectID: string }) {
           <p className="vt-product-brand">{product.brand}</p>
           <h1 className="vt-product-name">{product.name}</h1>
           <Stars rating={product.rating} count={product.reviewCount} />
-          <p className="vt-product-price">{formatPrice(product.price, config.currency)}</p>
+          <p className="vt-product-price">{format.price(product.price)}</p>
           {product.free_shipping && <p className="vt-badge">Free shipping</p>}
           <p className="vt-product-description">{product.description}</p>
           <button type="button" className="vt-primary" onClick={addToCart}>

@@ -22,7 +22,7 @@ import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
 import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
-import { ViewSwitch } from '../components/search/ViewSwitch.tsx';
+import { useStatsTexts } from '../components/search/stats-texts.ts';
 import { categoryAttributes } from '../lib/catalog.ts';
 import { sortOptions } from '../lib/config.ts';
 import { onBeforeNavigate } from '../lib/navigation.ts';
@@ -53,6 +53,7 @@ function SearchHeader() {
 
 export function SearchPage() {
   const { config, searchClient, insights, categories } = useServices();
+  const statsTexts = useStatsTexts();
   const sorts = useMemo(() => sortOptions(config), [config]);
   const { routing, flush } = useMemo(() => {
     const context: RoutingContext = { indexName: config.indexName, sortOptions: sorts, categories, hitsPerPageOptions };
@@ -80,12 +81,11 @@ export function SearchPage() {
           <Breadcrumb attributes={[...categoryAttributes]} />
           <div className="vt-toolbar">
             {/* Stats carries its own polite live region (ais-Stats-announcement), debounced while typing. */}
-            <Stats className="vt-stats" />
+            <Stats className="vt-stats" translations={statsTexts} />
             <SortBy items={sorts.map(({ label, value }) => ({ label, value }))} aria-label="Sort by" />
             <HitsPerPage
               items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
             />
-            <ViewSwitch />
           </div>
           <ActiveFilters />
           <SearchStatus />

@@ -12,7 +12,7 @@ export interface ReplicaNames {
   priceAsc?: string;
   /** Standard replica ranked by descending price. */
   priceDesc?: string;
-  /** Virtual replica: relevant sort by ascending price (Stats then reads "N relevant results sorted out of M"). */
+  /** Virtual replica: relevant sort by ascending price ("Best matches, lowest price first"). */
   relevantPriceAsc?: string;
 }
 
@@ -154,8 +154,7 @@ export function sortOptions(config: StorefrontConfig): SortOption[] {
   const { priceAsc, priceDesc, relevantPriceAsc } = config.replicas;
   if (priceAsc) options.push({ key: 'price_asc', label: 'Price: low to high', value: priceAsc });
   if (priceDesc) options.push({ key: 'price_desc', label: 'Price: high to low', value: priceDesc });
-  if (relevantPriceAsc) {
-    options.push({ key: 'relevant_price_asc', label: 'Price: low to high (relevant)', value: relevantPriceAsc });
-  }
+  // A relevant sort keeps only the best matches, then sorts them: named for what the shopper gets.
+  if (relevantPriceAsc) options.push({ key: 'relevant_price_asc', label: 'Best matches, lowest price first', value: relevantPriceAsc });
   return options;
 }

@@ -68,7 +68,7 @@ export function NoResults() {
   const format = useFormat();
   const state = indexUiState as StorefrontIndexUiState;
   const stateKey = JSON.stringify(state);
-  const refinements = useMemo(() => listRefinements(JSON.parse(stateKey) as StorefrontIndexUiState), [stateKey]);
+  const refinements = useMemo(() => listRefinements(JSON.parse(stateKey) as StorefrontIndexUiState, format.price), [stateKey, format]);
   const shorter = useMemo(() => relaxedQueries(state.query ?? ''), [state.query]);
   const alternatives = useAlternatives(stateKey, refinements.length, shorter);
   const category = state.hierarchicalMenu?.[categoryAttributes[0]];
