@@ -1,5 +1,7 @@
 import { lazy, Suspense } from 'react';
+import { Footer } from '../components/layout/Footer.tsx';
 import { Header } from '../components/layout/Header.tsx';
+import { HeaderSearch } from '../components/layout/HeaderSearch.tsx';
 import { PageLoadBoundary } from '../components/layout/PageLoadBoundary.tsx';
 import { usePage } from '../lib/navigation.ts';
 import { SearchPage } from './SearchPage.tsx';
@@ -16,13 +18,15 @@ export function App() {
   return (
     <>
       <a className="vt-skip" href="#main">
-        Skip to results
+        Skip to main content
       </a>
       {page.kind === 'search' ? (
         <SearchPage />
       ) : (
         <>
-          <Header />
+          <Header>
+            <HeaderSearch />
+          </Header>
           <main id="main" className="vt-page">
             {/* Keyed by page: moving to another page clears an earlier failure. */}
             <PageLoadBoundary key={page.kind === 'product' ? `product:${page.objectID}` : page.kind}>
@@ -36,6 +40,7 @@ export function App() {
           </main>
         </>
       )}
+      <Footer />
     </>
   );
 }

@@ -18,6 +18,8 @@ export interface CartLine {
   quantity: number;
   /** The search that led to the product, for the purchase event's attribution. */
   queryID?: string;
+  /** The product ships free (the order's delivery cost depends on it). */
+  freeShipping?: boolean;
 }
 
 export interface Order {
@@ -36,7 +38,7 @@ function clampQuantity(quantity: number): number {
 /** Adds `quantity` of a product; a product already in the cart gets its quantity increased (capped at 99). */
 export function addLine(
   lines: CartLine[],
-  product: Pick<Product, 'objectID' | 'name' | 'slug' | 'image' | 'price'>,
+  product: Pick<Product, 'objectID' | 'name' | 'slug' | 'image' | 'price'> & { free_shipping?: boolean },
   quantity = 1,
   queryID?: string,
 ): CartLine[] {
@@ -56,6 +58,7 @@ export function addLine(
     price: product.price,
     quantity: Math.max(1, clampQuantity(quantity)),
   };
+  if (product.free_shipping) line.freeShipping = true;
   if (queryID) line.queryID = queryID;
   return [...lines, line];
 }
