@@ -44,6 +44,6 @@ describe('configured for another locale, the infinite list and the search time',
     await expect.poll(() => page.locator('.vt-product-price').textContent()).toBe(prices[0]);
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.locator('.vt-cart-link').click();
-    await expect.poll(() => page.locator('.vt-cart-total').textContent()).toContain(prices[0]);
+    await expect.poll(() => page.locator('.vt-summary-subtotal').textContent()).toContain(prices[0]);
   });
 });

@@ -72,16 +72,20 @@ describe('product page, cart and checkout', () => {
     await page.locator('.vt-cart-link').click();
     await expect.poll(() => page.getByRole('heading', { name: 'Your cart' }).isVisible()).toBe(true);
     // Clearing the field to type a new number doesn't drop the line; the new number applies.
-    await page.getByLabel('Quantity').fill('');
+    const quantity = page.getByRole('textbox', { name: `Quantity of ${name}` });
+    await quantity.fill('');
     expect(await page.locator('.vt-cart-count').textContent()).toBe('1');
-    await page.getByLabel('Quantity').fill('2');
+    await quantity.fill('2');
     await expect.poll(() => page.locator('.vt-cart-count').textContent()).toBe('2');
     const total = (Math.round(product.price * 2 * 100) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
-    await expect.poll(() => page.locator('.vt-cart-total').textContent()).toContain(total);
+    await expect.poll(() => page.locator('.vt-summary-subtotal').textContent()).toContain(total);
 
     await page.getByRole('link', { name: 'Checkout' }).click();
-    await page.getByLabel('Name').fill('Ada Shopper');
+    await page.getByLabel('Full name').fill('Ada Shopper');
     await page.getByLabel('Email').fill('ada@example.test');
+    await page.getByLabel('Street address').fill('1 Main Street');
+    await page.getByLabel('City').fill('Springfield');
+    await page.getByLabel('Postcode').fill('12345');
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Thank you!' }).isVisible()).toBe(true);
     const orders = await page.evaluate(() => JSON.parse(localStorage.getItem('vitrine.orders') ?? '[]') as Array<{ total: number; lines: unknown[] }>);

@@ -4,6 +4,7 @@
  * React through `useSyncExternalStore`.
  */
 import type { Product } from '@vitrine/protocol';
+import { orderSummary } from './shipping.ts';
 
 export const cartStorageKey = 'vitrine.cart';
 export const ordersStorageKey = 'vitrine.orders';
@@ -26,6 +27,10 @@ export interface Order {
   id: string;
   placedAt: string;
   lines: CartLine[];
+  /** Goods, delivery and tax as the order summary showed them; `total` is what the shopper pays. */
+  subtotal: number;
+  shipping: number;
+  tax: number;
   total: number;
   currency: string;
 }
@@ -152,11 +157,15 @@ export class CartStore {
 
   /** Places a mock order: stored locally with the lines and total, and the cart emptied. */
   placeOrder(currency: string, now = new Date()): Order {
+    const { subtotal, shipping, tax, total } = orderSummary(this.lines);
     const order: Order = {
       id: `VT-${now.getTime().toString(36).toUpperCase()}`,
       placedAt: now.toISOString(),
       lines: this.lines,
-      total: cartTotal(this.lines),
+      subtotal,
+      shipping,
+      tax,
+      total,
       currency,
     };
     const previous = (() => {
