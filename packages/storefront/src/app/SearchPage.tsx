@@ -83,9 +83,13 @@ export function SearchPage() {
             {/* Stats carries its own polite live region (ais-Stats-announcement), debounced while typing. */}
             <Stats className="vt-stats" translations={statsTexts} />
             <SortBy items={sorts.map(({ label, value }) => ({ label, value }))} aria-label="Sort by" />
-            <HitsPerPage
-              items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
-            />
+            {/* The stock select has no name of its own; the label around it gives it one. */}
+            <label className="vt-hits-per-page">
+              <span className="vt-sr-only">Results per page</span>
+              <HitsPerPage
+                items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
+              />
+            </label>
           </div>
           <ActiveFilters />
           <SearchStatus />
