@@ -45,8 +45,12 @@ describe('home, product pages and the search box everywhere', () => {
     variants = variantsOf(harness.products[seed]);
     const { store } = harness.server;
     const faceting = [...new Set([...(demoSettings.attributesForFaceting ?? []), 'filterOnly(groupID)'])];
-    await store.waitForTask((await store.setSettings(demoIndexName, { attributesForFaceting: faceting })).taskID);
+    await store.waitForTask((await store.setSettings(demoIndexName, { attributesForFaceting: faceting, attributeForDistinct: 'groupID' })).taskID);
     await store.waitForTask((await store.saveObjects(demoIndexName, variants)).taskID);
+
+    // The results show one variant of the model, not three.
+    await page.goto(`/?q=${encodeURIComponent('edition')}`);
+    await expect.poll(async () => (await hitNames(page)).filter((name) => name.includes('edition)')).length).toBe(1);
 
     await page.goto(productPath(variants[0]));
     const picker = page.locator('.vt-variants');

@@ -70,7 +70,9 @@ export function SearchPage() {
       stalledSearchDelay={200}
       future={{ preserveSharedStateOnUnmount: true }}
     >
-      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" />
+      {/* `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the
+          demo) show once in the results; the product page lists them. Without that setting it changes nothing. */}
+      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" distinct />
       <SearchHeader />
       <ScrollRestoration />
       <div className="vt-layout">
