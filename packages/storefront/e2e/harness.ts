@@ -225,3 +225,12 @@ export function useShop(options: HarnessOptions = {}, viewport = desktop): { har
   });
   return shop;
 }
+
+/** Fills the checkout form with a valid shopper and address. */
+export async function fillCheckoutForm(page: Page): Promise<void> {
+  await page.getByLabel('Full name').fill('Ada Shopper');
+  await page.getByLabel('Email').fill('ada@example.test');
+  await page.getByLabel('Street address').fill('1 Main Street');
+  await page.getByLabel('City').fill('Springfield');
+  await page.getByLabel('Postcode').fill('12345');
+}

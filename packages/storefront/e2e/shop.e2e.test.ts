@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { hitNames, startHarness, typeQuery } from './harness.ts';
+import { fillCheckoutForm, hitNames, startHarness, typeQuery } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 const hostile = {
@@ -81,11 +81,7 @@ describe('product page, cart and checkout', () => {
     await expect.poll(() => page.locator('.vt-summary-subtotal').textContent()).toContain(total);
 
     await page.getByRole('link', { name: 'Checkout' }).click();
-    await page.getByLabel('Full name').fill('Ada Shopper');
-    await page.getByLabel('Email').fill('ada@example.test');
-    await page.getByLabel('Street address').fill('1 Main Street');
-    await page.getByLabel('City').fill('Springfield');
-    await page.getByLabel('Postcode').fill('12345');
+    await fillCheckoutForm(page);
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Thank you!' }).isVisible()).toBe(true);
     const orders = await page.evaluate(() => JSON.parse(localStorage.getItem('vitrine.orders') ?? '[]') as Array<{ total: number; lines: unknown[] }>);
