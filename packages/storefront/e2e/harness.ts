@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer } from '@vitrine/server';
@@ -52,6 +52,10 @@ export interface Harness {
 }
 
 export const seed = 7;
+
+/** The two screens every new browser test of the shop looks at. */
+export const desktop = { width: 1366, height: 900 };
+export const phone = { width: 390, height: 844 };
 
 // Conditions in a browser settle in tens of milliseconds, but a loaded two-core CI machine can take seconds:
 // poll for up to 10 s instead of Vitest's default 1 s (a passing condition still returns at once).
@@ -222,4 +226,29 @@ export async function recordCspViolations(page: Page): Promise<{ violations: Csp
     if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) consoleErrors.push(message.text());
   });
   return { violations, consoleErrors };
+}
+
+/**
+ * For a test file that needs one harness and one page: starts them before the file's tests, closes them after.
+ * Read `shop.harness` and `shop.page` inside tests (they are set once `beforeAll` has run).
+ */
+export function useShop(options: HarnessOptions = {}, viewport = desktop): { harness: Harness; page: Page } {
+  const shop = {} as { harness: Harness; page: Page };
+  beforeAll(async () => {
+    shop.harness = await startHarness(options);
+    shop.page = await shop.harness.newPage(viewport);
+  });
+  afterAll(async () => {
+    await shop.harness?.close();
+  });
+  return shop;
+}
+
+/** Fills the checkout form with a valid shopper and address. */
+export async function fillCheckoutForm(page: Page): Promise<void> {
+  await page.getByLabel('Full name').fill('Ada Shopper');
+  await page.getByLabel('Email').fill('ada@example.test');
+  await page.getByLabel('Street address').fill('1 Main Street');
+  await page.getByLabel('City').fill('Springfield');
+  await page.getByLabel('Postcode').fill('12345');
 }

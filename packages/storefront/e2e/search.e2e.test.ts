@@ -41,7 +41,7 @@ describe('search page', () => {
     await expect.poll(async () => (await hitNames(page)).every((name) => /lamp/i.test(name))).toBe(true);
     const marked = await page.locator('.vt-hit-name mark').allTextContents();
     expect(marked.map((text) => text.toLowerCase())).toContain('lamp');
-    await expect.poll(() => page.locator('.ais-Stats-text').textContent()).toMatch(/^\d+ results? found in \d+ms$/);
+    await expect.poll(() => page.locator('.ais-Stats-text').textContent()).toMatch(/^[\d,]+ results?$/);
   });
 
   it('measures keystroke-to-results time from performance marks', async () => {
@@ -129,10 +129,10 @@ describe('search page', () => {
     expect(await hitNames(page)).not.toEqual(firstNames);
   });
 
-  it('filters by price with the range input (step 1, "to", "Go")', async () => {
+  it('filters by price with the range input (step 0.01, "to", "Go")', async () => {
     await openSearch();
     const range = panel('Price');
-    await expect.poll(() => range.locator('.ais-RangeInput-input--min').getAttribute('step')).toBe('1');
+    await expect.poll(() => range.locator('.ais-RangeInput-input--min').getAttribute('step')).toBe('0.01');
     expect(await range.locator('.ais-RangeInput-separator').textContent()).toBe('to');
     await range.locator('.ais-RangeInput-input--min').fill('100');
     await range.locator('.ais-RangeInput-input--max').fill('300');
@@ -181,9 +181,10 @@ describe('search page', () => {
       const values = await prices();
       return values.length > 1 && values.every((value, index) => index === 0 || values[index - 1] >= value);
     }).toBe(true);
-    await sort.selectOption({ label: 'Price: low to high (relevant)' });
+    await sort.selectOption({ label: 'Best matches, lowest price first' });
     await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('relevant_price_asc');
-    await expect.poll(() => page.locator('.ais-Stats-text').textContent()).toMatch(/^\d+ relevant results? sorted out of \d+ found in \d+ms$/);
+    await expect.poll(() => page.locator('.ais-Stats-text').textContent()).toMatch(/^[\d,]+ best match(es)? of [\d,]+ results?$|^[\d,]+ results?$/);
+    expect(await sort.locator('option').allTextContents()).not.toContainEqual(expect.stringMatching(/\(relevant\)/i));
   });
 
   it('changes the page size and filters by rating and free shipping', async () => {
@@ -218,10 +219,6 @@ describe('search page', () => {
     await expect.poll(() => page.locator('.ais-InfiniteHits-item').count()).toBe(40);
     await openSearch('/?view=infinite&page=3');
     await expect.poll(() => page.getByRole('button', { name: 'Show previous results' }).isVisible()).toBe(true);
-    await expect.poll(() => page.locator('[aria-pressed="true"]', { hasText: 'Infinite scroll' }).count()).toBe(1);
-    // Switching back to pages leaves the view out of the URL again.
-    await page.getByRole('button', { name: 'Pages', exact: true }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBeNull();
-    await expect.poll(() => page.locator('.ais-Pagination').count()).toBe(1);
+    expect(await page.locator('.ais-Pagination').count()).toBe(0);
   });
 });

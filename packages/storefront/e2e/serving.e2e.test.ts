@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'playwright-core';
 import { storefrontDistDir } from '../src/index.ts';
-import { recordCspViolations, startHarness, typeQuery } from './harness.ts';
+import { fillCheckoutForm, recordCspViolations, startHarness, typeQuery } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 let harness: Harness;
@@ -40,8 +40,7 @@ describe('Content-Security-Policy', () => {
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.locator('.vt-cart-link').click();
     await page.getByRole('link', { name: 'Checkout' }).click();
-    await page.getByLabel('Name').fill('Ada Shopper');
-    await page.getByLabel('Email').fill('ada@example.test');
+    await fillCheckoutForm(page);
     await page.getByRole('button', { name: 'Place order' }).click();
     await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { hitNames, startHarness, typeQuery } from './harness.ts';
+import { fillCheckoutForm, hitNames, startHarness, typeQuery } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 const hostile = {
@@ -72,16 +72,16 @@ describe('product page, cart and checkout', () => {
     await page.locator('.vt-cart-link').click();
     await expect.poll(() => page.getByRole('heading', { name: 'Your cart' }).isVisible()).toBe(true);
     // Clearing the field to type a new number doesn't drop the line; the new number applies.
-    await page.getByLabel('Quantity').fill('');
+    const quantity = page.getByRole('textbox', { name: `Quantity of ${name}` });
+    await quantity.fill('');
     expect(await page.locator('.vt-cart-count').textContent()).toBe('1');
-    await page.getByLabel('Quantity').fill('2');
+    await quantity.fill('2');
     await expect.poll(() => page.locator('.vt-cart-count').textContent()).toBe('2');
     const total = (Math.round(product.price * 2 * 100) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
-    await expect.poll(() => page.locator('.vt-cart-total').textContent()).toContain(total);
+    await expect.poll(() => page.locator('.vt-summary-subtotal').textContent()).toContain(total);
 
     await page.getByRole('link', { name: 'Checkout' }).click();
-    await page.getByLabel('Name').fill('Ada Shopper');
-    await page.getByLabel('Email').fill('ada@example.test');
+    await fillCheckoutForm(page);
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Thank you!' }).isVisible()).toBe(true);
     const orders = await page.evaluate(() => JSON.parse(localStorage.getItem('vitrine.orders') ?? '[]') as Array<{ total: number; lines: unknown[] }>);

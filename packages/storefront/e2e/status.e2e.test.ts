@@ -1,6 +1,7 @@
 /**
  * Timing and failure behaviour: the URL is written 400 ms after the last change (not before), the stalled
- * indicator appears only after 200 ms, a failing server gives an alert whose Retry recovers, and an empty
+ * indicator appears only after 200 ms, an unreachable server gives the shop's own notice and retries until it
+ * recovers, keeping the typed query, and an empty
  * result explains which refinement to drop. Slowness and failures are injected with Playwright's request
  * interception on the multi-query route: test control over a real server, not a mock of it.
  */
@@ -112,22 +113,48 @@ describe('search status and URL timing', () => {
     await page.unrouteAll({ behavior: 'wait' });
   });
 
-  it('reports a failing server in an alert, and Retry recovers', async () => {
+  it('survives an outage: its own message, stale hits marked, the typed query kept, retries that back off, recovery', async () => {
     await openSearch();
-    let failing = true;
-    await page.route('**/1/indexes/*/queries*', (route) =>
-      failing
-        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Internal error","status":500}' })
-        : route.continue(),
-    );
+    const input = page.locator('.vt-header-search .ais-SearchBox-input');
     await typeQuery(page, 'lamp');
-    const alert = page.getByRole('alert');
-    await expect.poll(() => alert.isVisible()).toBe(true);
-    expect(await alert.textContent()).toContain('Search is unavailable right now');
-    failing = false;
-    await alert.getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(() => alert.count()).toBe(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('lamp');
     await expect.poll(async () => (await hitNames(page)).length).toBeGreaterThan(0);
+    let failing = true;
+    const attempts: number[] = [];
+    // The server becomes unreachable: every search request fails at the network level.
+    await page.route('**/1/indexes/*/queries*', (route) => {
+      if (!failing) return route.continue();
+      attempts.push(Date.now());
+      return route.abort('connectionrefused');
+    });
+    await typeQuery(page, ' desk');
+    const notice = page.locator('.vt-search-error');
+    await expect.poll(() => page.getByRole('alert').isVisible()).toBe(true);
+    const text = (await notice.textContent())!;
+    expect(text).toContain('We can’t reach our product search right now.');
+    expect(text).not.toMatch(/unreachable|algolia|application id|support/i);
+    // The hits on screen are the older search's, and marked so.
+    expect(await page.locator('.vt-results-body').getAttribute('data-stale')).toBe('true');
+    expect(await page.locator('.vt-results-body').evaluate((element) => (element as HTMLElement).inert)).toBe(true);
+
+    // "Try again now" takes the focus from the box: the box must still say what the shopper typed.
+    await notice.getByRole('button', { name: 'Try again now' }).click();
+    await expect.poll(() => notice.isVisible()).toBe(true);
+    expect(await input.inputValue()).toBe('lamp desk');
+
+    // It retries by itself, each pause longer than the one before.
+    const seen = attempts.length;
+    await expect.poll(() => attempts.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(seen + 2);
+    const [first, second, third] = attempts.slice(seen - 1, seen + 2);
+    expect(third - second).toBeGreaterThan((second - first) * 1.5);
+    expect(await input.inputValue()).toBe('lamp desk');
+
+    // The server is back: the next automatic retry searches for "lamp desk", not for the older "lamp".
+    failing = false;
+    await expect.poll(() => notice.count(), { timeout: 20_000 }).toBe(0);
+    expect(await page.locator('.vt-results-body').getAttribute('data-stale')).toBe('false');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('lamp desk');
+    expect(await input.inputValue()).toBe('lamp desk');
     await page.unrouteAll({ behavior: 'wait' });
   });
 

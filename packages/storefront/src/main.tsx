@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'instantsearch.css/themes/satellite-min.css';
 import './styles/app.css';
+import './styles/pages.css';
 import { App } from './app/App.tsx';
 import { ServicesContext } from './app/services.ts';
 import type { Services } from './app/services.ts';

@@ -1,5 +1,8 @@
 import { lazy, Suspense } from 'react';
+import { Footer } from '../components/layout/Footer.tsx';
 import { Header } from '../components/layout/Header.tsx';
+import { HeaderSearch } from '../components/layout/HeaderSearch.tsx';
+import { PageLoadBoundary } from '../components/layout/PageLoadBoundary.tsx';
 import { usePage } from '../lib/navigation.ts';
 import { SearchPage } from './SearchPage.tsx';
 
@@ -15,23 +18,29 @@ export function App() {
   return (
     <>
       <a className="vt-skip" href="#main">
-        Skip to results
+        Skip to main content
       </a>
       {page.kind === 'search' ? (
         <SearchPage />
       ) : (
         <>
-          <Header />
-          <Suspense fallback={<p className="vt-loading">Loading…</p>}>
-            <main id="main" className="vt-page">
-              {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
-              {page.kind === 'cart' && <CartPage />}
-              {page.kind === 'checkout' && <CheckoutPage />}
-              {page.kind === 'analytics' && <AnalyticsPage />}
-            </main>
-          </Suspense>
+          <Header>
+            <HeaderSearch />
+          </Header>
+          <main id="main" className="vt-page">
+            {/* Keyed by page: moving to another page clears an earlier failure. */}
+            <PageLoadBoundary key={page.kind === 'product' ? `product:${page.objectID}` : page.kind}>
+              <Suspense fallback={<p className="vt-loading">Loading…</p>}>
+                {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
+                {page.kind === 'cart' && <CartPage />}
+                {page.kind === 'checkout' && <CheckoutPage />}
+                {page.kind === 'analytics' && <AnalyticsPage />}
+              </Suspense>
+            </PageLoadBoundary>
+          </main>
         </>
       )}
+      <Footer />
     </>
   );
 }

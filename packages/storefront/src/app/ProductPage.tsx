@@ -4,19 +4,25 @@
  */
 import { useEffect, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
+import { CategoryTrail } from '../components/product/CategoryTrail.tsx';
+import { QuantityStepper } from '../components/product/QuantityStepper.tsx';
 import { Stars } from '../components/product/Stars.tsx';
+import { VariantPicker } from '../components/product/VariantPicker.tsx';
 import { ProductRecommendations } from '../components/recommend/ProductRecommendations.tsx';
-import { formatPrice, getProduct, productPath } from '../lib/catalog.ts';
+import { getProduct, productPath } from '../lib/catalog.ts';
 import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation.ts';
-import { useServices } from './services.ts';
+import { deliveryText, stockText } from '../lib/shipping.ts';
+import { useFormat, useServices } from './services.ts';
 
 type Load = { state: 'loading' } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'ready'; product: Product };
 
 export default function ProductPage({ objectID }: { objectID: string }) {
   const { config, searchClient, insights, cart } = useServices();
+  const format = useFormat();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [added, setAdded] = useState(0);
+  const [quantity, setQuantity] = useState(1);
 
   useEffect(() => {
     let cancelled = false;
@@ -64,34 +70,45 @@ export default function ProductPage({ objectID }: { objectID: string }) {
   }
 
   const { product } = load;
+  const stock = stockText(product);
   const addToCart = () => {
     const queryID = insights?.queryIDFor(product.objectID);
-    cart.add(product, 1, queryID);
-    insights?.addedToCart({ objectID: product.objectID, price: product.price, quantity: 1, queryID });
-    setAdded((n) => n + 1);
+    cart.add(product, quantity, queryID);
+    insights?.addedToCart({ objectID: product.objectID, price: product.price, quantity, queryID });
+    setAdded(quantity);
   };
 
   return (
     <article className="vt-product">
-      <button type="button" className="vt-back" onClick={() => (cameFromInsideShop() ? window.history.back() : navigate('/'))}>
-        ← Back to results
-      </button>
+      <div className="vt-product-top">
+        <button type="button" className="vt-back" onClick={() => (cameFromInsideShop() ? window.history.back() : navigate('/'))}>
+          ← Back to results
+        </button>
+        <CategoryTrail product={product} />
+      </div>
       <div className="vt-product-body">
         <img className="vt-product-image" src={product.image} alt={product.name} width={480} height={480} />
         <div className="vt-product-info">
           <p className="vt-product-brand">{product.brand}</p>
           <h1 className="vt-product-name">{product.name}</h1>
           <Stars rating={product.rating} count={product.reviewCount} />
-          <p className="vt-product-price">{formatPrice(product.price, config.currency)}</p>
+          <p className="vt-product-price">{format.price(product.price)}</p>
           {product.free_shipping && <p className="vt-badge">Free shipping</p>}
+          <p className={stock.available ? 'vt-stock' : 'vt-stock vt-stock--out'}>
+            <strong>{stock.text}</strong> · {deliveryText(product, format.price)}
+          </p>
+          <VariantPicker product={product} />
+          <div className="vt-buy">
+            <QuantityStepper label="Quantity" quantity={quantity} onChange={setQuantity} />
+            <button type="button" className="vt-primary" onClick={addToCart} disabled={!stock.available}>
+              Add to cart
+            </button>
+          </div>
           <p className="vt-product-description">{product.description}</p>
-          <button type="button" className="vt-primary" onClick={addToCart}>
-            Add to cart
-          </button>
           <p className="vt-added" role="status">
             {added > 0 && (
               <>
-                Added to your cart.{' '}
+                {added === 1 ? 'Added to your cart.' : `${added} added to your cart.`}{' '}
                 <a href="/cart" onClick={(event) => handleLinkClick(event, '/cart')}>
                   View cart
                 </a>

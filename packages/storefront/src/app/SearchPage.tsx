@@ -6,7 +6,6 @@ import { useEffect, useMemo } from 'react';
 import {
   Breadcrumb,
   Configure,
-  CurrentRefinements,
   HitsPerPage,
   InstantSearch,
   SortBy,
@@ -14,14 +13,16 @@ import {
   useInstantSearch,
 } from 'react-instantsearch';
 import { Header } from '../components/layout/Header.tsx';
+import { ActiveFilters } from '../components/facets/ActiveFilters.tsx';
 import { FiltersDrawer } from '../components/facets/FiltersDrawer.tsx';
 import { Filters } from '../components/facets/Filters.tsx';
-import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
+import { HomeSections } from '../components/home/HomeSections.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
-import { Results } from '../components/search/Results.tsx';
+import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
+import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
-import { ViewSwitch } from '../components/search/ViewSwitch.tsx';
+import { useStatsTexts } from '../components/search/stats-texts.ts';
 import { categoryAttributes } from '../lib/catalog.ts';
 import { sortOptions } from '../lib/config.ts';
 import { onBeforeNavigate } from '../lib/navigation.ts';
@@ -30,20 +31,6 @@ import type { RoutingContext } from '../routing.ts';
 import { useServices } from './services.ts';
 
 export const hitsPerPageOptions = [20, 40, 60];
-
-const refinementLabels: Record<string, string> = {
-  brand: 'Brand',
-  color: 'Color',
-  price: 'Price',
-  rating: 'Rating',
-  free_shipping: 'Free shipping',
-  [categoryAttributes[0]]: 'Category',
-};
-
-/** Shopper-facing names instead of attribute names ("Category", not "hierarchicalCategories.lvl0"). */
-function labelRefinements<T extends { attribute: string; label: string }>(items: T[]): T[] {
-  return items.map((item) => ({ ...item, label: refinementLabels[item.attribute] ?? item.label }));
-}
 
 function SearchHeader() {
   const { setIndexUiState } = useInstantSearch();
@@ -66,6 +53,7 @@ function SearchHeader() {
 
 export function SearchPage() {
   const { config, searchClient, insights, categories } = useServices();
+  const statsTexts = useStatsTexts();
   const sorts = useMemo(() => sortOptions(config), [config]);
   const { routing, flush } = useMemo(() => {
     const context: RoutingContext = { indexName: config.indexName, sortOptions: sorts, categories, hitsPerPageOptions };
@@ -82,8 +70,11 @@ export function SearchPage() {
       stalledSearchDelay={200}
       future={{ preserveSharedStateOnUnmount: true }}
     >
-      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" />
+      {/* `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the
+          demo) show once in the results; the product page lists them. Without that setting it changes nothing. */}
+      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" distinct />
       <SearchHeader />
+      <ScrollRestoration />
       <div className="vt-layout">
         <FiltersDrawer>
           <Filters />
@@ -92,19 +83,24 @@ export function SearchPage() {
           <Breadcrumb attributes={[...categoryAttributes]} />
           <div className="vt-toolbar">
             {/* Stats carries its own polite live region (ais-Stats-announcement), debounced while typing. */}
-            <Stats className="vt-stats" />
+            <Stats className="vt-stats" translations={statsTexts} />
             <SortBy items={sorts.map(({ label, value }) => ({ label, value }))} aria-label="Sort by" />
-            <HitsPerPage
-              items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
-            />
-            <ViewSwitch />
+            {/* The stock select has no name of its own; the label around it gives it one. */}
+            <label className="vt-hits-per-page">
+              <span className="vt-sr-only">Results per page</span>
+              <HitsPerPage
+                items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
+              />
+            </label>
           </div>
-          <CurrentRefinements transformItems={labelRefinements} />
+          <ActiveFilters />
           <SearchStatus />
-          <HomeTrending />
-          <NoResultsBoundary fallback={<NoResults />}>
-            <Results />
-          </NoResultsBoundary>
+          <HomeSections />
+          <StaleWhileFailing>
+            <NoResultsBoundary fallback={<NoResults />}>
+              <Results />
+            </NoResultsBoundary>
+          </StaleWhileFailing>
         </main>
       </div>
     </InstantSearch>

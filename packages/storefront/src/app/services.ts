@@ -1,7 +1,7 @@
 /**
  * What every page needs, created once at startup (see main.tsx) and handed down through React context.
  */
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext, useMemo, useSyncExternalStore } from 'react';
 import type { CategoryNode } from '../lib/catalog.ts';
 import type { CartLine, CartStore } from '../lib/cart.ts';
 import type { StorefrontConfig } from '../lib/config.ts';
@@ -27,4 +27,21 @@ export function useServices(): Services {
 export function useCartLines(): CartLine[] {
   const { cart } = useServices();
   return useSyncExternalStore(cart.subscribe, cart.getLines, cart.getLines);
+}
+
+export interface Format {
+  /** A price in the configured currency and locale ("$1,299.99", "1 299,99 €"). */
+  price(value: number): string;
+  /** A count in the configured locale ("1,234"). */
+  number(value: number): string;
+}
+
+/** Number formats of the configured locale: one currency, one style, on every page. */
+export function useFormat(): Format {
+  const { config } = useServices();
+  return useMemo(() => {
+    const price = new Intl.NumberFormat(config.locale, { style: 'currency', currency: config.currency });
+    const number = new Intl.NumberFormat(config.locale);
+    return { price: (value) => price.format(value), number: (value) => number.format(value) };
+  }, [config.locale, config.currency]);
 }

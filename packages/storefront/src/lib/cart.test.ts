@@ -36,7 +36,8 @@ describe('cart', () => {
     store.add(lamp, 2);
     expect(new CartStore(storage).getLines()).toEqual([{ ...lamp, quantity: 2 }]);
     const order = store.placeOrder('EUR', new Date('2025-01-02T03:04:05Z'));
-    expect(order.total).toBe(39.98);
+    // 2 × 19.99 of goods, standard delivery (4.99) and 8 % tax (3.20).
+    expect(order).toMatchObject({ subtotal: 39.98, shipping: 4.99, tax: 3.2, total: 48.17 });
     expect(store.getLines()).toEqual([]);
     expect(JSON.parse(storage.data.get(cartStorageKey)!)).toEqual([]);
     expect(JSON.parse(storage.data.get(ordersStorageKey)!)).toEqual([order]);

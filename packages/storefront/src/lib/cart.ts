@@ -4,6 +4,7 @@
  * React through `useSyncExternalStore`.
  */
 import type { Product } from '@vitrine/protocol';
+import { orderSummary } from './shipping.ts';
 
 export const cartStorageKey = 'vitrine.cart';
 export const ordersStorageKey = 'vitrine.orders';
@@ -18,12 +19,18 @@ export interface CartLine {
   quantity: number;
   /** The search that led to the product, for the purchase event's attribution. */
   queryID?: string;
+  /** The product ships free (the order's delivery cost depends on it). */
+  freeShipping?: boolean;
 }
 
 export interface Order {
   id: string;
   placedAt: string;
   lines: CartLine[];
+  /** Goods, delivery and tax as the order summary showed them; `total` is what the shopper pays. */
+  subtotal: number;
+  shipping: number;
+  tax: number;
   total: number;
   currency: string;
 }
@@ -36,7 +43,7 @@ function clampQuantity(quantity: number): number {
 /** Adds `quantity` of a product; a product already in the cart gets its quantity increased (capped at 99). */
 export function addLine(
   lines: CartLine[],
-  product: Pick<Product, 'objectID' | 'name' | 'slug' | 'image' | 'price'>,
+  product: Pick<Product, 'objectID' | 'name' | 'slug' | 'image' | 'price'> & { free_shipping?: boolean },
   quantity = 1,
   queryID?: string,
 ): CartLine[] {
@@ -56,6 +63,7 @@ export function addLine(
     price: product.price,
     quantity: Math.max(1, clampQuantity(quantity)),
   };
+  if (product.free_shipping) line.freeShipping = true;
   if (queryID) line.queryID = queryID;
   return [...lines, line];
 }
@@ -149,11 +157,15 @@ export class CartStore {
 
   /** Places a mock order: stored locally with the lines and total, and the cart emptied. */
   placeOrder(currency: string, now = new Date()): Order {
+    const { subtotal, shipping, tax, total } = orderSummary(this.lines);
     const order: Order = {
       id: `VT-${now.getTime().toString(36).toUpperCase()}`,
       placedAt: now.toISOString(),
       lines: this.lines,
-      total: cartTotal(this.lines),
+      subtotal,
+      shipping,
+      tax,
+      total,
       currency,
     };
     const previous = (() => {

@@ -113,7 +113,7 @@ export async function getProduct(client: SearchClient, indexName: string, object
   return response.results?.[0] ?? null;
 }
 
-/** Formats a price for display in the shop's currency. */
-export function formatPrice(value: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value);
+/** Formats a price in the shop's currency and locale (`useFormat()` keeps the formatter for React code). */
+export function formatPrice(value: number, currency: string, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value);
 }

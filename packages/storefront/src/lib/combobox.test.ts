@@ -52,3 +52,12 @@ describe('combobox keys', () => {
     expect(clampActive(-1, 0)).toBe(-1);
   });
 });
+
+describe('products in the dropdown', () => {
+  it('come after every query option, named by the product', () => {
+    const product = { objectID: 'p1', slug: 'desk-lamp', name: 'Desk Lamp', image: '/i.svg', price: 19.99 };
+    const options = buildOptions(['lamp'], [{ query: 'lamps', highlighted: 'lamps' }], [product]);
+    expect(options.map((option) => option.kind)).toEqual(['recent', 'suggestion', 'product']);
+    expect(options[2]).toEqual({ kind: 'product', query: 'Desk Lamp', product });
+  });
+});

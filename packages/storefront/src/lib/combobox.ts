@@ -3,18 +3,21 @@
  * one also offered within its top category) and how the arrow keys move through them. Pure, so it is tested
  * without a browser; `SearchCombobox` renders it.
  */
+import type { ProductPreview } from './product-previews.ts';
 import type { QuerySuggestion } from './suggestions.ts';
 
 export type ComboboxOption =
   | { kind: 'recent'; query: string }
   | { kind: 'suggestion'; query: string; highlighted: string }
-  | { kind: 'category'; query: string; category: string };
+  | { kind: 'category'; query: string; category: string }
+  | { kind: 'product'; query: string; product: ProductPreview };
 
 /**
  * Recent searches first (they are the shopper's own), then suggestions not already listed as recent. The first
- * suggestion is also offered within its top category, even when it is listed as a recent search.
+ * suggestion is also offered within its top category, even when it is listed as a recent search. Products come
+ * last (shown beside the queries), so ↓ walks through the queries first.
  */
-export function buildOptions(recent: string[], suggestions: QuerySuggestion[]): ComboboxOption[] {
+export function buildOptions(recent: string[], suggestions: QuerySuggestion[], products: ProductPreview[] = []): ComboboxOption[] {
   const options: ComboboxOption[] = recent.map((query) => ({ kind: 'recent', query }));
   const listed = new Set(recent.map((query) => query.toLowerCase()));
   suggestions.forEach((suggestion, index) => {
@@ -25,6 +28,7 @@ export function buildOptions(recent: string[], suggestions: QuerySuggestion[]): 
     // Only the first suggestion gets its category: one scoped entry helps, one per row would crowd the list.
     if (index === 0 && suggestion.category) options.push({ kind: 'category', query: suggestion.query, category: suggestion.category });
   });
+  for (const product of products) options.push({ kind: 'product', query: product.name, product });
   return options;
 }
 

@@ -11,6 +11,8 @@ describe('storefront config', () => {
       replicas: { priceAsc: undefined, priceDesc: undefined, relevantPriceAsc: undefined },
       insights: { enabled: true, useCdn: false },
       currency: 'USD',
+      locale: 'en-US',
+      display: { resultsView: 'pages', searchTime: false },
       recommend: { enabled: true },
       querySuggestions: { enabled: true, indexName: 'products_query_suggestions' },
     });
@@ -25,6 +27,14 @@ describe('storefront config', () => {
     expect(parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', indexName: 'shop' }).querySuggestions.indexName).toBe('shop_query_suggestions');
     expect(() => parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', recommend: { enabled: 'no' } })).toThrow(/"recommend.enabled"/);
     expect(() => parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', querySuggestions: [] })).toThrow(/"querySuggestions" must be an object/);
+  });
+
+  it('reads the locale and the display choices, refusing unknown ones', () => {
+    const config = parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', locale: 'de-DE', display: { resultsView: 'infinite', searchTime: true } });
+    expect(config.locale).toBe('de-DE');
+    expect(config.display).toEqual({ resultsView: 'infinite', searchTime: true });
+    expect(() => parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', locale: 'not a locale!' })).toThrow(/"locale"/);
+    expect(() => parseStorefrontConfig({ appId: 'a', searchApiKey: 'k', display: { resultsView: 'grid' } })).toThrow(/"display.resultsView"/);
   });
 
   it('names the offending field', () => {

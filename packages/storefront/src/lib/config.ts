@@ -12,7 +12,7 @@ export interface ReplicaNames {
   priceAsc?: string;
   /** Standard replica ranked by descending price. */
   priceDesc?: string;
-  /** Virtual replica: relevant sort by ascending price (Stats then reads "N relevant results sorted out of M"). */
+  /** Virtual replica: relevant sort by ascending price ("Best matches, lowest price first"). */
   relevantPriceAsc?: string;
 }
 
@@ -33,6 +33,14 @@ export interface StorefrontConfig {
   };
   /** ISO 4217 code for prices and conversion events. Default `USD`. */
   currency: string;
+  /** BCP 47 locale for prices and counts (`Intl.NumberFormat`). Default `en-US`. */
+  locale: string;
+  display: {
+    /** Results as numbered pages or one growing list. Default `pages`. */
+    resultsView: 'pages' | 'infinite';
+    /** Show the search time ("found in 3ms") after the result count: for the shop's developers. Default false. */
+    searchTime: boolean;
+  };
   /** Recommendation carousels (product page: related, bought together; home: trending). Default on. */
   recommend: { enabled: boolean };
   querySuggestions: {
@@ -95,6 +103,17 @@ export function parseStorefrontConfig(json: unknown): StorefrontConfig {
   const currency = optionalString(json, 'currency', '') ?? 'USD';
   if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('vitrine.config.json: "currency" must be an ISO 4217 code like "USD"');
   const indexName = optionalString(json, 'indexName', '') ?? 'products';
+  const locale = optionalString(json, 'locale', '') ?? 'en-US';
+  try {
+    new Intl.NumberFormat(locale);
+  } catch {
+    throw new ConfigError(`vitrine.config.json: "locale" must be a BCP 47 language tag like "en-US", got ${JSON.stringify(locale)}`);
+  }
+  const displayIn = optionalObject(json, 'display');
+  const resultsView = displayIn.resultsView ?? 'pages';
+  if (resultsView !== 'pages' && resultsView !== 'infinite') {
+    throw new ConfigError('vitrine.config.json: "display.resultsView" must be "pages" or "infinite"');
+  }
   const recommendIn = optionalObject(json, 'recommend');
   const suggestionsIn = optionalObject(json, 'querySuggestions');
   return {
@@ -112,6 +131,8 @@ export function parseStorefrontConfig(json: unknown): StorefrontConfig {
       useCdn: optionalBoolean(insightsIn, 'useCdn', false),
     },
     currency,
+    locale,
+    display: { resultsView, searchTime: optionalBoolean(displayIn, 'searchTime', false, 'display.') },
     recommend: { enabled: optionalBoolean(recommendIn, 'enabled', true, 'recommend.') },
     querySuggestions: {
       enabled: optionalBoolean(suggestionsIn, 'enabled', true, 'querySuggestions.'),
@@ -133,8 +154,7 @@ export function sortOptions(config: StorefrontConfig): SortOption[] {
   const { priceAsc, priceDesc, relevantPriceAsc } = config.replicas;
   if (priceAsc) options.push({ key: 'price_asc', label: 'Price: low to high', value: priceAsc });
   if (priceDesc) options.push({ key: 'price_desc', label: 'Price: high to low', value: priceDesc });
-  if (relevantPriceAsc) {
-    options.push({ key: 'relevant_price_asc', label: 'Price: low to high (relevant)', value: relevantPriceAsc });
-  }
+  // A relevant sort keeps only the best matches, then sorts them: named for what the shopper gets.
+  if (relevantPriceAsc) options.push({ key: 'relevant_price_asc', label: 'Best matches, lowest price first', value: relevantPriceAsc });
   return options;
 }

@@ -6,6 +6,7 @@
 import { useSyncExternalStore } from 'react';
 import type { MouseEvent as ReactMouseEvent } from 'react';
 import { parseProductPath } from './catalog.ts';
+import { saveScrollPosition } from './scroll-memory.ts';
 
 export type Page =
   | { kind: 'search' }
@@ -57,12 +58,34 @@ export function onBeforeNavigate(callback: () => void): () => void {
   return () => beforeNavigate.delete(callback);
 }
 
+let arrivedByHistory = false;
+if (typeof window !== 'undefined') {
+  // The shop puts pages back itself once their content is there; the browser's own restoration would jump
+  // before the results are rendered.
+  window.history.scrollRestoration = 'manual';
+  window.addEventListener('popstate', () => {
+    arrivedByHistory = true;
+  });
+}
+
+/** True when the current page was reached by Back or Forward (its saved scroll position then applies). */
+export function cameByHistory(): boolean {
+  return arrivedByHistory;
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   for (const callback of beforeNavigate) callback();
+  saveScrollPosition(currentUrl(), window.scrollY);
+  arrivedByHistory = false;
   if (options.replace) window.history.replaceState(inAppMarker, '', to);
   else window.history.pushState(inAppMarker, '', to);
   window.scrollTo(0, 0);
   window.dispatchEvent(new Event(navigateEvent));
+}
+
+/** The current address without origin, as scroll positions are keyed. */
+export function currentUrl(): string {
+  return `${window.location.pathname}${window.location.search}`;
 }
 
 /** Click handler for in-app links: plain left clicks navigate in place, modified clicks keep the browser's behaviour. */

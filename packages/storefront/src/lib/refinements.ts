@@ -33,16 +33,20 @@ function listAttribute(attribute: 'brand' | 'color', label: string, state: Store
   }));
 }
 
-function rangeLabel(range: string): string {
+/** Formats a price for labels (the shop's currency and locale); plain numbers when none is given. */
+export type PriceFormatter = (value: number) => string;
+
+function rangeLabel(range: string, formatPrice: PriceFormatter): string {
   const [min = '', max = ''] = range.split(':');
-  if (min && max) return `${min} – ${max}`;
-  return min ? `≥ ${min}` : `≤ ${max}`;
+  const price = (text: string) => formatPrice(Number(text));
+  if (min && max) return `${price(min)} – ${price(max)}`;
+  return min ? `≥ ${price(min)}` : `≤ ${price(max)}`;
 }
 
-function rangeAttribute(attribute: 'price' | 'rating', state: StorefrontIndexUiState): ActiveRefinement[] {
+function rangeAttribute(attribute: 'price' | 'rating', state: StorefrontIndexUiState, formatPrice: PriceFormatter): ActiveRefinement[] {
   const range = state.range?.[attribute];
   if (!range || range === ':') return [];
-  const label = attribute === 'rating' ? `Rating: ${range.split(':')[0]} & up` : `Price: ${rangeLabel(range)}`;
+  const label = attribute === 'rating' ? `Rating: ${range.split(':')[0]} & up` : `Price: ${rangeLabel(range, formatPrice)}`;
   return [
     {
       key: `${attribute}:${range}`,
@@ -55,7 +59,7 @@ function rangeAttribute(attribute: 'price' | 'rating', state: StorefrontIndexUiS
   ];
 }
 
-export function listRefinements(state: StorefrontIndexUiState): ActiveRefinement[] {
+export function listRefinements(state: StorefrontIndexUiState, formatPrice: PriceFormatter = String): ActiveRefinement[] {
   const refinements: ActiveRefinement[] = [];
   const category = state.hierarchicalMenu?.[lvl0];
   if (category?.length) {
@@ -69,7 +73,7 @@ export function listRefinements(state: StorefrontIndexUiState): ActiveRefinement
     });
   }
   refinements.push(...listAttribute('brand', 'Brand', state), ...listAttribute('color', 'Color', state));
-  refinements.push(...rangeAttribute('price', state), ...rangeAttribute('rating', state));
+  refinements.push(...rangeAttribute('price', state, formatPrice), ...rangeAttribute('rating', state, formatPrice));
   if (state.toggle?.free_shipping) {
     refinements.push({
       key: 'free_shipping',

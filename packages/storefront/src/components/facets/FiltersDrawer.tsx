@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useStats } from 'react-instantsearch';
+import { useFormat } from '../../app/services.ts';
 
 const focusableSelector = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -15,6 +16,7 @@ export function FiltersDrawer({ children }: { children: ReactNode }) {
   const closeRef = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
   const { nbHits } = useStats();
+  const format = useFormat();
 
   useEffect(() => {
     if (open) closeRef.current?.focus();
@@ -70,7 +72,7 @@ export function FiltersDrawer({ children }: { children: ReactNode }) {
         <div className="vt-filters-body">{children}</div>
         <div className="vt-filters-foot">
           <button type="button" className="vt-filters-see" onClick={() => setOpen(false)}>
-            See {nbHits.toLocaleString('en-US')} results
+            See {format.number(nbHits)} results
           </button>
         </div>
       </aside>

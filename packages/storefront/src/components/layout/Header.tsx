@@ -3,7 +3,7 @@ import { useCartLines } from '../../app/services.ts';
 import { cartCount } from '../../lib/cart.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 
-/** Shop name, an optional search box (search page only) and the cart link with its item count. */
+/** Shop name, the search box (the search page's own, or `HeaderSearch` elsewhere) and the cart link with its item count. */
 /** `onHome`: on the search page the logo resets the search in place instead of loading the page again. */
 export function Header({ children, onHome }: { children?: ReactNode; onHome?: () => void }) {
   const count = cartCount(useCartLines());

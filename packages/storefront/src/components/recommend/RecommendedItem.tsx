@@ -5,28 +5,20 @@
  */
 import type { Product } from '@vitrine/protocol';
 import { useServices } from '../../app/services.ts';
-import { formatPrice, productPath } from '../../lib/catalog.ts';
-import { handleLinkClick } from '../../lib/navigation.ts';
+import { ProductCard } from '../home/ProductCard.tsx';
 
 /** A recommended record as the widgets hand it over (position and queryID added by InstantSearch). */
 export type RecommendedProduct = Product & { objectID: string; __position: number; __queryID?: string };
 
 export function RecommendedItem({ item, eventName }: { item: RecommendedProduct; eventName: string }) {
-  const { config, insights } = useServices();
-  const href = productPath(item);
+  const { insights } = useServices();
   return (
-    <a
-      className="vt-rec-item"
-      href={href}
-      onClick={(event) => {
+    <ProductCard
+      product={item}
+      onOpen={() => {
         insights?.recommendationClicked({ objectID: item.objectID, position: item.__position, queryID: item.__queryID, eventName });
         insights?.rememberQueryID(item.objectID, item.__queryID);
-        handleLinkClick(event, href);
       }}
-    >
-      <img className="vt-rec-image" src={item.image} alt="" width={140} height={140} loading="lazy" decoding="async" />
-      <span className="vt-rec-name">{item.name}</span>
-      <span className="vt-price vt-rec-price">{formatPrice(item.price, config.currency)}</span>
-    </a>
+    />
   );
 }

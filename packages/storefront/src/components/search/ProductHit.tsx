@@ -2,8 +2,8 @@ import { Highlight, Snippet } from 'react-instantsearch';
 import type { Hit } from 'instantsearch.js';
 import type { SendEventForHits } from 'instantsearch.js/es/lib/utils';
 import type { Product } from '@vitrine/protocol';
-import { useServices } from '../../app/services.ts';
-import { formatPrice, productPath } from '../../lib/catalog.ts';
+import { useFormat, useServices } from '../../app/services.ts';
+import { productPath } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 import { Stars } from '../product/Stars.tsx';
 
@@ -12,7 +12,8 @@ import { Stars } from '../product/Stars.tsx';
  * Highlight/Snippet (which split on the highlight tags and escape the rest), so HTML in a record stays inert.
  */
 export function ProductHit({ hit, sendEvent }: { hit: Hit<Product>; sendEvent: SendEventForHits }) {
-  const { config, insights } = useServices();
+  const { insights } = useServices();
+  const format = useFormat();
   const href = productPath(hit);
   return (
     <article className="vt-hit">
@@ -35,7 +36,7 @@ export function ProductHit({ hit, sendEvent }: { hit: Hit<Product>; sendEvent: S
         <Snippet attribute="description" hit={hit} />
       </p>
       <div className="vt-hit-meta">
-        <span className="vt-price">{formatPrice(hit.price, config.currency)}</span>
+        <span className="vt-price">{format.price(hit.price)}</span>
         <Stars rating={hit.rating} count={hit.reviewCount} />
         {hit.free_shipping && <span className="vt-badge">Free shipping</span>}
       </div>

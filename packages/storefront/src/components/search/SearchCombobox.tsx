@@ -1,22 +1,28 @@
 /**
  * The search box with a dropdown of recent searches and query suggestions, following the ARIA combobox pattern
  * (role=combobox on the input, a listbox of options, aria-activedescendant for the option under the arrow keys).
- * The input is still react-instantsearch's SearchBox (default texts, 512 characters, `ais-*` classes, search as
- * you type); this component only adds the ARIA attributes and key handling through `inputProps`, and the list.
+ * The input is `ShopSearchBox` (react-instantsearch's `useSearchBox` with the stock markup, texts and 512
+ * characters); this component only adds the ARIA attributes and key handling through `inputProps`, and the list.
+ *
+ * Beside the queries, a group of products (image, name, price) for the typed text; choosing one opens its page.
  *
  * Keys: ↓/↑ move through the options (and back to the text), Enter runs the active option (or the typed text),
  * Escape closes the list, Delete removes the active recent search.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
-import { SearchBox, useInstantSearch } from 'react-instantsearch';
+import { useInstantSearch } from 'react-instantsearch';
 import { useServices } from '../../app/services.ts';
-import { categoryAttributes } from '../../lib/catalog.ts';
+import { categoryAttributes, productPath } from '../../lib/catalog.ts';
 import { buildOptions, clampActive, moveActive, optionId } from '../../lib/combobox.ts';
 import type { ComboboxOption } from '../../lib/combobox.ts';
-import { splitHighlight } from '../../lib/highlight.ts';
+import { navigate } from '../../lib/navigation.ts';
+import { fetchProductPreviews } from '../../lib/product-previews.ts';
+import type { ProductPreview } from '../../lib/product-previews.ts';
 import { addRecentSearch, matchingRecentSearches, readRecentSearches, removeRecentSearch } from '../../lib/recent-searches.ts';
 import { fetchSuggestions } from '../../lib/suggestions.ts';
+import { ShopSearchBox } from './ShopSearchBox.tsx';
+import { SuggestionOption } from './SuggestionOption.tsx';
 import type { QuerySuggestion } from '../../lib/suggestions.ts';
 
 function storage(): Storage | undefined {
@@ -27,31 +33,22 @@ function storage(): Storage | undefined {
   }
 }
 
-function Highlighted({ value }: { value: string }) {
-  return (
-    <>
-      {splitHighlight(value).map((part, index) => (part.highlighted ? <mark key={index}>{part.value}</mark> : <span key={index}>{part.value}</span>))}
-    </>
-  );
-}
-
-function optionLabel(option: ComboboxOption) {
-  switch (option.kind) {
-    case 'recent':
-      return <span className="vt-suggestion-text">{option.query}</span>;
-    case 'suggestion':
-      return (
-        <span className="vt-suggestion-text">
-          <Highlighted value={option.highlighted} />
-        </span>
-      );
-    case 'category':
-      return (
-        <span className="vt-suggestion-text vt-suggestion-category">
-          {option.query} <span className="vt-suggestion-in">in {option.category}</span>
-        </span>
-      );
-  }
+/** Product previews for the typed text; like suggestions, a late answer to an older text is dropped. */
+function useProductPreviews(typed: string, open: boolean): ProductPreview[] {
+  const { config, searchClient } = useServices();
+  const [products, setProducts] = useState<ProductPreview[]>([]);
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    fetchProductPreviews(searchClient, config.indexName, typed).then(
+      (list) => current && setProducts(list),
+      () => current && setProducts([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [typed, open, searchClient, config.indexName]);
+  return products;
 }
 
 /** The search box's typed text drives suggestions; a fetch that comes back after a newer one is dropped. */
@@ -86,13 +83,22 @@ export function SearchCombobox({ placeholder }: { placeholder: string }) {
   const [active, setActive] = useState(-1);
   const [recent, setRecent] = useState<string[]>(() => readRecentSearches(storage()));
   const suggestions = useSuggestions(typed, open);
-  const options = useMemo(() => buildOptions(matchingRecentSearches(recent, typed), suggestions), [recent, typed, suggestions]);
+  const products = useProductPreviews(typed, open);
+  const options = useMemo(() => buildOptions(matchingRecentSearches(recent, typed), suggestions, products), [recent, typed, suggestions, products]);
+  const queryIndexes = options.flatMap((option, index) => (option.kind === 'product' ? [] : [index]));
+  const productIndexes = options.flatMap((option, index) => (option.kind === 'product' ? [index] : []));
   const activeIndex = clampActive(active, options.length);
   const expanded = open && options.length > 0;
 
   const input = () => rootRef.current?.querySelector<HTMLInputElement>('.ais-SearchBox-input') ?? null;
 
   const run = (option: ComboboxOption) => {
+    if (option.kind === 'product') {
+      setOpen(false);
+      setActive(-1);
+      navigate(productPath(option.product));
+      return;
+    }
     setRecent(addRecentSearch(storage(), option.query));
     setTyped(option.query);
     setOpen(false);
@@ -134,7 +140,7 @@ export function SearchCombobox({ placeholder }: { placeholder: string }) {
 
   return (
     <div className="vt-combobox" ref={rootRef}>
-      <SearchBox
+      <ShopSearchBox
         placeholder={placeholder}
         inputProps={{
           role: 'combobox',
@@ -162,47 +168,32 @@ export function SearchCombobox({ placeholder }: { placeholder: string }) {
           },
         }}
       />
-      <div className="vt-suggestions" hidden={!expanded}>
-        <ul id={listId} role="listbox" aria-label="Search suggestions" className="vt-suggestions-list">
-          {options.map((option, index) => (
-            <li
-              key={`${option.kind}:${option.query}`}
-              id={optionId(listId, index)}
-              role="option"
-              aria-selected={index === activeIndex}
-              className={`vt-suggestion vt-suggestion--${option.kind}${index === activeIndex ? ' vt-suggestion--active' : ''}`}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => run(option)}
-              onMouseMove={() => index !== activeIndex && setActive(index)}
-            >
-              {option.kind === 'recent' && (
-                <span className="vt-suggestion-kind" aria-hidden="true">
-                  ↺
-                </span>
-              )}
-              {optionLabel(option)}
-              {option.kind === 'recent' && (
-                <>
-                  <span className="vt-sr-only">, recent search, Delete to remove</span>
-                  {/* Mouse-only: the option itself is the keyboard target (Delete removes it), and a button
-                      inside an option would be interactive content nested in interactive content. */}
-                  <span
-                    className="vt-suggestion-remove"
-                    aria-hidden="true"
-                    title={`Remove “${option.query}” from recent searches`}
-                    data-remove={option.query}
-                    onClick={(event) => {
-                      event.stopPropagation();
-                      setRecent(removeRecentSearch(storage(), option.query));
-                    }}
-                  >
-                    ×
-                  </span>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
+      <div className={products.length > 0 ? 'vt-suggestions vt-suggestions--with-products' : 'vt-suggestions'} hidden={!expanded}>
+        <div id={listId} role="listbox" aria-label="Search suggestions" className="vt-suggestions-list">
+          {[
+            { title: 'Searches', indexes: queryIndexes },
+            { title: 'Products', indexes: productIndexes },
+          ].map(({ title, indexes }) =>
+            indexes.length === 0 ? null : (
+              <div key={title} role="group" aria-labelledby={`${listId}-${title}`} className={`vt-suggestion-group vt-suggestion-group--${title.toLowerCase()}`}>
+                <div role="presentation" id={`${listId}-${title}`} className="vt-suggestion-group-title">
+                  {title}
+                </div>
+                {indexes.map((index) => (
+                  <SuggestionOption
+                    key={`${options[index].kind}:${options[index].query}:${index}`}
+                    id={optionId(listId, index)}
+                    option={options[index]}
+                    active={index === activeIndex}
+                    onChoose={() => run(options[index])}
+                    onHover={() => index !== activeIndex && setActive(index)}
+                    onRemove={(query) => setRecent(removeRecentSearch(storage(), query))}
+                  />
+                ))}
+              </div>
+            ),
+          )}
+        </div>
       </div>
     </div>
   );

@@ -1,16 +1,14 @@
 /**
- * The results view (numbered pages or infinite scroll) as a search-state widget of its own, so it lives in the
- * UI state like any refinement: the router writes it to the URL (`view=infinite`) and back/forward restore it.
+ * The results view (numbered pages or one growing list) as a search-state widget of its own. The shop's
+ * configuration chooses it (`display.resultsView`); `view=infinite` in a URL still opens the infinite list, and
+ * the router keeps that key through back/forward like any other part of the state.
  */
 import { useConnector } from 'react-instantsearch';
 import type { Connector, IndexUiState } from 'instantsearch.js';
+import { useServices } from '../../app/services.ts';
 import type { StorefrontIndexUiState, ViewMode } from '../../routing.ts';
 
-type ViewModeRenderState = {
-  view: ViewMode;
-  /** Switches the view; the page goes back to the first one, as after any other change of the result list. */
-  refine: (view: ViewMode) => void;
-};
+type ViewModeRenderState = { view: ViewMode };
 
 type ViewModeDescription = {
   $$type: 'vitrine.viewMode';
@@ -19,10 +17,10 @@ type ViewModeDescription = {
   indexUiState: { view?: ViewMode };
 };
 
-type ViewModeParams = Record<string, never>;
+type ViewModeParams = { defaultView: ViewMode };
 
 const connectViewMode: Connector<ViewModeDescription, ViewModeParams> = (renderFn, unmountFn = () => {}) => (widgetParams) => {
-  let view: ViewMode = 'pages';
+  let view: ViewMode = widgetParams.defaultView;
   return {
     $$type: 'vitrine.viewMode',
     init(initOptions) {
@@ -37,30 +35,25 @@ const connectViewMode: Connector<ViewModeDescription, ViewModeParams> = (renderF
     getRenderState(renderState, renderOptions) {
       return { ...renderState, viewMode: this.getWidgetRenderState(renderOptions) };
     },
-    getWidgetRenderState({ instantSearchInstance, parent }) {
-      return {
-        view,
-        refine: (next: ViewMode) => {
-          const indexId = parent.getIndexId();
-          instantSearchInstance.setUiState((previous) => {
-            const { view: _view, page: _page, ...rest } = (previous[indexId] ?? {}) as StorefrontIndexUiState;
-            return { ...previous, [indexId]: next === 'infinite' ? { ...rest, view: 'infinite' } : rest } as typeof previous;
-          });
-        },
-        widgetParams,
-      };
+    getWidgetRenderState() {
+      return { view, widgetParams };
     },
     getWidgetUiState(uiState) {
       const { view: _view, ...rest } = uiState as StorefrontIndexUiState;
-      return (view === 'infinite' ? { ...rest, view } : rest) as IndexUiState;
+      return (view === 'infinite' && widgetParams.defaultView !== 'infinite' ? { ...rest, view } : rest) as IndexUiState;
     },
     getWidgetSearchParameters(searchParameters, { uiState }) {
-      view = (uiState as StorefrontIndexUiState).view === 'infinite' ? 'infinite' : 'pages';
+      view = (uiState as StorefrontIndexUiState).view === 'infinite' ? 'infinite' : widgetParams.defaultView;
       return searchParameters;
     },
   };
 };
 
 export function useViewMode(): ViewModeRenderState {
-  return useConnector<ViewModeParams, ViewModeDescription>(connectViewMode, {}, { $$widgetType: 'vitrine.viewMode' });
+  const { config } = useServices();
+  return useConnector<ViewModeParams, ViewModeDescription>(
+    connectViewMode,
+    { defaultView: config.display.resultsView },
+    { $$widgetType: 'vitrine.viewMode' },
+  );
 }

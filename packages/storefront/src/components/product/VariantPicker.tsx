@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import type { Product } from '@vitrine/protocol';
+import { useFormat, useServices } from '../../app/services.ts';
+import { productPath } from '../../lib/catalog.ts';
+import { handleLinkClick } from '../../lib/navigation.ts';
+
+type Variant = Pick<Product, 'objectID' | 'slug' | 'name' | 'color' | 'image' | 'price'>;
+
+/** A filter on one group; quotes and backslashes in the id are escaped so it stays one value. */
+export function groupFilter(groupID: string): string {
+  return `groupID:"${groupID.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+}
+
+/**
+ * The other variants of the product (colours, sizes of one model): records sharing its `groupID`, listed with a
+ * filter on it (`filterOnly(groupID)` in the index settings) and `distinct: false` so every variant comes back.
+ * Hidden when the record has no `groupID` or is alone in its group, and when the listing fails.
+ */
+export function VariantPicker({ product }: { product: Product & { groupID?: unknown } }) {
+  const { searchClient, config } = useServices();
+  const format = useFormat();
+  const groupID = typeof product.groupID === 'string' && product.groupID !== '' ? product.groupID : undefined;
+  const [variants, setVariants] = useState<Variant[]>([]);
+  useEffect(() => {
+    if (!groupID) return;
+    let current = true;
+    searchClient
+      .search({
+        requests: [{
+          indexName: config.indexName,
+          query: '',
+          filters: groupFilter(groupID),
+          distinct: false,
+          hitsPerPage: 50,
+          attributesToRetrieve: ['objectID', 'slug', 'name', 'color', 'image', 'price'],
+          attributesToHighlight: [],
+          analytics: false,
+        }],
+      })
+      .then(({ results }) => {
+        const first = results[0];
+        if (current && first && 'hits' in first) setVariants(first.hits as unknown as Variant[]);
+      })
+      .catch(() => {
+        // Without the list the product page still sells this variant.
+      });
+    return () => {
+      current = false;
+    };
+  }, [groupID, searchClient, config.indexName]);
+
+  if (!groupID || variants.length < 2) return null;
+  // Colours tell variants apart when they differ; otherwise their names do.
+  const byColor = new Set(variants.map((variant) => variant.color)).size === variants.length;
+  return (
+    <nav className="vt-variants" aria-labelledby="vt-variants-title">
+      <h2 id="vt-variants-title" className="vt-variants-title">
+        {byColor ? 'Colour' : 'Options'}
+      </h2>
+      <ul>
+        {variants.map((variant) => {
+          const href = productPath(variant);
+          const current = variant.objectID === product.objectID;
+          return (
+            <li key={variant.objectID}>
+              <a
+                href={href}
+                className={current ? 'vt-variant vt-variant--current' : 'vt-variant'}
+                aria-current={current ? 'page' : undefined}
+                onClick={(event) => handleLinkClick(event, href)}
+              >
+                <img src={variant.image} alt="" width={40} height={40} />
+                <span>{byColor ? variant.color : variant.name}</span>
+                <span className="vt-variant-price">{format.price(variant.price)}</span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
