@@ -4,7 +4,10 @@ import type {
   IndexSettings,
   SearchForFacetValuesResponse,
   SearchParams,
+  Rule,
   SearchResponse,
+  SearchRulesParams,
+  SearchRulesResponse,
   SynonymHit,
 } from '@vitrine/protocol';
 import type { FilterNode } from './filter/types.ts';
@@ -19,6 +22,11 @@ export interface SearchOptions {
    * retrieved or not, as Algolia).
    */
   highlightRetrievedOnly?: boolean;
+  /**
+   * The time of the search in seconds since the epoch, for rules with `validity` ranges (the engine has no
+   * clock). Without it, rules with validity ranges never apply.
+   */
+  nowSeconds?: number;
 }
 
 /**
@@ -63,6 +71,15 @@ export interface EngineIndex {
   records(): IterableIterator<IndexRecord>;
 
   setSynonyms(synonyms: SynonymHit[]): void;
+
+  /** Rules (merchandising), stored like synonyms: replace all, save some, delete one, clear, read, search. */
+  setRules(rules: Rule[]): void;
+  saveRules(rules: Rule[]): void;
+  deleteRule(objectID: string): boolean;
+  clearRules(): void;
+  getRule(objectID: string): Rule | undefined;
+  getRules(): Rule[];
+  searchRules(params?: SearchRulesParams): SearchRulesResponse;
 
   /**
    * One search with Algolia's semantics. `settingsOverride` lets a replica (standard or virtual) search the

@@ -13,3 +13,4 @@ export type * from './indices.ts';
 export type * from './insights.ts';
 export type * from './analytics.ts';
 export type * from './recommend.ts';
+export type * from './rules.ts';
