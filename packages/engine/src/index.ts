@@ -19,3 +19,5 @@ export type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
 export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, evaluateFilter } from './filter/index.ts';
 export type { FilterNode, FilterSource, NumericOperator, FilterLimits } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';
+export { validateRule } from './rules/validate.ts';
+export { searchRules } from './rules/rule-set.ts';

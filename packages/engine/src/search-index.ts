@@ -231,7 +231,7 @@ export class SearchIndex implements EngineIndex {
       this.endSearch();
     }
     const { response, dependencies, page } = executed;
-    if (plan !== null) applyPlanToResponse(response, params, plan, options);
+    if (plan !== null) applyPlanToResponse(response, params, plan);
     const store = this.store;
     const version = store.version;
     let spentMs = response.processingTimeMS;
@@ -470,7 +470,7 @@ export class SearchIndex implements EngineIndex {
  * `userData`, `renderingContent` (the rules' keys over the settings'), `queryAfterRemoval` and, with
  * getRankingInfo, `appliedRules`.
  */
-function applyPlanToResponse(response: SearchResponse, params: SearchParams, plan: RulePlan, options: SearchOptions | undefined): void {
+function applyPlanToResponse(response: SearchResponse, params: SearchParams, plan: RulePlan): void {
   response.query = typeof params.query === 'string' ? params.query : '';
   response.params = encodeParams(params);
   if (plan.userData.length > 0) response.userData = plan.userData;

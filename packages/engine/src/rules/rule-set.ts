@@ -60,30 +60,8 @@ export class RuleSet {
     return structuredClone([...this.byId.values()]);
   }
 
-  /**
-   * Rules whose objectID, description or a condition's pattern or context contains every word of `query`,
-   * narrowed by anchoring, context and enabled; sorted by objectID, paged (20 per page by default).
-   */
   search(params: SearchRulesParams = {}): SearchRulesResponse {
-    const query = typeof params.query === 'string' ? params.query.toLowerCase().split(/\s+/).filter(Boolean) : [];
-    const page = params.page ?? 0;
-    const hitsPerPage = params.hitsPerPage ?? 20;
-    const found = [...this.byId.values()]
-      .filter((rule) => {
-        const conditions = conditionsOf(rule);
-        if (params.anchoring !== undefined && !conditions.some((c) => c.anchoring === params.anchoring)) return false;
-        if (params.context !== undefined && !conditions.some((c) => c.context === params.context)) return false;
-        if (typeof params.enabled === 'boolean' && (rule.enabled !== false) !== params.enabled) return false;
-        const text = [rule.objectID, rule.description ?? '', ...conditions.flatMap((c) => [c.pattern ?? '', c.context ?? ''])].join(' ').toLowerCase();
-        return query.every((word) => text.includes(word));
-      })
-      .sort((a, b) => (a.objectID < b.objectID ? -1 : a.objectID > b.objectID ? 1 : 0));
-    return {
-      hits: structuredClone(found.slice(page * hitsPerPage, (page + 1) * hitsPerPage)),
-      nbHits: found.length,
-      page,
-      nbPages: Math.ceil(found.length / hitsPerPage),
-    };
+    return searchRules(this.byId.values(), params);
   }
 
   /**
@@ -116,4 +94,30 @@ export class RuleSet {
     if (matching.length === 0) return null;
     return planConsequences(params, selectRules(matching), env.separators);
   }
+}
+
+/**
+ * Rules whose objectID, description or a condition's pattern or context contains every word of `query`,
+ * narrowed by anchoring, context and enabled; sorted by objectID, paged (20 per page by default).
+ */
+export function searchRules(rules: Iterable<Rule>, params: SearchRulesParams = {}): SearchRulesResponse {
+  const query = typeof params.query === 'string' ? params.query.toLowerCase().split(/\s+/).filter(Boolean) : [];
+  const page = params.page ?? 0;
+  const hitsPerPage = params.hitsPerPage ?? 20;
+  const found = [...rules]
+    .filter((rule) => {
+      const conditions = conditionsOf(rule);
+      if (params.anchoring !== undefined && !conditions.some((c) => c.anchoring === params.anchoring)) return false;
+      if (params.context !== undefined && !conditions.some((c) => c.context === params.context)) return false;
+      if (typeof params.enabled === 'boolean' && (rule.enabled !== false) !== params.enabled) return false;
+      const text = [rule.objectID, rule.description ?? '', ...conditions.flatMap((c) => [c.pattern ?? '', c.context ?? ''])].join(' ').toLowerCase();
+      return query.every((word) => text.includes(word));
+    })
+    .sort((a, b) => (a.objectID < b.objectID ? -1 : a.objectID > b.objectID ? 1 : 0));
+  return {
+    hits: structuredClone(found.slice(page * hitsPerPage, (page + 1) * hitsPerPage)),
+    nbHits: found.length,
+    page,
+    nbPages: Math.ceil(found.length / hitsPerPage),
+  };
 }
