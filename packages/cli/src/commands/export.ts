@@ -17,16 +17,18 @@ export interface ExportPaths {
   records: string;
   settings: string;
   synonyms: string;
+  rules: string;
 }
 
 /**
- * `--out products.ndjson` → that file plus `products.settings.json` and `products.synonyms.json` beside it;
- * any other `--out` is a folder that receives `<index>.ndjson`, `<index>.settings.json`, `<index>.synonyms.json`.
+ * `--out products.ndjson` → that file plus `products.settings.json`, `products.synonyms.json` and
+ * `products.rules.json` beside it; any other `--out` is a folder that receives `<index>.ndjson` and the three
+ * JSON files.
  */
 export function exportPaths(out: string, indexName: string): ExportPaths {
   const file = /\.(ndjson|jsonl)$/i.exec(out);
   const stem = file ? out.slice(0, file.index) : join(out, indexName);
-  return { records: file ? out : `${stem}.ndjson`, settings: `${stem}.settings.json`, synonyms: `${stem}.synonyms.json` };
+  return { records: file ? out : `${stem}.ndjson`, settings: `${stem}.settings.json`, synonyms: `${stem}.synonyms.json`, rules: `${stem}.rules.json` };
 }
 
 async function exportRecords(client: ApiClient, indexName: string, path: string, ctx: CliContext): Promise<number> {
@@ -76,18 +78,33 @@ async function exportSynonyms(client: ApiClient, indexName: string): Promise<unk
   }
 }
 
+async function exportRules(client: ApiClient, indexName: string): Promise<unknown[]> {
+  const rules: unknown[] = [];
+  for (let page = 0; ; page++) {
+    const response = await client.searchRules({ indexName, searchRulesParams: { page, hitsPerPage: PAGE } });
+    for (const hit of response.hits) {
+      const { _highlightResult: _ignored, ...rule } = hit as typeof hit & { _highlightResult?: unknown };
+      rules.push(rule);
+    }
+    if (response.hits.length < PAGE || rules.length >= response.nbHits) return rules;
+  }
+}
+
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'Export an index: records (NDJSON), settings and synonyms (JSON)',
+  summary: 'Export an index: records (NDJSON), settings, synonyms and rules (JSON)',
   help: `Usage: vitrine export --index <name> --out <folder|file.ndjson> [options]
 
-Writes an index's records (one JSON object per line), settings and synonyms, in the forms vitrine import reads:
-  vitrine import products.ndjson --index products --settings products.settings.json --synonyms products.synonyms.json
+Writes an index's records (one JSON object per line), settings, synonyms and rules, in the forms vitrine
+import reads:
+  vitrine import products.ndjson --index products --settings products.settings.json \\
+    --synonyms products.synonyms.json --rules products.rules.json
 
 Options:
   --index NAME     Index to export (required)
-  --out PATH       A .ndjson file (settings and synonyms are written beside it as <name>.settings.json and
-                   <name>.synonyms.json), or a folder that receives <index>.ndjson and the two JSON files
+  --out PATH       A .ndjson file (settings, synonyms and rules are written beside it as <name>.settings.json,
+                   <name>.synonyms.json and <name>.rules.json), or a folder that receives <index>.ndjson and
+                   the three JSON files
 
 ${CONNECTION_HELP}`,
   options: { index: { type: 'string' }, out: { type: 'string' }, ...connectionOptions },
@@ -107,9 +124,11 @@ ${CONNECTION_HELP}`,
       writeFileSync(paths.settings, JSON.stringify(settings, null, 2) + '\n');
       const synonyms = await exportSynonyms(client, indexName);
       writeFileSync(paths.synonyms, JSON.stringify(synonyms, null, 2) + '\n');
+      const rules = await exportRules(client, indexName);
+      writeFileSync(paths.rules, JSON.stringify(rules, null, 2) + '\n');
       ctx.stdout.write(
         `Exported "${indexName}": ${count} records to ${paths.records}, settings to ${paths.settings}, ` +
-          `${synonyms.length} synonyms to ${paths.synonyms}.\n`,
+          `${synonyms.length} synonyms to ${paths.synonyms}, ${rules.length} rules to ${paths.rules}.\n`,
       );
     } catch (error) {
       if (error instanceof CliError) throw error;
