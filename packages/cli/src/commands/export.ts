@@ -66,29 +66,23 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
   return written;
 }
 
-async function exportSynonyms(client: ApiClient, indexName: string): Promise<unknown[]> {
-  const synonyms: unknown[] = [];
+/** Every hit of a paged search (synonyms, rules), without the `_highlightResult` the API adds. */
+async function exportPaged(search: (page: number) => Promise<{ hits: object[]; nbHits: number }>): Promise<unknown[]> {
+  const items: unknown[] = [];
   for (let page = 0; ; page++) {
-    const response = await client.searchSynonyms({ indexName, searchSynonymsParams: { page, hitsPerPage: PAGE } });
+    const response = await search(page);
     for (const hit of response.hits) {
-      const { _highlightResult: _ignored, ...synonym } = hit as typeof hit & { _highlightResult?: unknown };
-      synonyms.push(synonym);
+      const { _highlightResult: _ignored, ...item } = hit as { _highlightResult?: unknown };
+      items.push(item);
     }
-    if (response.hits.length < PAGE || synonyms.length >= response.nbHits) return synonyms;
+    if (response.hits.length < PAGE || items.length >= response.nbHits) return items;
   }
 }
 
-async function exportRules(client: ApiClient, indexName: string): Promise<unknown[]> {
-  const rules: unknown[] = [];
-  for (let page = 0; ; page++) {
-    const response = await client.searchRules({ indexName, searchRulesParams: { page, hitsPerPage: PAGE } });
-    for (const hit of response.hits) {
-      const { _highlightResult: _ignored, ...rule } = hit as typeof hit & { _highlightResult?: unknown };
-      rules.push(rule);
-    }
-    if (response.hits.length < PAGE || rules.length >= response.nbHits) return rules;
-  }
-}
+const exportSynonyms = (client: ApiClient, indexName: string) =>
+  exportPaged((page) => client.searchSynonyms({ indexName, searchSynonymsParams: { page, hitsPerPage: PAGE } }));
+const exportRules = (client: ApiClient, indexName: string) =>
+  exportPaged((page) => client.searchRules({ indexName, searchRulesParams: { page, hitsPerPage: PAGE } }));
 
 export const exportCommand: Command = {
   name: 'export',

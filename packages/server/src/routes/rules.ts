@@ -10,6 +10,7 @@ import type { RouteDeps } from '../app.ts';
 import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import { isPlainObject } from '../storage/validate.ts';
+import { countOf } from './synonyms.ts';
 
 type IndexParams = { indexName: string };
 type RuleParams = { indexName: string; objectID: string };
@@ -33,12 +34,6 @@ export function parseRule(raw: unknown, position: number, objectID?: string): Ru
 
 function truthy(value: string | undefined): boolean {
   return value === 'true' || value === '1';
-}
-
-/** A page number or size: a number, or a string of one; anything else NaN (a 400 then). */
-function countOf(value: unknown): number {
-  if (typeof value === 'number') return value;
-  return typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 }
 
 function searchParams(body: Record<string, unknown>): SearchRulesParams {

@@ -266,13 +266,16 @@ function moveIndex(registry: IndexRegistry, source: string, destination: string,
   });
 }
 
-function applySynonyms(registry: IndexRegistry, op: Extract<Op, { kind: 'synonyms' }>): void {
-  const targets = [op.indexName];
+/** The index an operation names and, with `forwardToReplicas`, each of its replicas (those that exist). */
+function targetsOf(registry: IndexRegistry, op: { indexName: string; at: string; forwardToReplicas: boolean }): IndexEntry[] {
+  const names = [op.indexName];
   const entry = registry.ensure(op.indexName, op.at);
-  if (op.forwardToReplicas) for (const raw of entry.settings.replicas ?? []) targets.push(parseReplicaName(raw).name);
-  for (const name of targets) {
-    const target = registry.get(name);
-    if (!target) continue;
+  if (op.forwardToReplicas) for (const raw of entry.settings.replicas ?? []) names.push(parseReplicaName(raw).name);
+  return names.map((name) => registry.get(name)).filter((target): target is IndexEntry => target !== undefined);
+}
+
+function applySynonyms(registry: IndexRegistry, op: Extract<Op, { kind: 'synonyms' }>): void {
+  for (const target of targetsOf(registry, op)) {
     if (op.action === 'clear' || (op.action === 'save' && op.replaceExisting)) target.synonyms = new Map();
     if (op.action === 'save') for (const hit of op.hits ?? []) target.synonyms.set(hit.objectID, hit);
     if (op.action === 'delete' && op.objectID !== undefined) target.synonyms.delete(op.objectID);
@@ -283,12 +286,7 @@ function applySynonyms(registry: IndexRegistry, op: Extract<Op, { kind: 'synonym
 
 /** Like synonyms: to the index, and with `forwardToReplicas` to each of its replicas. */
 function applyRules(registry: IndexRegistry, op: Extract<Op, { kind: 'rules' }>): void {
-  const targets = [op.indexName];
-  const entry = registry.ensure(op.indexName, op.at);
-  if (op.forwardToReplicas) for (const raw of entry.settings.replicas ?? []) targets.push(parseReplicaName(raw).name);
-  for (const name of targets) {
-    const target = registry.get(name);
-    if (!target) continue;
+  for (const target of targetsOf(registry, op)) {
     if (op.action === 'clear' || (op.action === 'save' && op.clearExisting)) target.rules = new Map();
     if (op.action === 'save') for (const rule of op.rules ?? []) target.rules.set(rule.objectID, rule);
     if (op.action === 'delete' && op.objectID !== undefined) target.rules.delete(op.objectID);
