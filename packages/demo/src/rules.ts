@@ -36,7 +36,7 @@ export function demoRules({ lamp }: DemoRuleSources): Rule[] {
       conditions: [{ pattern: 'sale', anchoring: 'contains' }],
       consequence: {
         params: { query: { edits: [{ type: 'remove', delete: 'sale' }] } },
-        userData: { type: 'banner', title: 'Winter sale', text: 'Up to 30% off selected products', link: '/search?query=' },
+        userData: { type: 'banner', title: 'Winter sale', text: 'Up to 30% off selected products', link: '/' },
       },
     },
     {
