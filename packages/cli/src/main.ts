@@ -7,8 +7,9 @@ import { demoCommand } from './commands/demo.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { serveCommand, startCommand } from './commands/serve.ts';
+import { syncCommand } from './commands/sync.ts';
 
-export const commands: readonly Command[] = [startCommand, serveCommand, importCommand, exportCommand, demoCommand];
+export const commands: readonly Command[] = [startCommand, serveCommand, importCommand, exportCommand, syncCommand, demoCommand];
 
 export function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

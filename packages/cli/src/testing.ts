@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@vitrine/server';
-import type { RunningServer } from '@vitrine/server';
+import type { RunningServer, ServerConfig } from '@vitrine/server';
 import type { CliContext } from './context.ts';
 import { createApiClient } from './importer/client.ts';
 import type { ApiClient } from './importer/client.ts';
@@ -27,11 +27,18 @@ export function tempDir(prefix = 'vitrine-cli-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** A server with its own credentials (two servers in one test must differ) and limits (hosted Algolia's, say). */
+export interface TestServerOptions {
+  appId?: string;
+  adminApiKey?: string;
+  limits?: ServerConfig['limits'];
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = tempDir('vitrine-cli-data-');
-  const appId = 'test-app';
-  const adminApiKey = 'admin-key-for-tests';
-  const server = await startServer({ dataDir, appId, adminApiKey, searchApiKey: 'search-key-for-tests', host: '127.0.0.1', port: 0 });
+  const appId = options.appId ?? 'test-app';
+  const adminApiKey = options.adminApiKey ?? 'admin-key-for-tests';
+  const server = await startServer({ dataDir, appId, adminApiKey, searchApiKey: 'search-key-for-tests', host: '127.0.0.1', port: 0, limits: options.limits });
   const client = createApiClient({ url: server.url, appId, apiKey: adminApiKey });
   return {
     server,
@@ -53,7 +60,7 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
+export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; signal?: AbortSignal } = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const ctx: CliContext = {
@@ -61,7 +68,7 @@ export async function runCli(args: string[], options: { env?: Record<string, str
     cwd: options.cwd ?? process.cwd(),
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => (stderr += chunk) },
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
   };
   const code = await main(args, ctx);
   return { code, stdout, stderr };

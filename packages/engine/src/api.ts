@@ -1,3 +1,4 @@
+import type { Dictionaries } from './query/dictionaries.ts';
 import type {
   BrowseResponse,
   IndexRecord,
@@ -71,6 +72,8 @@ export interface EngineIndex {
   records(): IterableIterator<IndexRecord>;
 
   setSynonyms(synonyms: SynonymHit[]): void;
+  /** The application's dictionaries (stop words, plurals, compounds); the same for every index. */
+  setDictionaries(dictionaries: Dictionaries): void;
 
   /** Rules (merchandising), stored like synonyms: replace all, save some, delete one, clear, read, search. */
   setRules(rules: Rule[]): void;

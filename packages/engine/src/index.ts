@@ -21,3 +21,5 @@ export type { FilterNode, FilterSource, NumericOperator, FilterLimits } from './
 export type { DocId } from './structures/ids.ts';
 export { validateRule } from './rules/validate.ts';
 export { searchRules } from './rules/rule-set.ts';
+export { Dictionaries, DICTIONARY_NAMES, emptyDictionaryState, type DictionaryState } from './query/dictionaries.ts';
+export { standardStopWords, STOP_WORD_LANGUAGES } from './query/standard-stop-words.ts';

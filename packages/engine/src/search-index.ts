@@ -21,6 +21,7 @@ import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttribut
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
 import { customOrderDeps, customOrderFor, customOrderKey, loadKeyColumns, mergePending, remapCustomOrder, saveKeyColumns } from './rank/custom-rank.ts';
 import { Compaction } from './index/compaction.ts';
+import { Dictionaries } from './query/dictionaries.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
 import { WordCache } from './query/match.ts';
 import { DocumentScanner } from './rank/scan.ts';
@@ -53,6 +54,7 @@ export class SearchIndex implements EngineIndex {
   private readonly rules = new RuleSet();
   /** Facet values by their words, for rule placeholders: per column, rebuilt when the column gains values. */
   private facetValueCache = new Map<string, { store: IndexStore; labels: number; values: FacetValues }>();
+  private dictionaries = new Dictionaries();
   private scanner: DocumentScanner | null = null;
   private settledVersion = -1;
   private readonly words = new WordCache();
@@ -201,6 +203,12 @@ export class SearchIndex implements EngineIndex {
 
   searchRules(params?: SearchRulesParams): SearchRulesResponse {
     return this.rules.search(params);
+  }
+
+  setDictionaries(dictionaries: Dictionaries): void {
+    this.dictionaries = dictionaries;
+    this.words.clear();
+    this.results.clear();
   }
 
   search(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SearchResponse {
@@ -418,6 +426,7 @@ export class SearchIndex implements EngineIndex {
       synonyms: this.synonymTable.size > 0 ? this.synonymTable : null,
       scanner: this.scanner,
       words: this.words,
+      dictionaries: this.dictionaries,
     };
   }
 

@@ -14,3 +14,4 @@ export type * from './insights.ts';
 export type * from './analytics.ts';
 export type * from './recommend.ts';
 export type * from './rules.ts';
+export type * from './dictionaries.ts';

@@ -7,7 +7,10 @@ export type Distinct = boolean | number;
 export type SortFacetValuesBy = 'count' | 'alpha';
 
 /** `facetFilters`, `numericFilters`, `tagFilters`, `optionalFilters`: a string, or an AND-list whose nested lists are OR-groups. */
-export type FilterList = string | Array<string | string[]>;
+export type FilterList = string | Array<string | FilterGroup>;
+
+/** An OR group; arrays nested in it add their strings to it (Algolia accepts them, as its spec's recursive type). */
+export type FilterGroup = Array<string | FilterGroup>;
 
 export interface RenderingContent {
   facetOrdering?: {
@@ -66,6 +69,7 @@ export interface SearchParams {
   disableTypoToleranceOnAttributes?: string[];
   ignorePlurals?: IgnorePlurals;
   removeStopWords?: boolean | string[];
+  decompoundQuery?: boolean;
   queryLanguages?: string[];
   removeWordsIfNoResults?: RemoveWordsIfNoResults;
   advancedSyntax?: boolean;

@@ -43,6 +43,7 @@ export interface IndexSettings {
   optionalWords?: string[] | string | null;
   ignorePlurals?: IgnorePlurals;
   removeStopWords?: boolean | string[];
+  decompoundQuery?: boolean;
   queryLanguages?: string[];
   indexLanguages?: string[];
   attributeForDistinct?: string;

@@ -4,7 +4,7 @@ import type { CliContext } from '../context.ts';
 import { UsageError } from '../errors.ts';
 
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | string[] | boolean | undefined>;
 
 /** One `vitrine <name>` command: its help text, its options, and what it does. */
 export interface Command {
@@ -58,4 +58,10 @@ export function integerOption(values: OptionValues, name: string, fallback: numb
 export function stringOption(values: OptionValues, name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;
+}
+
+/** An option that may be given several times (`multiple: true`), as a list; empty when absent. */
+export function listOption(values: OptionValues, name: string): string[] {
+  const raw = values[name];
+  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
 }

@@ -1,7 +1,7 @@
 import { readEnvironment } from '../config/env.ts';
 import type { CliContext } from '../context.ts';
 import { createApiClient, resolveAdminKey } from '../importer/client.ts';
-import type { ApiClient } from '../importer/client.ts';
+import type { ApiClient, ConnectionOptions } from '../importer/client.ts';
 import type { OptionSpecs, OptionValues } from './command.ts';
 import { stringOption } from './command.ts';
 
@@ -17,11 +17,16 @@ export const CONNECTION_HELP = `Connection:
   --app-id ID      Application ID (default $VITRINE_APP_ID or vitrine)
   --api-key KEY    Admin API key (default $VITRINE_ADMIN_API_KEY, else the key kept in $VITRINE_DATA_DIR)`;
 
-export function connect(values: OptionValues, ctx: CliContext): ApiClient {
+/** Where the connection options point: the options, else the environment, else the local server's data folder. */
+export function connectionSettings(values: OptionValues, ctx: CliContext): ConnectionOptions {
   const env = readEnvironment(ctx.env, ctx.cwd);
-  return createApiClient({
+  return {
     url: stringOption(values, 'url') ?? env.url,
     appId: stringOption(values, 'app-id') ?? env.appId,
     apiKey: resolveAdminKey(stringOption(values, 'api-key'), env),
-  });
+  };
+}
+
+export function connect(values: OptionValues, ctx: CliContext): ApiClient {
+  return createApiClient(connectionSettings(values, ctx));
 }

@@ -4,14 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
 import type { ApiClient } from '../importer/client.ts';
+import { browsePage, listRules, listSynonyms } from '../importer/index-content.ts';
 import { createProgress } from '../io/progress.ts';
 import type { Command } from './command.ts';
 import { stringOption } from './command.ts';
 import { CONNECTION_HELP, connect, connectionOptions } from './connection.ts';
-
-/** Attributes the API adds to hits, which are not part of the record. */
-const RESPONSE_ONLY = new Set(['_highlightResult', '_snippetResult', '_rankingInfo', '_distinctSeqID']);
-const PAGE = 1000;
 
 export interface ExportPaths {
   records: string;
@@ -41,18 +38,10 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
     let cursor: string | undefined;
     let progress: ReturnType<typeof createProgress> | undefined;
     do {
-      const page = await client.browse<Record<string, unknown>>({
-        indexName,
-        browseParams: { hitsPerPage: PAGE, attributesToRetrieve: ['*'], ...(cursor ? { cursor } : {}) },
-      });
-      progress ??= createProgress({ stream: ctx.stderr, label: 'Exporting', total: page.nbHits ?? 0, unit: 'records' });
-      let chunk = '';
-      for (const hit of page.hits) {
-        const record: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(hit)) if (!RESPONSE_ONLY.has(key)) record[key] = value;
-        chunk += JSON.stringify(record) + '\n';
-      }
-      written += page.hits.length;
+      const page = await browsePage(client, indexName, cursor);
+      progress ??= createProgress({ stream: ctx.stderr, label: 'Exporting', total: page.nbHits, unit: 'records' });
+      const chunk = page.records.map((record) => JSON.stringify(record) + '\n').join('');
+      written += page.records.length;
       if (!out.write(chunk)) await once(out, 'drain');
       progress.update(written, `${written} records`);
       cursor = page.cursor;
@@ -65,24 +54,6 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
   if (ctx.signal.aborted) throw new CliError('Export interrupted');
   return written;
 }
-
-/** Every hit of a paged search (synonyms, rules), without the `_highlightResult` the API adds. */
-async function exportPaged(search: (page: number) => Promise<{ hits: object[]; nbHits: number }>): Promise<unknown[]> {
-  const items: unknown[] = [];
-  for (let page = 0; ; page++) {
-    const response = await search(page);
-    for (const hit of response.hits) {
-      const { _highlightResult: _ignored, ...item } = hit as { _highlightResult?: unknown };
-      items.push(item);
-    }
-    if (response.hits.length < PAGE || items.length >= response.nbHits) return items;
-  }
-}
-
-const exportSynonyms = (client: ApiClient, indexName: string) =>
-  exportPaged((page) => client.searchSynonyms({ indexName, searchSynonymsParams: { page, hitsPerPage: PAGE } }));
-const exportRules = (client: ApiClient, indexName: string) =>
-  exportPaged((page) => client.searchRules({ indexName, searchRulesParams: { page, hitsPerPage: PAGE } }));
 
 export const exportCommand: Command = {
   name: 'export',
@@ -116,9 +87,9 @@ ${CONNECTION_HELP}`,
       mkdirSync(dirname(paths.records), { recursive: true });
       const count = await exportRecords(client, indexName, paths.records, ctx);
       writeFileSync(paths.settings, JSON.stringify(settings, null, 2) + '\n');
-      const synonyms = await exportSynonyms(client, indexName);
+      const synonyms = await listSynonyms(client, indexName);
       writeFileSync(paths.synonyms, JSON.stringify(synonyms, null, 2) + '\n');
-      const rules = await exportRules(client, indexName);
+      const rules = await listRules(client, indexName);
       writeFileSync(paths.rules, JSON.stringify(rules, null, 2) + '\n');
       ctx.stdout.write(
         `Exported "${indexName}": ${count} records to ${paths.records}, settings to ${paths.settings}, ` +

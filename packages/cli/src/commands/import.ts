@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
+import { waitForTask } from '../importer/client.ts';
 import type { ApiClient } from '../importer/client.ts';
 import { ErrorReport, formatRecordError } from '../importer/report.ts';
 import { BatchSender } from '../importer/sender.ts';
@@ -16,24 +17,6 @@ type ClientSettings = Parameters<ApiClient['setSettings']>[0]['indexSettings'];
 type ClientRule = Parameters<ApiClient['saveRules']>[0]['rules'][number];
 
 const number = new Intl.NumberFormat('en-US');
-/** Waiting for a task: poll quickly at first (a local server publishes in milliseconds), then every second. */
-const WAIT = { maxRetries: 3600, timeout: (retries: number) => Math.min(50 * 2 ** retries, 1000) };
-
-/**
- * Waits for a task, riding out a server that is briefly too busy to answer (a network-level failure, no HTTP
- * status): the write is already durable, only its confirmation is late. API errors are not retried.
- */
-async function waitForTask(client: ApiClient, indexName: string, taskID: number): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.waitForTask({ indexName, taskID, ...WAIT });
-      return;
-    } catch (error) {
-      if (apiStatus(error) !== undefined || attempt === 3) throw error;
-    }
-  }
-}
-
 function readJsonFile<T>(path: string, what: string, check: (value: unknown) => boolean): T {
   let value: unknown;
   try {

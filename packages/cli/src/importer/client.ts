@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { algoliasearch } from 'algoliasearch';
 import type { Environment } from '../config/env.ts';
-import { CliError, UsageError } from '../errors.ts';
+import { apiStatus, CliError, UsageError } from '../errors.ts';
 
 export type ApiClient = ReturnType<typeof algoliasearch>;
 
@@ -54,4 +54,22 @@ export function resolveAdminKey(explicit: string | undefined, env: Environment):
   throw new CliError(
     `No API key: pass --api-key, set VITRINE_ADMIN_API_KEY, or run this from the folder of a server whose data is in ${env.dataDir}`,
   );
+}
+
+/** Waiting for a task: poll quickly at first (a local server publishes in milliseconds), then every second. */
+const WAIT = { maxRetries: 3600, timeout: (retries: number) => Math.min(50 * 2 ** retries, 1000) };
+
+/**
+ * Waits for a task, riding out a server that is briefly too busy to answer (a network-level failure, no HTTP
+ * status): the write is already durable, only its confirmation is late. API errors are not retried.
+ */
+export async function waitForTask(client: ApiClient, indexName: string, taskID: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.waitForTask({ indexName, taskID, ...WAIT });
+      return;
+    } catch (error) {
+      if (apiStatus(error) !== undefined || attempt === 3) throw error;
+    }
+  }
 }

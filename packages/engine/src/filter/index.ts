@@ -14,4 +14,5 @@ export {
 export { buildFilterNode, andFilterNodes, type FilterParams } from './build.ts';
 export { evaluateFilter, evaluateFilterConjuncts, type FilterConjuncts } from './evaluate.ts';
 export { filterToString } from './to-string.ts';
+export { filterScoreTerms } from './score.ts';
 export type { FilterNode, FilterLimits, FilterSource, NumericOperator } from './types.ts';

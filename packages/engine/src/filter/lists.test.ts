@@ -67,11 +67,33 @@ describe('facetFiltersToNode', () => {
     ['brand', 'INVALID_FACET_FILTER: Invalid facetFilters: "brand" is not of the form attribute:value'],
     [[':x'], 'INVALID_FACET_FILTER: Invalid facetFilters: ":x" has no attribute name'],
     [[42], 'INVALID_FACET_FILTER: Invalid facetFilters: expected a string or an array of strings and arrays'],
-    [[['a:b', ['c:d']]], 'INVALID_FACET_FILTER: Invalid facetFilters: OR groups may only contain strings'],
+    [[['a:b', [7]]], 'INVALID_FACET_FILTER: Invalid facetFilters: OR groups may only contain strings and arrays of strings'],
+    [['a:b<score=high>'], 'INVALID_FACET_FILTER: Invalid facetFilters: "a:b<score=high>" has an invalid score (expected <score=N>, N an integer from 0 to 65535)'],
+    [['a:b<score=70000>'], 'INVALID_FACET_FILTER: Invalid facetFilters: "a:b<score=70000>" has an invalid score (expected <score=N>, N an integer from 0 to 65535)'],
     ['[not json', 'INVALID_FACET_FILTER: Invalid facetFilters: a string starting with "[" must be a JSON array'],
     [{ a: 1 }, 'INVALID_FACET_FILTER: Invalid facetFilters: expected a string or an array of strings and arrays'],
   ])('rejects %j', (list, expected) => {
     expect(codeOf(() => facetFiltersToNode(list as string))).toBe(expected);
+  });
+
+  it('adds the strings of arrays nested in an OR group to that group, as Algolia accepts them', () => {
+    expect(facetFiltersToNode(['a:1', ['b:2', ['c:3', ['d:4']]]])).toEqual({
+      kind: 'and',
+      children: [facet('a', '1'), { kind: 'or', children: [facet('b', '2'), facet('c', '3'), facet('d', '4')] }],
+    });
+    const deep: unknown[] = ['x:0'];
+    let inner = deep;
+    for (let level = 0; level < 100; level++) inner.push((inner = [`x:${level + 1}`]));
+    expect(codeOf(() => facetFiltersToNode([deep] as unknown as string[]))).toBe('INVALID_FACET_FILTER: Invalid facetFilters: nested deeper than 64 levels');
+  });
+
+  it('reads a filter score, which ranks and never filters', () => {
+    expect(facetFiltersToNode([['brand:Apple<score=3>', 'brand:Sony']])).toEqual({
+      kind: 'or',
+      children: [{ ...facet('brand', 'Apple'), score: 3 }, facet('brand', 'Sony')],
+    });
+    const records = [{ brand: 'Apple' }, { brand: 'Sony' }, { brand: 'LG' }];
+    expect(bruteForceIds(records, facetFiltersToNode([['brand:Apple<score=3>', 'brand:Sony']])!)).toEqual([0, 1]);
   });
 
   it('enforces the term limit, OR groups included', () => {

@@ -10,8 +10,11 @@ import type { FilterList } from '@vitrine/protocol';
 import { createEngineError, type EngineErrorCode } from '../errors.ts';
 import { resolveLimits } from './limits.ts';
 import { andNode, orNode } from './nodes.ts';
-import { equalityNode, parseFilterNumber } from './parser.ts';
-import type { FilterLimits, FilterNode, NumericOperator } from './types.ts';
+import { equalityNode, isFilterScore, parseFilterNumber } from './parser.ts';
+import { ladder } from './score.ts';
+import type { FilterLimits, FilterNode, NumericOperator, OptionalFilter } from './types.ts';
+
+export type { OptionalFilter } from './types.ts';
 
 type ListCode = Extract<
   EngineErrorCode,
@@ -21,7 +24,7 @@ type ListCode = Extract<
 /** The AND-of-OR-groups shape every list form shares, validated and bounded by `maxTerms`. */
 export function readFilterList(list: unknown, code: ListCode, limits?: Partial<FilterLimits>): string[][] {
   if (list === undefined || list === null) return [];
-  const { maxTerms } = resolveLimits(limits);
+  const { maxTerms, maxDepth } = resolveLimits(limits);
   let value: unknown = list;
   if (typeof value === 'string') {
     const trimmed = value.trim();
@@ -44,17 +47,34 @@ export function readFilterList(list: unknown, code: ListCode, limits?: Partial<F
       count(1);
       groups.push([entry]);
     } else if (Array.isArray(entry)) {
-      if (entry.length === 0) continue;
-      count(entry.length);
-      for (const item of entry) {
-        if (typeof item !== 'string') throw createEngineError(code, 'OR groups may only contain strings');
-      }
-      groups.push(entry as string[]);
+      const group = flattenGroup(entry, code, maxDepth);
+      if (group.length === 0) continue;
+      count(group.length);
+      groups.push(group);
     } else {
       throw createEngineError(code, 'expected a string or an array of strings and arrays');
     }
   }
   return groups;
+}
+
+/**
+ * An OR group's strings. Algolia accepts groups nested deeper (`["a:1", ["b:2", ["c:3"]]]` answers 200): a
+ * nested array inside an OR group adds its strings to that group (OR of ORs), down to `maxDepth` levels.
+ */
+function flattenGroup(group: unknown[], code: ListCode, maxDepth: number): string[] {
+  const strings: string[] = [];
+  const pending: Array<{ items: unknown[]; depth: number }> = [{ items: group, depth: 1 }];
+  while (pending.length > 0) {
+    const { items, depth } = pending.pop()!;
+    if (depth > maxDepth) throw createEngineError(code, `nested deeper than ${maxDepth} levels`);
+    for (const item of items) {
+      if (typeof item === 'string') strings.push(item);
+      else if (Array.isArray(item)) pending.push({ items: item, depth: depth + 1 });
+      else throw createEngineError(code, 'OR groups may only contain strings and arrays of strings');
+    }
+  }
+  return strings;
 }
 
 function combine(groups: FilterNode[][]): FilterNode | null {
@@ -94,7 +114,26 @@ export function parseFacetEntry(entry: string, code: ListCode): FilterNode {
 
 export function facetFiltersToNode(list: FilterList, limits?: Partial<FilterLimits>): FilterNode | null {
   const groups = readFilterList(list, 'INVALID_FACET_FILTER', limits);
-  return combine(groups.map((group) => group.map((entry) => parseFacetEntry(entry, 'INVALID_FACET_FILTER'))));
+  return combine(groups.map((group) => group.map(parseScoredFacetEntry)));
+}
+
+/** A `facetFilters` entry, with an optional `<score=N>` (filter scoring: it ranks, never filters). */
+function parseScoredFacetEntry(entry: string): FilterNode {
+  const { text, score } = splitScore(entry, 'INVALID_FACET_FILTER', isFilterScore, 'an integer from 0 to 65535');
+  const node = parseFacetEntry(text, 'INVALID_FACET_FILTER');
+  if (score === undefined || (node.kind !== 'facet' && node.kind !== 'tag')) return node;
+  return { ...node, score };
+}
+
+/** `text<score=N>` → text and N; no suffix → the entry as it is. */
+function splitScore(entry: string, code: ListCode, valid: (score: number) => boolean, expected: string): { text: string; score?: number } {
+  const suffix = SCORE_SUFFIX.exec(entry);
+  if (!suffix) return { text: entry };
+  const score = parseFilterNumber(suffix[1].trim());
+  if (score === undefined || !valid(score)) {
+    throw createEngineError(code, `${JSON.stringify(entry)} has an invalid score (expected <score=N>, N ${expected})`);
+  }
+  return { text: entry.slice(0, suffix.index), score };
 }
 
 const OPERATOR_START = /[<>=!:]/;
@@ -141,11 +180,6 @@ export function tagFiltersToNode(list: FilterList, limits?: Partial<FilterLimits
 
 const SCORE_SUFFIX = /<score=([^>]*)>$/;
 
-export interface OptionalFilter {
-  node: FilterNode;
-  /** Added to a record's `filters` ranking score when it matches `node`. */
-  score: number;
-}
 
 /**
  * `optionalFilters`: each entry, or each OR group, is one optional filter; `attr:value<score=N>` weighs it
@@ -168,28 +202,12 @@ export function optionalFiltersToNodes(
       result.push(...items);
       continue;
     }
-    const scores = [...new Set(items.map((item) => item.score))].sort((a, b) => a - b);
-    let previous = 0;
-    for (const score of scores) {
-      const weight = score - previous;
-      previous = score;
-      if (weight <= 0) continue;
-      result.push({ node: orNode(items.filter((item) => item.score >= score).map((item) => item.node)), score: weight });
-    }
+    result.push(...ladder(items));
   }
   return result;
 }
 
 function parseOptionalEntry(entry: string): OptionalFilter {
-  const suffix = SCORE_SUFFIX.exec(entry);
-  let score = 1;
-  if (suffix) {
-    const parsed = parseFilterNumber(suffix[1].trim());
-    if (parsed === undefined || parsed < 0) {
-      throw createEngineError('INVALID_OPTIONAL_FILTER', `${JSON.stringify(entry)} has an invalid score (expected <score=N>, N ≥ 0)`);
-    }
-    score = parsed;
-    entry = entry.slice(0, suffix.index);
-  }
-  return { node: parseFacetEntry(entry, 'INVALID_OPTIONAL_FILTER'), score };
+  const { text, score } = splitScore(entry, 'INVALID_OPTIONAL_FILTER', (n) => n >= 0, '≥ 0');
+  return { node: parseFacetEntry(text, 'INVALID_OPTIONAL_FILTER'), score: score ?? 1 };
 }

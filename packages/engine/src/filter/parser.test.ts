@@ -68,6 +68,19 @@ describe('parseFilterString: conditions', () => {
   });
 });
 
+describe('parseFilterString: filter scores', () => {
+  it('reads <score=N> after a facet or tag equality, spaced or not', () => {
+    expect(parseFilterString('(company:Google<score=3> OR company:Amazon < score = 2 > OR _tags:x<score=0>)')).toEqual({
+      kind: 'or',
+      children: [
+        { kind: 'facet', attribute: 'company', value: 'Google', score: 3 },
+        { kind: 'facet', attribute: 'company', value: 'Amazon', score: 2 },
+        { kind: 'tag', value: 'x', score: 0 },
+      ],
+    });
+  });
+});
+
 describe('parseFilterString: boolean structure', () => {
   it('binds AND tighter than OR and flattens same-kind groups', () => {
     expect(parseFilterString('a:1 OR b:2 AND c:3')).toEqual({
@@ -123,6 +136,11 @@ describe('parseFilterString: positioned errors', () => {
     ['price >', 'filters: Unexpected end of input expected number at col 8'],
     ['a::b', 'filters: Unexpected token ":" expected value at col 3'],
     ['price < 1e999', 'filters: Unexpected token "1e999" expected number at col 9'],
+    ['a:b<rank=3>', 'filters: Unexpected token "rank" expected "score" at col 5'],
+    ['a:b<score=3', 'filters: Unexpected end of input expected ">" at col 12'],
+    ['a:b<score=1.5>', 'filters: Unexpected token "1.5" expected a score from 0 to 65535 at col 11'],
+    ['a:b<score=65536>', 'filters: Unexpected token "65536" expected a score from 0 to 65535 at col 11'],
+    ['price<score=3>', 'filters: Unexpected token "score" expected number at col 7'],
   ];
   it.each(cases)('%j → %s', (input, message) => {
     const error = errorOf(() => parseFilterString(input));

@@ -135,7 +135,7 @@ class Parser {
         const upper = this.expectNumber(this.lexer.next());
         return { kind: 'range', attribute: name.text, lower, upper };
       }
-      return equalityNode(name.text, value.text);
+      return this.withScore(equalityNode(name.text, value.text));
     }
     if (after.type === 'op') {
       this.lexer.next();
@@ -147,6 +147,23 @@ class Parser {
       if (colon > 0) return equalityNode(name.text.slice(0, colon), name.text.slice(colon + 1));
     }
     return { kind: 'tag', value: name.text };
+  }
+
+  /** An optional `<score=N>` after `attr:value` (filter scoring): N an integer from 0 to 65,535, as Algolia's. */
+  private withScore(node: FilterNode): FilterNode {
+    const open = this.lexer.peek();
+    if (open.type !== 'op' || open.op !== '<' || (node.kind !== 'facet' && node.kind !== 'tag')) return node;
+    this.lexer.next();
+    const keyword = this.lexer.next();
+    if (keyword.type !== 'word' || keyword.text !== 'score') throw this.unexpected(keyword, '"score"');
+    const equals = this.lexer.next();
+    if (equals.type !== 'op' || equals.op !== '=') throw this.unexpected(equals, '"="');
+    const scoreToken = this.lexer.next();
+    const score = this.expectNumber(scoreToken);
+    if (!isFilterScore(score)) throw this.unexpected(scoreToken, 'a score from 0 to 65535');
+    const close = this.lexer.next();
+    if (close.type !== 'op' || close.op !== '>') throw this.unexpected(close, '">"');
+    return { ...node, score };
   }
 
   private expectNumber(token: Token): number {
@@ -177,6 +194,11 @@ class Parser {
   private unexpected(token: Token, expected: string) {
     return createEngineError('FILTER_SYNTAX', `Unexpected ${describeToken(token, this.input)} expected ${expected}`, token.start + 1);
   }
+}
+
+/** Filter scores are integers from 0 to 65,535, as Algolia's. */
+export function isFilterScore(score: number): boolean {
+  return Number.isInteger(score) && score >= 0 && score <= 65_535;
 }
 
 /** `attr:value`: a tag when the attribute is `_tags`, else a facet equality (booleans and objectID included). */

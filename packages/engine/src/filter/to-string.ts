@@ -26,9 +26,9 @@ const FALSE_TEXT = '(_tags:"" AND NOT _tags:"")';
 export function filterToString(node: FilterNode): string {
   switch (node.kind) {
     case 'facet':
-      return `${quote(node.attribute)}:${quote(node.value)}`;
+      return `${quote(node.attribute)}:${quote(node.value)}${scoreText(node.score)}`;
     case 'tag':
-      return `_tags:${quote(node.value)}`;
+      return `_tags:${quote(node.value)}${scoreText(node.score)}`;
     case 'numeric':
       return `${quote(node.attribute)} ${node.operator} ${String(node.value)}`;
     case 'range':
@@ -45,6 +45,10 @@ export function filterToString(node: FilterNode): string {
       return node.children.map(operand).join(separator);
     }
   }
+}
+
+function scoreText(score: number | undefined): string {
+  return score === undefined ? '' : `<score=${score}>`;
 }
 
 /** An operand of AND, OR or NOT: groups of two or more get parentheses, so precedence never matters. */

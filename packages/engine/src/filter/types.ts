@@ -8,10 +8,13 @@ export type FilterNode =
   | { kind: 'and'; children: FilterNode[] }
   | { kind: 'or'; children: FilterNode[] }
   | { kind: 'not'; child: FilterNode }
-  /** `attr:value` — facet equality; value compared after `normalizeText` (case- and diacritics-insensitive). */
-  | { kind: 'facet'; attribute: string; value: string }
+  /**
+   * `attr:value` — facet equality; value compared after `normalizeText` (case- and diacritics-insensitive).
+   * `score` is the filter score of `attr:value<score=N>` (`score.ts`): it ranks, never filters.
+   */
+  | { kind: 'facet'; attribute: string; value: string; score?: number }
   /** `_tags:value` or a tagFilters entry. */
-  | { kind: 'tag'; value: string }
+  | { kind: 'tag'; value: string; score?: number }
   /** `attr < 3` and friends. */
   | { kind: 'numeric'; attribute: string; operator: NumericOperator; value: number }
   /** `attr:lo TO hi`, inclusive. */
@@ -57,4 +60,11 @@ export interface FilterSource {
   numeric(attribute: string, operator: NumericOperator, value: number): Bitset;
   /** Documents with a numeric value of `attribute` within [lower, upper]. */
   range(attribute: string, lower: number, upper: number): Bitset;
+}
+
+/** A filter that ranks without filtering (optionalFilters, filter scores): matched, it adds `score`. */
+export interface OptionalFilter {
+  node: FilterNode;
+  /** Added to a record's `filters` ranking score when it matches `node`. */
+  score: number;
 }

@@ -9,7 +9,6 @@ import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { TextIndex } from '../index/text-index.ts';
 import type { SynonymTable } from './synonyms.ts';
-import { englishForms } from './plurals.ts';
 import type { QueryWord } from './parse.ts';
 
 export interface Alternative {
@@ -21,7 +20,8 @@ export interface Alternative {
 
 export interface WordOptions {
   maxTypos: number;
-  plurals: boolean;
+  /** Other forms of a term (`ignorePlurals`), or null when plurals are not ignored. */
+  pluralForms: ((term: string) => string[]) | null;
   synonyms: SynonymTable | null;
 }
 
@@ -91,7 +91,7 @@ function collectAlternatives(text: TextIndex, word: QueryWord, options: WordOpti
     if (id !== undefined) offer(id, 0, true);
     alternativeTerms.push(term);
   };
-  if (options.plurals) for (const form of englishForms(word.term)) if (dict.idOf(form) !== undefined) addAlternative(form);
+  if (options.pluralForms) for (const form of options.pluralForms(word.term)) if (dict.idOf(form) !== undefined) addAlternative(form);
   if (options.synonyms) {
     for (const synonym of options.synonyms.get(word.term) ?? []) {
       // Multi-word synonyms count each of their words as this word (an approximation: no adjacency check).

@@ -7,6 +7,7 @@ import { intersectInto, unionInto, type Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { TextIndex } from '../index/text-index.ts';
 import { expandWord, sequenceSynonyms, typosForLength, type ExpandedWord } from './expand.ts';
+import type { Dictionaries } from './dictionaries.ts';
 import type { QueryWord } from './parse.ts';
 import type { SynonymTable } from './synonyms.ts';
 import type { QueryOptions } from './options.ts';
@@ -95,15 +96,23 @@ export function expandWords(
   options: QueryOptions,
   synonyms: SynonymTable | null,
   cache: WordCache,
+  dictionaries: Dictionaries,
 ): ExpandedWord[] {
   const table = options.synonyms ? synonyms : null;
   const extra = sequenceSynonyms(words, table);
+  const languages = options.pluralLanguages;
+  const pluralForms = languages.length === 0 ? null : (term: string) => dictionaries.pluralForms(term, languages);
   return words.map((word, i) => {
     const maxTypos = maxTyposFor(word, options);
-    const plurals = options.plurals && word.phrase < 0;
+    const plurals = pluralForms !== null && word.phrase < 0;
     const useSynonyms = word.phrase < 0 ? table : null;
-    const key = `${word.term}\u0000${word.prefix ? 1 : 0}${maxTypos}${plurals ? 1 : 0}${useSynonyms ? 1 : 0}\u0000${extra[i].join(' ')}`;
-    const expanded = cache.get(text, key, () => expandWord(text, { ...word, original: word.term }, { maxTypos, plurals, synonyms: useSynonyms }, extra[i]));
+    // A part of a split compound also matches the compound itself, as records may hold it whole.
+    const extraTerms = word.compound === undefined ? extra[i] : [...extra[i], word.compound];
+    // The cache is dropped whenever the dictionaries change, so the languages are all the key needs of them.
+    const key = `${word.term}\u0000${word.prefix ? 1 : 0}${maxTypos}${plurals ? languages.join(',') : ''}${useSynonyms ? 1 : 0}\u0000${extraTerms.join(' ')}`;
+    const expanded = cache.get(text, key, () =>
+      expandWord(text, { ...word, original: word.term }, { maxTypos, pluralForms: plurals ? pluralForms : null, synonyms: useSynonyms }, extraTerms),
+    );
     // The cached entry is shared; the shopper's spelling of this occurrence is per query.
     return { ...expanded, word };
   });

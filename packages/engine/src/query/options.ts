@@ -7,8 +7,7 @@ import type { IndexSettings, RenderingContent, SearchParams, QueryType, RemoveWo
 import { createEngineError } from '../errors.ts';
 import { normalizeText, terms } from '../tokenize/index.ts';
 import { parseCustomRanking, parseRanking, type RankingCriterion, type SortSpec } from '../settings.ts';
-import { pluralsEnabled } from './plurals.ts';
-import { stopWordsEnabled } from './stop-words.ts';
+import { COMPOUND_LANGUAGES, languagesFor } from './dictionaries.ts';
 
 export interface SnippetSpec {
   attribute: string;
@@ -29,9 +28,12 @@ export interface QueryOptions {
   allowTyposOnNumericTokens: boolean;
   disableTypoToleranceOnAttributes: string[];
   disableTypoToleranceOnWords: Set<string>;
-  plurals: boolean;
-  /** `removeStopWords` applies (English). */
-  stopWords: boolean;
+  /** `ignorePlurals`: the languages whose plurals count as one another (empty: off). */
+  pluralLanguages: string[];
+  /** `removeStopWords`: the languages whose stop words leave the query (empty: off). */
+  stopWordLanguages: string[];
+  /** `decompoundQuery`: the languages whose compounds split into their parts (empty: off). */
+  decompoundLanguages: string[];
   synonyms: boolean;
   removeWordsIfNoResults: RemoveWordsIfNoResults;
   optionalWords: Set<string>;
@@ -173,8 +175,9 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     allowTyposOnNumericTokens: readBool('allowTyposOnNumericTokens', get('allowTyposOnNumericTokens'), true),
     disableTypoToleranceOnAttributes: readList('disableTypoToleranceOnAttributes', get('disableTypoToleranceOnAttributes')) ?? [],
     disableTypoToleranceOnWords: new Set((readList('disableTypoToleranceOnWords', get('disableTypoToleranceOnWords')) ?? []).map(normalizeText)),
-    plurals: pluralsEnabled(get('ignorePlurals'), get('queryLanguages')),
-    stopWords: stopWordsEnabled(get('removeStopWords'), get('queryLanguages')),
+    pluralLanguages: languagesFor(get('ignorePlurals'), get('queryLanguages'), index.indexLanguages),
+    stopWordLanguages: languagesFor(get('removeStopWords'), get('queryLanguages'), index.indexLanguages),
+    decompoundLanguages: readBool('decompoundQuery', get('decompoundQuery'), true) ? compoundLanguages(get('queryLanguages'), index.indexLanguages) : [],
     synonyms: readBool('synonyms', p.synonyms, true),
     removeWordsIfNoResults: readEnum('removeWordsIfNoResults', get('removeWordsIfNoResults'), ['none', 'lastWords', 'firstWords', 'allOptional'] as const, 'none'),
     optionalWords: new Set(optionalList.flatMap((entry) => terms(entry, readString('separatorsToIndex', index.separatorsToIndex, '')))),
@@ -210,4 +213,10 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     maxFacetHits: readInt('maxFacetHits', get('maxFacetHits'), 10, 1, 100),
     separatorsToIndex: readString('separatorsToIndex', index.separatorsToIndex, ''),
   };
+}
+
+/** The query's (else the index's) languages that have compounds: Algolia decompounds only those. */
+function compoundLanguages(queryLanguages: unknown, indexLanguages: unknown): string[] {
+  const list = Array.isArray(queryLanguages) && queryLanguages.length > 0 ? queryLanguages : Array.isArray(indexLanguages) ? indexLanguages : [];
+  return list.filter((language): language is string => typeof language === 'string' && COMPOUND_LANGUAGES.has(language));
 }

@@ -13,6 +13,8 @@ export interface QueryWord {
   prefix: boolean;
   /** Index of the quoted phrase the word belongs to, or -1. */
   phrase: number;
+  /** For a part of a compound split by `decompoundQuery`: the compound, which the part also matches. */
+  compound?: string;
 }
 
 export interface ParsedQuery {

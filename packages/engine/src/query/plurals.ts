@@ -31,11 +31,3 @@ export function englishForms(word: string): string[] {
   forms.delete(word);
   return [...forms];
 }
-
-/** Whether `ignorePlurals` applies to English for this query. */
-export function pluralsEnabled(ignorePlurals: unknown, queryLanguages: unknown): boolean {
-  if (ignorePlurals === true || ignorePlurals === 'true') {
-    return !Array.isArray(queryLanguages) || queryLanguages.length === 0 || queryLanguages.includes('en');
-  }
-  return Array.isArray(ignorePlurals) && ignorePlurals.includes('en');
-}

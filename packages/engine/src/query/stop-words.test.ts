@@ -1,6 +1,6 @@
 /**
- * removeStopWords (English): stop words leave the query unless read as a prefix or quoted; other languages and
- * queryLanguages without English leave it as typed.
+ * removeStopWords (English): stop words leave the query unless read as a prefix or quoted; other languages'
+ * stop words (dictionaries.test.ts) leave English words alone.
  */
 import { describe, expect, it } from 'vitest';
 import { SearchIndex } from '../search-index.ts';
@@ -32,7 +32,7 @@ describe('removeStopWords', () => {
     expect(ids(shop(), { query: 'the lamp ', removeStopWords: true })).toEqual(['1', '2', '3']);
   });
 
-  it('does nothing for other languages or when English is not a query language', () => {
+  it('leaves English stop words alone for other languages, or when English is not a query language', () => {
     expect(ids(shop(), { query: 'lamp for the desk', removeStopWords: ['fr'] })).toEqual(['1']);
     expect(ids(shop(), { query: 'lamp for the desk', removeStopWords: true, queryLanguages: ['de'] })).toEqual(['1']);
   });

@@ -8,12 +8,14 @@ import type { SearchOptions } from '../api.ts';
 import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { IndexStore } from '../index/store.ts';
-import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, optionalFiltersToNodes } from '../filter/index.ts';
+import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, filterScoreTerms, optionalFiltersToNodes } from '../filter/index.ts';
 import type { FilterList } from '@vitrine/protocol';
 import type { FilterNode } from '../filter/types.ts';
 import { resolveOptions, type QueryOptions } from '../query/options.ts';
 import { parseQuery, type ParsedQuery } from '../query/parse.ts';
 import { withoutStopWords } from '../query/stop-words.ts';
+import { decompound } from '../query/decompound.ts';
+import type { Dictionaries } from '../query/dictionaries.ts';
 import { combineWords, expandWords, postingsBitset, type WordCache } from '../query/match.ts';
 import type { ExpandedWord } from '../query/expand.ts';
 import type { SynonymTable } from '../query/synonyms.ts';
@@ -31,6 +33,7 @@ export interface SearchEnvironment {
   synonymHits?: SynonymHit[];
   scanner: DocumentScanner;
   words: WordCache;
+  dictionaries: Dictionaries;
 }
 
 export interface PreparedSearch {
@@ -77,8 +80,10 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     excludeWords: options.excludeWords,
     separatorsToIndex: options.separatorsToIndex,
   });
-  if (options.stopWords) parsed.words = withoutStopWords(parsed.words);
-  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words);
+  const { dictionaries } = env;
+  if (options.stopWordLanguages.length > 0) parsed.words = withoutStopWords(parsed.words, dictionaries.stopWords(options.stopWordLanguages));
+  parsed.words = decompound(parsed.words, dictionaries, options.decompoundLanguages);
+  const words = expandWords(store.text, parsed.words, options, env.synonyms, env.words, dictionaries);
   const excluded = [...filteredOut, ...parsed.excluded.map((term) => postingsBitset(store.text, term))];
   const slots = store.text.slots;
   const slotsNamed = (names: string[]): Set<number> => {
@@ -154,13 +159,12 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     count = matches.count();
   }
 
-  const optionalFilters: OptionalFilter[] =
-    options.optionalFilters === undefined || options.optionalFilters === null
-      ? []
-      : optionalFiltersToNodes(options.optionalFilters as FilterList, { sumOrFiltersScores: options.sumOrFiltersScores }).map((f) => ({
-          set: evaluateFilter(f.node, store),
-          score: f.score,
-        }));
+  const scoring = { sumOrFiltersScores: options.sumOrFiltersScores };
+  const rankingFilters = [
+    ...(options.optionalFilters === undefined || options.optionalFilters === null ? [] : optionalFiltersToNodes(options.optionalFilters as FilterList, scoring)),
+    ...filterScoreTerms(filterNode, scoring),
+  ];
+  const optionalFilters: OptionalFilter[] = rankingFilters.map((f) => ({ set: evaluateFilter(f.node, store), score: f.score }));
   const customOrder = options.customRanking.length === 0 ? null : customOrderFor(store, options.customRanking);
   const context: RankContext = {
     text: store.text,

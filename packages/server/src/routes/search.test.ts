@@ -26,6 +26,16 @@ describe('search routes', () => {
     expect(response.json().hits[0].objectID).toBe('2');
   });
 
+  it('ranks by filter scores and accepts facetFilters nested deeper than one OR level, in v5 fields and v4 params', async () => {
+    const scored = await search('/1/indexes/shop/query', { filters: '(brand:Lumio<score=1> OR brand:Nordhus<score=5>)', query: 'lamp' });
+    expect(scored.statusCode).toBe(200);
+    expect(scored.json().hits.map((hit: { objectID: string }) => hit.objectID)).toEqual(['2', '0']);
+    const nested = await search('/1/indexes/shop/query', { facetFilters: ['price:20', ['brand:Nordhus', ['brand:Lumio']]] });
+    expect(nested.json()).toMatchObject({ nbHits: 1, hits: [{ objectID: '1' }] });
+    const v4 = await search('/1/indexes/shop/query', { params: `facetFilters=${encodeURIComponent('[["brand:Lumio<score=1>","brand:Nordhus<score=5>"]]')}&query=lamp` });
+    expect(v4.json().hits.map((hit: { objectID: string }) => hit.objectID)).toEqual(['2', '0']);
+  });
+
   it('validates multi-queries before running any', async () => {
     const noIndex = await search('/1/indexes/*/queries', { requests: [{ query: 'a' }] });
     expect(noIndex.json()).toEqual({ message: 'Missing parameter: requests[0].indexName', status: 400 });

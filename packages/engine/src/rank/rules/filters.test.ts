@@ -2,7 +2,8 @@
  * Properties checked (criterion `filters`):
  * - records matching optionalFilters rank first, by score (`<score=N>`), without filtering anything out;
  * - within an OR-group the best score counts, unless sumOrFiltersScores adds them up;
- * - separate optional filters add up.
+ * - separate optional filters add up;
+ * - filter scores (`<score=N>` in `filters` and `facetFilters`) rank the records the filters keep the same way.
  */
 import { describe, expect, it } from 'vitest';
 import { ranked } from './fixture.ts';
@@ -28,5 +29,15 @@ describe('filters criterion', () => {
     expect(ranked(records, settings, params)).toEqual(['f1', 'f4', 'f2', 'f3']);
     // Sum: f4 = 5 first.
     expect(ranked(records, settings, { ...params, sumOrFiltersScores: true })).toEqual(['f4', 'f1', 'f2', 'f3']);
+  });
+
+  it('ranks by the filter scores of filters and facetFilters, keeping only what they keep', () => {
+    const filters = '(brand:Trail<score=1> OR brand:Acme<score=4>) AND (color:red<score=2> OR color:blue)';
+    // f4 Acme+red 4+2, f2 Acme+blue 4+1, f1 Trail+red 1+2; f3 filtered out.
+    expect(ranked(records, settings, { query: 'shoe', filters })).toEqual(['f4', 'f2', 'f1']);
+    const facetFilters = [['brand:Trail<score=1>', 'brand:Acme<score=4>'], ['color:red<score=2>', 'color:blue']];
+    expect(ranked(records, settings, { query: 'shoe', facetFilters })).toEqual(['f4', 'f2', 'f1']);
+    // Without scores the same filters rank nothing: the records keep their order.
+    expect(ranked(records, settings, { query: 'shoe', filters: '(brand:Trail OR brand:Acme) AND (color:red OR color:blue)' })).toEqual(['f1', 'f2', 'f4']);
   });
 });

@@ -1,0 +1,262 @@
+/**
+ * `vitrine sync` between two real servers on loopback: a full copy (records, settings, replicas, synonyms, rules
+ * when the server has them) answering every query the same on both sides, a sync stopped by Ctrl+C and then by
+ * kill -9 that resumes to the same end, a destination that refuses records (a mismatch, exit 1), and wrong
+ * credentials refused cleanly.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/demo';
+import { apiStatus } from '../errors.ts';
+import type { ApiClient } from '../importer/client.ts';
+import { listRules, listSynonyms } from '../importer/index-content.ts';
+import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
+import type { TestServer } from '../testing.ts';
+
+const bin = fileURLToPath(new URL('../../bin/vitrine.js', import.meta.url));
+const dir = tempDir();
+let source: TestServer;
+let destination: TestServer;
+/** Whether the source server answers Algolia's rules API (it may not have it yet): the rule test adapts. */
+let rulesSupported = false;
+
+const products = [...generateProducts(1500, 7)];
+const replicaNames = Object.keys(demoReplicaSettings);
+
+type ClientSettings = Parameters<ApiClient['setSettings']>[0]['indexSettings'];
+
+async function settle(client: ApiClient, indexName: string, task: Promise<{ taskID?: number }>): Promise<void> {
+  const { taskID } = await task;
+  if (taskID === undefined) throw new Error(`No task to wait for on "${indexName}"`);
+  await client.waitForTask({ indexName, taskID });
+}
+
+async function seedShop(client: ApiClient, indexName: string, records: Array<Record<string, unknown>>): Promise<void> {
+  await settle(client, indexName, client.setSettings({ indexName, indexSettings: demoSettings as ClientSettings }));
+  for (const [replica, settings] of Object.entries(demoReplicaSettings)) await settle(client, replica, client.setSettings({ indexName: replica, indexSettings: settings as ClientSettings }));
+  await settle(client, indexName, client.saveSynonyms({
+    indexName,
+    synonymHit: [
+      { objectID: 'sofa', type: 'synonym', synonyms: ['sofa', 'couch', 'settee'] },
+      { objectID: 'tv', type: 'onewaysynonym', input: 'tv', synonyms: ['television'] },
+    ],
+  }));
+  await client.saveObjects({ indexName, objects: records, waitForTasks: true });
+}
+
+const syncArgs = (...extra: string[]) => [
+  'sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--to-api-key', destination.adminApiKey, ...extra,
+];
+
+beforeAll(async () => {
+  source = await startTestServer({ appId: 'source-app', adminApiKey: 'source-admin-key' });
+  destination = await startTestServer({ appId: 'destination-app', adminApiKey: 'destination-admin-key' });
+  await seedShop(source.client, 'products', products);
+  await source.client.saveObjects({ indexName: 'blog', objects: [{ objectID: 'p1', title: 'Choosing a <b>sofa</b>' }, { objectID: 'p2', title: 'Wallets' }], waitForTasks: true });
+  try {
+    await settle(source.client, 'products', source.client.saveRules({
+      indexName: 'products',
+      rules: [{ objectID: 'promote-1', conditions: [{ pattern: 'wallet', anchoring: 'contains' }], consequence: { promote: [{ objectID: '1', position: 0 }] } }],
+    }));
+    rulesSupported = true;
+  } catch (error) {
+    if (apiStatus(error) !== 404) throw error;
+  }
+  // The destination already has an older "products": the sync replaces it whole.
+  await destination.client.saveObjects({ indexName: 'products', objects: [{ objectID: 'old-1', name: 'Old wallet' }], waitForTasks: true });
+}, 120_000);
+
+afterAll(async () => {
+  await source?.close();
+  await destination?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const QUERIES = [
+  { query: '' },
+  { query: 'wallet' },
+  { query: 'couch' },
+  { query: 'red', filters: 'price < 80' },
+  { query: 'palora', facetFilters: [['color:Red', 'color:Blue']] },
+  { query: 'toys', page: 2 },
+];
+
+/** What a search answers, without timings: hits in order with their highlighting, counts, facets. */
+async function answers(client: ApiClient, indexName: string) {
+  const out = [];
+  for (const params of QUERIES) {
+    const { hits, nbHits, facets } = await client.searchSingleIndex({ indexName, searchParams: { ...params, facets: ['brand', 'color'], hitsPerPage: 10 } });
+    out.push({ hits, nbHits, facets });
+  }
+  return out;
+}
+
+const settingsOf = (client: ApiClient, indexName: string) => client.getSettings({ indexName });
+
+describe('vitrine sync --to-url', () => {
+  it('copies every index with its settings, replicas and synonyms: the same answers on both sides', async () => {
+    const state = join(dir, 'full.state.json');
+    const run = await runCli(syncArgs('--state', state), { env: source.env, cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^products\s+1,500\s+1,500\s+[0-9a-f]{16}\s+[0-9a-f]{16}\s+identical$/m);
+    expect(run.stdout).toMatch(/^blog\s+2\s+2\s.*identical$/m);
+    // Standard replicas are compared too (they hold their own copy of the records); the virtual one is not.
+    expect(run.stdout).toMatch(/^products_price_asc\s+1,500\s+1,500\s.*identical$/m);
+    expect(run.stdout).not.toMatch(/^products_relevant_price_asc/m);
+    expect(existsSync(state)).toBe(false);
+
+    for (const indexName of ['products', ...replicaNames, 'blog']) {
+      expect(await answers(destination.client, indexName), indexName).toEqual(await answers(source.client, indexName));
+      expect(await settingsOf(destination.client, indexName), indexName).toEqual(await settingsOf(source.client, indexName));
+    }
+    expect((await answers(destination.client, 'products'))[2].nbHits).toBeGreaterThan(0); // "couch" finds sofas: synonyms came along
+    expect(await listSynonyms(destination.client, 'products')).toEqual(await listSynonyms(source.client, 'products'));
+    expect(await allRecords(destination.client, 'products')).toEqual(await allRecords(source.client, 'products'));
+    const { items } = await destination.client.listIndices();
+    expect(items.map((item) => item.name).sort()).toEqual(['blog', 'products', ...replicaNames].sort());
+  });
+
+  it('copies rules when the source has the rules API, and syncs without them when it answers 404', async () => {
+    const destinationRules = await listRules(destination.client, 'products');
+    if (rulesSupported) {
+      expect(destinationRules.map((rule) => rule.objectID)).toEqual(['promote-1']);
+      expect(destinationRules).toEqual(await listRules(source.client, 'products'));
+    } else {
+      // Both sides lack the API: the sync above succeeded regardless, and reads the absence as "no rules".
+      expect(destinationRules).toEqual([]);
+      await expect(source.client.searchRules({ indexName: 'products', searchRulesParams: {} })).rejects.toMatchObject({ status: 404 });
+    }
+  });
+
+  it('syncs again over a destination that has the replicas already, bringing the changes made since', async () => {
+    await settle(source.client, 'products', source.client.deleteObject({ indexName: 'products', objectID: '2' }));
+    await settle(source.client, 'products', source.client.partialUpdateObject({ indexName: 'products', objectID: '3', attributesToUpdate: { name: 'Renamed wallet' } }));
+    await settle(source.client, 'products_price_asc', source.client.setSettings({ indexName: 'products_price_asc', indexSettings: { hitsPerPage: 7 } }));
+    const run = await runCli(syncArgs('--index', 'products', '--state', join(dir, 'again.state.json')), { env: source.env, cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
+    expect(run.stdout).toMatch(/^products_price_desc\s+1,499\s+1,499\s.*identical$/m);
+    for (const indexName of ['products', ...replicaNames]) {
+      expect(await answers(destination.client, indexName), indexName).toEqual(await answers(source.client, indexName));
+      expect(await settingsOf(destination.client, indexName), indexName).toEqual(await settingsOf(source.client, indexName));
+    }
+    expect((await settingsOf(destination.client, 'products_price_asc')).hitsPerPage).toBe(7);
+    expect(await destination.client.getObject({ indexName: 'products', objectID: '3' })).toMatchObject({ name: 'Renamed wallet' });
+  });
+
+  it('--restart forgets an unfinished sync and deletes the temporary index it left', async () => {
+    const state = join(dir, 'restart.state.json');
+    const args = syncArgs('--index', 'products', '--batch-size', '100', '--state', state);
+    const stop = new AbortController();
+    stop.abort(); // Ctrl+C at once: the sync stops after its first page of records.
+    const stopped = await runCli(args, { env: source.env, cwd: dir, signal: stop.signal });
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('Sync interrupted after 100 records of "products"');
+    const temporaries = async () => (await destination.client.listIndices()).items.map((item) => item.name).filter((name) => name.includes('_sync_tmp_'));
+    expect(await temporaries()).toHaveLength(1);
+
+    const restarted = await runCli([...args, '--restart'], { env: source.env, cwd: dir });
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stderr).not.toContain('Resuming');
+    expect(restarted.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
+    expect(await temporaries()).toEqual([]);
+    expect(existsSync(state)).toBe(false);
+  });
+
+  it('resumes after Ctrl+C and after kill -9, ends identical, and never shows a half-replaced index', async () => {
+    const big = [...generateProducts(2500, 11)];
+    await source.client.saveObjects({ indexName: 'big', objects: big, waitForTasks: true });
+    await destination.client.saveObjects({ indexName: 'big', objects: [{ objectID: 'old-1', name: 'Old' }, { objectID: 'old-2', name: 'Older' }], waitForTasks: true });
+    const state = join(dir, 'resume.state.json');
+    const args = syncArgs('--index', 'big', '--batch-size', '20', '--state', state);
+    const copied = () => (existsSync(state) ? (JSON.parse(readFileSync(state, 'utf8')).indices[0]?.[1]?.copied ?? 0) : 0);
+
+    const first = spawnCli(args);
+    await expect.poll(copied, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(200);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toEqual({ code: 1, signal: null });
+    expect(first.output()).toMatch(/Sync interrupted after \d+ records of "big": run the same command again/);
+    const afterInterrupt = copied();
+    expect(afterInterrupt).toBeLessThan(big.length);
+
+    const second = spawnCli(args);
+    await expect.poll(copied, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(afterInterrupt + 300);
+    second.child.kill('SIGKILL');
+    expect((await second.exited).signal).toBe('SIGKILL');
+    expect(second.output()).toContain(`Resuming "big" after ${afterInterrupt} records`);
+    const stopped = JSON.parse(readFileSync(state, 'utf8')).indices[0][1];
+    expect(stopped.step).toBe('records');
+    expect(stopped.copied).toBeLessThan(big.length);
+    // Twice stopped midway, the destination's index is still the old one, whole.
+    expect((await allRecords(destination.client, 'big')).map((record) => record.objectID)).toEqual(['old-1', 'old-2']);
+
+    const last = await runCli(args, { env: source.env, cwd: dir });
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stderr).toMatch(/Resuming "big" after \d+ records/);
+    expect(last.stdout).toMatch(/^big\s+2,500\s+2,500\s.*identical$/m);
+    expect(await allRecords(destination.client, 'big')).toEqual(await allRecords(source.client, 'big'));
+    expect(await answers(destination.client, 'big')).toEqual(await answers(source.client, 'big'));
+    const { items } = await destination.client.listIndices();
+    expect(items.filter((item) => item.name.includes('_sync_tmp_'))).toEqual([]);
+  }, 90_000);
+
+  it('reports a destination that refuses records as a mismatch, with exit code 1', async () => {
+    // A destination with hosted Algolia's 10 KB record limit, and a source record over it.
+    const strict = await startTestServer({ appId: 'strict-app', adminApiKey: 'strict-admin-key', limits: { maxRecordBytes: 10 * 1024 } });
+    try {
+      const objects = [{ objectID: 'small', name: 'Small' }, { objectID: 'large', name: 'Large', notes: 'x'.repeat(20 * 1024) }];
+      await source.client.saveObjects({ indexName: 'notes', objects, waitForTasks: true });
+      const run = await runCli(['sync', '--to-url', strict.url, '--to-app-id', strict.appId, '--to-api-key', strict.adminApiKey, '--index', 'notes', '--state', join(dir, 'strict.json')], { env: source.env, cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/^notes\s+2\s+1\s.*DIFFERENT$/m);
+      expect(run.stderr).toMatch(/refused 1 record\(s\):\n\s+objectID "large"/);
+      expect(run.stderr).toContain('1 of 1 indices differ');
+      expect((await allRecords(strict.client, 'notes')).map((record) => record.objectID)).toEqual(['small']);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('vitrine sync: refused credentials', () => {
+  const cleanFailure = (run: { code: number; stderr: string }, secret: string) => {
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain(secret);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  };
+
+  it('a wrong destination key or app id: a clear message, exit 1, nothing written', async () => {
+    const before = (await destination.client.listIndices()).items.length;
+    const wrongKey = await runCli(['sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--to-api-key', 'not-the-right-key', '--state', join(dir, 'w.json')], { env: source.env, cwd: dir });
+    cleanFailure(wrongKey, 'not-the-right-key');
+    expect(wrongKey.stderr).toMatch(/^Error: The destination \(http:\/\/127\.0\.0\.1:\d+, application destination-app\) refused the application ID or API key \(HTTP 403\): check --to-url, --to-app-id and --to-api-key\n$/);
+
+    const wrongApp = await runCli(['sync', '--to-url', destination.url, '--to-app-id', 'no-such-app', '--to-api-key', destination.adminApiKey, '--state', join(dir, 'w.json')], { env: source.env, cwd: dir });
+    cleanFailure(wrongApp, destination.adminApiKey);
+    expect(wrongApp.stderr).toMatch(/refused the application ID or API key \(HTTP 403\)/);
+    expect((await destination.client.listIndices()).items.length).toBe(before);
+  });
+
+  it('a wrong source key, and an unreachable destination', async () => {
+    const wrongSource = await runCli(syncArgs('--state', join(dir, 'w.json')), { env: { ...source.env, VITRINE_ADMIN_API_KEY: 'bad-source-key' }, cwd: dir });
+    cleanFailure(wrongSource, 'bad-source-key');
+    expect(wrongSource.stderr).toMatch(/The source \(.*\) refused the application ID or API key \(HTTP 403\)/);
+
+    const unreachable = await runCli(['sync', '--to-url', 'http://127.0.0.1:9', '--to-app-id', 'x', '--to-api-key', 'secret-key-9', '--state', join(dir, 'w.json')], { env: source.env, cwd: dir });
+    cleanFailure(unreachable, 'secret-key-9');
+    expect(unreachable.stderr).toMatch(/Cannot reach the destination \(http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+/** `vitrine sync` as a child process, so that it can be interrupted and killed. */
+function spawnCli(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...source.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited, output: () => output };
+}
