@@ -6,4 +6,5 @@ export { generateProducts, DEFAULT_SEED } from './generate.ts';
 export { demoIndexName, demoSettings, demoReplicaSettings, demoReplicas } from './settings.ts';
 export { renderProductImage } from './images/render.ts';
 export { slugify } from './slug.ts';
+export { demoRules, demoRuleSources, categoryContext, type DemoRuleSources } from './rules.ts';
 export { generateHistory, type HistoryOptions } from './history/generate-history.ts';

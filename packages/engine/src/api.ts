@@ -5,7 +5,10 @@ import type {
   IndexSettings,
   SearchForFacetValuesResponse,
   SearchParams,
+  Rule,
   SearchResponse,
+  SearchRulesParams,
+  SearchRulesResponse,
   SynonymHit,
 } from '@vitrine/protocol';
 import type { FilterNode } from './filter/types.ts';
@@ -20,6 +23,11 @@ export interface SearchOptions {
    * retrieved or not, as Algolia).
    */
   highlightRetrievedOnly?: boolean;
+  /**
+   * The time of the search in seconds since the epoch, for rules with `validity` ranges (the engine has no
+   * clock). Without it, rules with validity ranges never apply.
+   */
+  nowSeconds?: number;
 }
 
 /**
@@ -66,6 +74,15 @@ export interface EngineIndex {
   setSynonyms(synonyms: SynonymHit[]): void;
   /** The application's dictionaries (stop words, plurals, compounds); the same for every index. */
   setDictionaries(dictionaries: Dictionaries): void;
+
+  /** Rules (merchandising), stored like synonyms: replace all, save some, delete one, clear, read, search. */
+  setRules(rules: Rule[]): void;
+  saveRules(rules: Rule[]): void;
+  deleteRule(objectID: string): boolean;
+  clearRules(): void;
+  getRule(objectID: string): Rule | undefined;
+  getRules(): Rule[];
+  searchRules(params?: SearchRulesParams): SearchRulesResponse;
 
   /**
    * One search with Algolia's semantics. `settingsOverride` lets a replica (standard or virtual) search the

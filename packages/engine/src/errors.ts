@@ -17,6 +17,7 @@ export const engineErrors = {
   INVALID_SETTING: 'Invalid setting "%s": %s',
   INVALID_RECORD: 'Invalid record: %s',
   INVALID_SNAPSHOT: 'Invalid snapshot: %s',
+  INVALID_RULE: 'Invalid rule %s: %s',
 } as const;
 
 export type EngineErrorCode = keyof typeof engineErrors;

@@ -19,5 +19,7 @@ export type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
 export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, evaluateFilter } from './filter/index.ts';
 export type { FilterNode, FilterSource, NumericOperator, FilterLimits } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';
+export { validateRule } from './rules/validate.ts';
+export { searchRules } from './rules/rule-set.ts';
 export { Dictionaries, DICTIONARY_NAMES, emptyDictionaryState, type DictionaryState } from './query/dictionaries.ts';
 export { standardStopWords, STOP_WORD_LANGUAGES } from './query/standard-stop-words.ts';

@@ -8,7 +8,10 @@ import type {
   IndexSettings,
   SearchForFacetValuesResponse,
   SearchParams,
+  Rule,
   SearchResponse,
+  SearchRulesParams,
+  SearchRulesResponse,
   SynonymHit,
 } from '@vitrine/protocol';
 import type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
@@ -28,6 +31,10 @@ import { executeSearch, runFacetSearch, runBrowse, type ExecutedSearch, type Sea
 import { ResultCache, resultKey, type ResultCacheStats } from './search/result-cache.ts';
 import { encodeParams } from './response/retrieve.ts';
 import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.ts';
+import { RuleSet } from './rules/rule-set.ts';
+import type { RulePlan } from './rules/consequences.ts';
+import type { FacetValues } from './rules/match.ts';
+import { terms } from './tokenize/index.ts';
 
 /** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
 const COMPACT_MIN_TOMBSTONES = 10_000;
@@ -44,6 +51,9 @@ export class SearchIndex implements EngineIndex {
   private store: IndexStore;
   private synonymHits: SynonymHit[] = [];
   private synonymTable: SynonymTable | null = null;
+  private readonly rules = new RuleSet();
+  /** Facet values by their words, for rule placeholders: per column, rebuilt when the column gains values. */
+  private facetValueCache = new Map<string, { store: IndexStore; labels: number; values: FacetValues }>();
   private dictionaries = new Dictionaries();
   private scanner: DocumentScanner | null = null;
   private settledVersion = -1;
@@ -161,6 +171,40 @@ export class SearchIndex implements EngineIndex {
     return structuredClone(this.synonymHits);
   }
 
+  /** Replaces every rule (validated first: on error nothing changes). */
+  setRules(rules: Rule[]): void {
+    this.rules.replaceAll(rules);
+    this.results.clear();
+  }
+
+  /** Adds or replaces rules by objectID. */
+  saveRules(rules: Rule[]): void {
+    this.rules.save(rules);
+    this.results.clear();
+  }
+
+  deleteRule(objectID: string): boolean {
+    this.results.clear();
+    return this.rules.delete(objectID);
+  }
+
+  clearRules(): void {
+    this.rules.clear();
+    this.results.clear();
+  }
+
+  getRule(objectID: string): Rule | undefined {
+    return this.rules.get(objectID);
+  }
+
+  getRules(): Rule[] {
+    return this.rules.all();
+  }
+
+  searchRules(params?: SearchRulesParams): SearchRulesResponse {
+    return this.rules.search(params);
+  }
+
   setDictionaries(dictionaries: Dictionaries): void {
     this.dictionaries = dictionaries;
     this.words.clear();
@@ -174,7 +218,12 @@ export class SearchIndex implements EngineIndex {
   }
 
   searchInSteps(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SteppedSearch {
-    const key = this.results.enabled ? resultKey(params, settingsOverride, options) : null;
+    const plan = this.rules.size === 0 ? null : this.planRules(params, options);
+    const effective = plan === null ? params : plan.params;
+    // With rules, the key is what the rules made of the request plus which rules applied (validity may change
+    // which ones do from one minute to the next).
+    const baseKey = this.results.enabled ? resultKey(effective, settingsOverride, options) : null;
+    const key = baseKey === null || plan === null ? baseKey : `${baseKey}\u0001${JSON.stringify(plan.applied)}`;
     if (this.compaction !== null && this.snapshotsInPieces === 0) this.maybeCompact(this.compactionPolicy.perSearch);
     if (key !== null) {
       const cached = this.results.get(key, this.store);
@@ -185,11 +234,12 @@ export class SearchIndex implements EngineIndex {
     }
     let executed: ExecutedSearch;
     try {
-      executed = executeSearch(this.environment(), params, settingsOverride, options);
+      executed = executeSearch(this.environment(), effective, settingsOverride, options, plan);
     } finally {
       this.endSearch();
     }
     const { response, dependencies, page } = executed;
+    if (plan !== null) applyPlanToResponse(response, params, plan);
     const store = this.store;
     const version = store.version;
     let spentMs = response.processingTimeMS;
@@ -296,6 +346,7 @@ export class SearchIndex implements EngineIndex {
   private *describeSnapshot(w: SnapshotWriter): Generator<void, void, void> {
     w.json('settings', this.settings);
     w.json('synonyms', this.synonymHits);
+    if (this.rules.size > 0) w.json('rules', this.rules.all());
     yield* this.store.save(w);
     yield;
     saveAdjacentPairs(this.store, w);
@@ -318,6 +369,8 @@ export class SearchIndex implements EngineIndex {
     const settings = r.json<IndexSettings>('settings');
     const index = new SearchIndex(settings);
     index.setSynonyms(r.json<SynonymHit[]>('synonyms'));
+    // Snapshots from before rules existed have no such section.
+    if (r.has('rules')) index.setRules(r.json<Rule[]>('rules'));
     const separators = typeof settings.separatorsToIndex === 'string' ? settings.separatorsToIndex : '';
     index.store = IndexStore.load(r, parseSearchableAttributes(settings.searchableAttributes), separators, parseAttributesForFaceting(settings.attributesForFaceting));
     restoreAdjacentPairs(index.store, r);
@@ -330,6 +383,30 @@ export class SearchIndex implements EngineIndex {
       index.store.seed(customOrderKey(custom), { rank: Float64Array.from(rank), order, pending: [], columns }, customOrderDeps(index.store, custom));
     }
     return index;
+  }
+
+  /** The rules that apply to a search (null: none), with facet values for placeholders read lazily. */
+  private planRules(params: SearchParams, options: SearchOptions | undefined): RulePlan | null {
+    const separators = typeof this.settings.separatorsToIndex === 'string' ? this.settings.separatorsToIndex : '';
+    if (this.synonymTable === null) this.synonymTable = compileSynonyms(this.synonymHits, separators);
+    return this.rules.plan(params, { separators, synonyms: this.synonymTable, facetValues: (attribute) => this.facetValues(attribute, separators) }, options?.nowSeconds);
+  }
+
+  private facetValues(attribute: string, separators: string): FacetValues | undefined {
+    const column = this.store.facets.get(attribute);
+    if (column === undefined) return undefined;
+    const cached = this.facetValueCache.get(attribute);
+    if (cached !== undefined && cached.store === this.store && cached.labels === column.labels.length) return cached.values;
+    const values: FacetValues = { byTerms: new Map(), maxWords: 0 };
+    for (const label of column.labels) {
+      const words = terms(label, separators);
+      if (words.length === 0) continue;
+      const joined = words.join(' ');
+      if (!values.byTerms.has(joined)) values.byTerms.set(joined, label);
+      values.maxWords = Math.max(values.maxWords, words.length);
+    }
+    this.facetValueCache.set(attribute, { store: this.store, labels: column.labels.length, values });
+    return values;
   }
 
   /** Internal: the pieces a search needs, built lazily. */
@@ -396,3 +473,19 @@ export class SearchIndex implements EngineIndex {
   }
 }
 
+
+/**
+ * What the applied rules add to a response: the request's own query and parameters echoed (not the rules'),
+ * `userData`, `renderingContent` (the rules' keys over the settings'), `queryAfterRemoval` and, with
+ * getRankingInfo, `appliedRules`.
+ */
+function applyPlanToResponse(response: SearchResponse, params: SearchParams, plan: RulePlan): void {
+  response.query = typeof params.query === 'string' ? params.query : '';
+  response.params = encodeParams(params);
+  if (plan.userData.length > 0) response.userData = plan.userData;
+  if (plan.renderingContent !== undefined) response.renderingContent = { ...response.renderingContent, ...plan.renderingContent };
+  if (plan.queryAfterRemoval !== undefined) response.queryAfterRemoval = plan.queryAfterRemoval;
+  if (params.getRankingInfo === true) {
+    response.appliedRules = plan.applied.map((objectID) => ({ objectID }));
+  }
+}

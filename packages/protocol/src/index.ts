@@ -13,4 +13,5 @@ export type * from './indices.ts';
 export type * from './insights.ts';
 export type * from './analytics.ts';
 export type * from './recommend.ts';
+export type * from './rules.ts';
 export type * from './dictionaries.ts';

@@ -1,5 +1,6 @@
 import type { IndexRecord } from './records.ts';
 import type { RenderingContent } from './search-params.ts';
+import type { AppliedRule } from './rules.ts';
 
 export type MatchLevel = 'none' | 'partial' | 'full';
 
@@ -28,6 +29,7 @@ export interface RankingInfo {
   nbExactWords: number;
   words: number;
   filters: number;
+  /** The record was pinned by a rule's `promote`. */
   promoted?: boolean;
 }
 
@@ -71,7 +73,12 @@ export interface SearchResponse<T extends IndexRecord = IndexRecord> {
   parsedQuery?: string;
   renderingContent?: RenderingContent;
   cursor?: string;
+  /** `userData` of the rules applied, in order of precedence. */
   userData?: unknown[];
+  /** Rules applied (with `getRankingInfo`). */
+  appliedRules?: AppliedRule[];
+  /** The query after the rules' word removals, when they removed any. */
+  queryAfterRemoval?: string;
   serverTimeMS?: number;
   processingTimingsMS?: unknown;
 }

@@ -32,6 +32,7 @@ import { objectRoutes } from './routes/objects.ts';
 import { indexRoutes } from './routes/indexes.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { synonymRoutes } from './routes/synonyms.ts';
+import { ruleRoutes } from './routes/rules.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { registerInsights, searchLogEntry } from './insights/index.ts';
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     indexRoutes(api, routeDeps);
     settingsRoutes(api, routeDeps);
     synonymRoutes(api, routeDeps);
+    ruleRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);
     for (const extension of deps.config.apiExtensions ?? []) await extension(api);

@@ -31,6 +31,7 @@ export const errorCatalogue = {
   OBJECT_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },
   TASK_NOT_FOUND: { status: 404, template: 'Task does not exist' },
   SYNONYM_NOT_FOUND: { status: 404, template: 'Synonym set does not exist' },
+  RULE_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },
   KEY_NOT_FOUND: { status: 404, template: 'Key does not exist' },
   // Validation.
   MISSING_PARAMETER: { status: 400, template: 'Missing parameter: %s' },
@@ -48,6 +49,7 @@ export const errorCatalogue = {
     template: 'Record at the position %s objectID=%s is too big size=%s/%s bytes. Please have a look at https://www.algolia.com/doc/guides/sending-and-managing-data/prepare-your-data/in-depth/index-and-records-size-and-usage-limitations/#record-size-limits',
   },
   INVALID_RECORD: { status: 400, template: 'Invalid record at the position %s: %s' },
+  INVALID_RULE: { status: 400, template: 'Invalid rule at the position %s: %s' },
   INVALID_OBJECT_ID: { status: 400, template: 'objectID must be a non-empty string (at the position %s)' },
   REPLICA_WRITE: { status: 400, template: 'Cannot write records of the replica index "%s": write to its primary "%s"' },
   INVALID_REPLICA: { status: 400, template: 'Invalid replicas: %s' },

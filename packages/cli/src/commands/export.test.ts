@@ -26,6 +26,14 @@ beforeAll(async () => {
     ],
   });
   await client.waitForTask({ indexName: 'shop', taskID: synonyms.taskID });
+  const rules = await client.saveRules({
+    indexName: 'shop',
+    rules: [
+      { objectID: 'pin', conditions: [{ pattern: 'sofa', anchoring: 'contains' }], consequence: { promote: [{ objectID: products[0].objectID, position: 0 }] } },
+      { objectID: 'banner', conditions: [{ context: 'sale' }], consequence: { userData: { banner: 'sale' } }, validity: [{ from: 0, until: 4102444800 }] },
+    ],
+  });
+  await client.waitForTask({ indexName: 'shop', taskID: rules.taskID });
   const saved = await client.saveObjects({ indexName: 'shop', objects: products, waitForTasks: true });
   expect(saved.length).toBeGreaterThan(0);
 });
@@ -40,6 +48,7 @@ async function snapshotOf(indexName: string) {
   return {
     records: await allRecords(client, indexName),
     settings: await client.getSettings({ indexName }),
+    rules: (await client.searchRules({ indexName, searchRulesParams: { hitsPerPage: 100 } })).hits,
     synonyms: synonyms.hits
       .map((hit) => {
         const { _highlightResult: _h, ...synonym } = hit as typeof hit & { _highlightResult?: unknown };
@@ -50,12 +59,13 @@ async function snapshotOf(indexName: string) {
 }
 
 describe('vitrine export', () => {
-  it('names its three files after --out', () => {
-    expect(exportPaths('/x/out.ndjson', 'shop')).toEqual({ records: '/x/out.ndjson', settings: '/x/out.settings.json', synonyms: '/x/out.synonyms.json' });
+  it('names its four files after --out', () => {
+    expect(exportPaths('/x/out.ndjson', 'shop')).toEqual({ records: '/x/out.ndjson', settings: '/x/out.settings.json', synonyms: '/x/out.synonyms.json', rules: '/x/out.rules.json' });
     expect(exportPaths('/x/backup', 'shop')).toEqual({
       records: '/x/backup/shop.ndjson',
       settings: '/x/backup/shop.settings.json',
       synonyms: '/x/backup/shop.synonyms.json',
+      rules: '/x/backup/shop.rules.json',
     });
   });
 
@@ -66,7 +76,7 @@ describe('vitrine export', () => {
     expect(readFileSync(join(out, 'shop.ndjson'), 'utf8').trim().split('\n')).toHaveLength(products.length);
 
     const imported = await runCli(
-      ['import', join(out, 'shop.ndjson'), '--index', 'shop_restored', '--settings', join(out, 'shop.settings.json'), '--synonyms', join(out, 'shop.synonyms.json')],
+      ['import', join(out, 'shop.ndjson'), '--index', 'shop_restored', '--settings', join(out, 'shop.settings.json'), '--synonyms', join(out, 'shop.synonyms.json'), '--rules', join(out, 'shop.rules.json')],
       { env: test.env, cwd: dir },
     );
     expect(imported.code, imported.stderr).toBe(0);
@@ -78,6 +88,8 @@ describe('vitrine export', () => {
     expect(restored.settings).toEqual(original.settings);
     expect(restored.synonyms).toEqual(original.synonyms);
     expect(original.synonyms).toHaveLength(2);
+    expect(restored.rules).toEqual(original.rules);
+    expect(original.rules.map((rule) => rule.objectID)).toEqual(['banner', 'pin']);
   });
 
   it('fails cleanly for an index that does not exist, writing nothing', async () => {

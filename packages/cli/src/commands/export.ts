@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
 import type { ApiClient } from '../importer/client.ts';
-import { browsePage, listSynonyms } from '../importer/index-content.ts';
+import { browsePage, listRules, listSynonyms } from '../importer/index-content.ts';
 import { createProgress } from '../io/progress.ts';
 import type { Command } from './command.ts';
 import { stringOption } from './command.ts';
@@ -14,16 +14,18 @@ export interface ExportPaths {
   records: string;
   settings: string;
   synonyms: string;
+  rules: string;
 }
 
 /**
- * `--out products.ndjson` → that file plus `products.settings.json` and `products.synonyms.json` beside it;
- * any other `--out` is a folder that receives `<index>.ndjson`, `<index>.settings.json`, `<index>.synonyms.json`.
+ * `--out products.ndjson` → that file plus `products.settings.json`, `products.synonyms.json` and
+ * `products.rules.json` beside it; any other `--out` is a folder that receives `<index>.ndjson` and the three
+ * JSON files.
  */
 export function exportPaths(out: string, indexName: string): ExportPaths {
   const file = /\.(ndjson|jsonl)$/i.exec(out);
   const stem = file ? out.slice(0, file.index) : join(out, indexName);
-  return { records: file ? out : `${stem}.ndjson`, settings: `${stem}.settings.json`, synonyms: `${stem}.synonyms.json` };
+  return { records: file ? out : `${stem}.ndjson`, settings: `${stem}.settings.json`, synonyms: `${stem}.synonyms.json`, rules: `${stem}.rules.json` };
 }
 
 async function exportRecords(client: ApiClient, indexName: string, path: string, ctx: CliContext): Promise<number> {
@@ -55,16 +57,19 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
 
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'Export an index: records (NDJSON), settings and synonyms (JSON)',
+  summary: 'Export an index: records (NDJSON), settings, synonyms and rules (JSON)',
   help: `Usage: vitrine export --index <name> --out <folder|file.ndjson> [options]
 
-Writes an index's records (one JSON object per line), settings and synonyms, in the forms vitrine import reads:
-  vitrine import products.ndjson --index products --settings products.settings.json --synonyms products.synonyms.json
+Writes an index's records (one JSON object per line), settings, synonyms and rules, in the forms vitrine
+import reads:
+  vitrine import products.ndjson --index products --settings products.settings.json \\
+    --synonyms products.synonyms.json --rules products.rules.json
 
 Options:
   --index NAME     Index to export (required)
-  --out PATH       A .ndjson file (settings and synonyms are written beside it as <name>.settings.json and
-                   <name>.synonyms.json), or a folder that receives <index>.ndjson and the two JSON files
+  --out PATH       A .ndjson file (settings, synonyms and rules are written beside it as <name>.settings.json,
+                   <name>.synonyms.json and <name>.rules.json), or a folder that receives <index>.ndjson and
+                   the three JSON files
 
 ${CONNECTION_HELP}`,
   options: { index: { type: 'string' }, out: { type: 'string' }, ...connectionOptions },
@@ -84,9 +89,11 @@ ${CONNECTION_HELP}`,
       writeFileSync(paths.settings, JSON.stringify(settings, null, 2) + '\n');
       const synonyms = await listSynonyms(client, indexName);
       writeFileSync(paths.synonyms, JSON.stringify(synonyms, null, 2) + '\n');
+      const rules = await listRules(client, indexName);
+      writeFileSync(paths.rules, JSON.stringify(rules, null, 2) + '\n');
       ctx.stdout.write(
         `Exported "${indexName}": ${count} records to ${paths.records}, settings to ${paths.settings}, ` +
-          `${synonyms.length} synonyms to ${paths.synonyms}.\n`,
+          `${synonyms.length} synonyms to ${paths.synonyms}, ${rules.length} rules to ${paths.rules}.\n`,
       );
     } catch (error) {
       if (error instanceof CliError) throw error;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { IndexSettings, SynonymHit } from '@vitrine/protocol';
+import type { IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
 import { waitForTask } from '../importer/client.ts';
@@ -14,6 +14,7 @@ import { integerOption, stringOption } from './command.ts';
 import { CONNECTION_HELP, connect, connectionOptions } from './connection.ts';
 
 type ClientSettings = Parameters<ApiClient['setSettings']>[0]['indexSettings'];
+type ClientRule = Parameters<ApiClient['saveRules']>[0]['rules'][number];
 
 const number = new Intl.NumberFormat('en-US');
 function readJsonFile<T>(path: string, what: string, check: (value: unknown) => boolean): T {
@@ -96,6 +97,8 @@ Options:
   --index NAME         Index to import into (required)
   --settings FILE      Index settings (JSON object, as vitrine export writes them) to apply first
   --synonyms FILE      Synonyms (JSON array, as vitrine export writes them), replacing existing ones
+  --rules FILE         Rules (JSON array, as vitrine export or Algolia's dashboard export writes them),
+                       replacing existing ones
   --replace            Replace the whole index atomically: import into a temporary index, then move it over
                        the target (searches see the old records until the switch)
   --batch-size N       Records per request (default 1000)
@@ -107,6 +110,7 @@ ${CONNECTION_HELP}`,
     index: { type: 'string' },
     settings: { type: 'string' },
     synonyms: { type: 'string' },
+    rules: { type: 'string' },
     replace: { type: 'boolean' },
     'batch-size': { type: 'string' },
     format: { type: 'string' },
@@ -129,6 +133,8 @@ ${CONNECTION_HELP}`,
     const synonyms = synonymsPath
       ? readJsonFile<SynonymHit[]>(resolve(ctx.cwd, synonymsPath), 'synonyms', Array.isArray)
       : undefined;
+    const rulesPath = stringOption(values, 'rules');
+    const rules = rulesPath ? readJsonFile<Rule[]>(resolve(ctx.cwd, rulesPath), 'rules', Array.isArray) : undefined;
     const client = connect(values, ctx);
     const replace = values.replace === true;
     const report = new ErrorReport(resolve(ctx.cwd, stringOption(values, 'errors') ?? `${positionals[0]}.errors.ndjson`));
@@ -155,6 +161,10 @@ ${CONNECTION_HELP}`,
         const task = await client.saveSynonyms({ indexName: target, synonymHit: synonyms, replaceExistingSynonyms: true });
         await waitForTask(client, target, task.taskID);
       }
+      if (rules) {
+        const task = await client.saveRules({ indexName: target, rules: rules as ClientRule[], clearExistingRules: true });
+        await waitForTask(client, target, task.taskID);
+      }
       const result = await importRecords(ctx, client, target, file, { format, batchSize, report });
       accepted = result.accepted;
       if (result.lastTaskID !== undefined) {
@@ -162,7 +172,7 @@ ${CONNECTION_HELP}`,
       }
       if (replace) {
         // An empty file still replaces: the temporary index must exist before it can be moved.
-        if (result.lastTaskID === undefined && !main && !synonyms) {
+        if (result.lastTaskID === undefined && !main && !synonyms && !rules) {
           const task = await client.setSettings({ indexName: target, indexSettings: {} });
           await waitForTask(client, target, task.taskID);
         }

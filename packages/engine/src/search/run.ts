@@ -29,6 +29,8 @@ import { geoDistance } from '../rank/geo-distance.ts';
 import { topLevel } from '../index/changes.ts';
 import { NO_RECORD_READS } from '../index/store.ts';
 import type { FilterNode } from '../filter/types.ts';
+import type { RulePlan } from '../rules/consequences.ts';
+import { merchandise, placePins } from './merchandise.ts';
 
 export type { SearchEnvironment } from './prepare.ts';
 
@@ -115,7 +117,7 @@ function hitSpec(env: SearchEnvironment, prepared: PreparedSearch): HitSpec {
 }
 
 /** `_rankingInfo` of a hit: read from the search's scratch state, so computed while the search holds it. */
-function rankingInfo(env: SearchEnvironment, prepared: PreparedSearch, doc: number): RankingInfo {
+function rankingInfo(env: SearchEnvironment, prepared: PreparedSearch, doc: number, promoted: ReadonlySet<number> | null): RankingInfo {
   const { options, context } = prepared;
   const { scanner } = context;
   if (prepared.words.length > 0) scanner.scan(doc);
@@ -133,6 +135,7 @@ function rankingInfo(env: SearchEnvironment, prepared: PreparedSearch, doc: numb
     nbExactWords: textual ? scanner.exactAt(doc) : 0,
     words: textual ? scanner.matchedWordsAt(doc) : 0,
     filters,
+    ...(promoted?.has(doc) === true ? { promoted: true } : {}),
   };
 }
 
@@ -160,9 +163,9 @@ export class PageHits {
   private readonly infos: RankingInfo[] | null;
   private next = 0;
 
-  constructor(env: SearchEnvironment, prepared: PreparedSearch, docs: number[], private readonly spec = hitSpec(env, prepared)) {
+  constructor(env: SearchEnvironment, prepared: PreparedSearch, docs: number[], promoted: ReadonlySet<number> | null = null, private readonly spec = hitSpec(env, prepared)) {
     this.records = docs.map((doc) => env.store.records.bytes(doc)!);
-    this.infos = prepared.options.getRankingInfo ? docs.map((doc) => rankingInfo(env, prepared, doc)) : null;
+    this.infos = prepared.options.getRankingInfo ? docs.map((doc) => rankingInfo(env, prepared, doc, promoted)) : null;
   }
 
   get remaining(): number {
@@ -200,18 +203,23 @@ export interface ExecutedSearch {
 
 /**
  * Runs a search up to the choice of its page: everything of the response but the hits, which `page` builds
- * (the costly part of a large page, with highlighting and snippets).
+ * (the costly part of a large page, with highlighting and snippets). `plan`: the rules applied (their
+ * parameters already merged into `params`), which hide and pin records.
  */
-export function executeSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): ExecutedSearch {
+export function executeSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined, plan: RulePlan | null = null): ExecutedSearch {
   const started = performance.now();
   const prepared = prepareSearch(env, params, override, extra);
   const { options } = prepared;
+  const merchandising = plan === null ? null : merchandise(env, prepared, plan, extra);
+  const pins = merchandising?.pins ?? [];
   const useOffset = options.offset !== undefined || options.length !== undefined;
   const start = useOffset ? (options.offset ?? 0) : options.page * options.hitsPerPage;
   const wanted = useOffset ? (options.length ?? options.hitsPerPage) : options.hitsPerPage;
   const limit = options.paginationLimitedTo;
   const count = Math.max(0, Math.min(wanted, limit - start));
   const need = start + count;
+  // Pinned records may come from beyond the page: rank enough to fill it once they are taken out.
+  const needRanked = need + pins.length;
 
   let nbHits = prepared.matchCount;
   let page: number[];
@@ -219,16 +227,18 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
   const groups = options.distinct > 0 && options.attributeForDistinct !== undefined ? distinctGroups(env.store, options.attributeForDistinct) : null;
   if (override !== undefined && options.relevancyStrictness !== undefined && prepared.context.custom !== null && !prepared.rules.some((r) => r.name.startsWith('asc(') || r.name.startsWith('desc('))) {
     const { sorted, nbSortedHits } = relevantSort(prepared, options.relevancyStrictness);
-    page = sorted.slice(start, need);
+    page = sorted.slice(0, needRanked);
     sortedInfo = { nbSortedHits, appliedRelevancyStrictness: options.relevancyStrictness };
   } else if (groups !== null) {
     nbHits = distinctCount(prepared.matches, groups, options.distinct);
-    page = distinctPrefix(prepared, groups, options.distinct, need).slice(start);
+    page = distinctPrefix(prepared, groups, options.distinct, needRanked);
   } else {
-    page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, need).slice(start);
+    page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, needRanked);
   }
+  page = (pins.length > 0 ? placePins(page, pins) : page).slice(start, need);
+  nbHits += merchandising?.outside ?? 0;
   const facets = computeFacets(env, prepared, groups);
-  const hits = new PageHits(env, prepared, page);
+  const hits = new PageHits(env, prepared, page, pins.length > 0 ? new Set(pins.map((p) => p.doc)) : null);
   const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);
   const response: SearchResponse = {
     hits: [],
@@ -248,7 +258,7 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
     renderingContent: options.renderingContent ?? {},
     processingTimeMS: Math.round(performance.now() - started),
   };
-  const hitFree = count === 0 && groups === null && sortedInfo.nbSortedHits === undefined;
+  const hitFree = count === 0 && groups === null && sortedInfo.nbSortedHits === undefined && pins.length === 0;
   return { response, dependencies: hitFree ? countDependencies(env, prepared) : null, page: hits };
 }
 

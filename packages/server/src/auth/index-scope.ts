@@ -69,6 +69,7 @@ export function indexesTouchedBy(registry: IndexRegistry, op: Op): Set<string> {
       break;
     }
     case 'synonyms':
+    case 'rules':
       names.add(op.indexName);
       if (op.forwardToReplicas) add(currentReplicas(op.indexName));
       break;
@@ -86,6 +87,7 @@ export function indexesWrittenBy(op: Op): string[] {
     case 'operation':
       return [op.destination];
     case 'synonyms':
+    case 'rules':
       return [op.indexName];
     case 'deleteIndex':
     case 'deleteBy':

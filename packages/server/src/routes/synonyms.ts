@@ -139,7 +139,7 @@ export function synonymRoutes(app: FastifyInstance, { store }: RouteDeps): void 
  * A page number or page size as a number: given as one, or as a string of one; anything else is NaN (a 400
  * then). `Number` on an arbitrary JSON value may throw (an object whose `toString` is no function).
  */
-function countOf(value: unknown): number {
+export function countOf(value: unknown): number {
   if (typeof value === 'number') return value;
   return typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 }

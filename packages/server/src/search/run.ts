@@ -70,7 +70,9 @@ export function runSearchInSteps(registry: IndexRegistry, indexName: string, par
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
-  const search = engineCheck(() => engine.searchInSteps(params, override, engineOptions(auth)));
+  // The engine has no clock: rules with validity ranges are judged at the time the search is answered.
+  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000) };
+  const search = engineCheck(() => engine.searchInSteps(params, override, options));
   if (params.clickAnalytics === true) search.response.queryID = newQueryID();
   return search;
 }

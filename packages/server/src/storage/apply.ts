@@ -27,6 +27,8 @@ export function applyOp(registry: IndexRegistry, op: Op): void {
         : moveIndex(registry, op.indexName, op.destination, op.at);
     case 'synonyms':
       return applySynonyms(registry, op);
+    case 'rules':
+      return applyRules(registry, op);
   }
 }
 
@@ -151,6 +153,7 @@ function updateReplicas(registry: IndexRegistry, primary: IndexEntry, wanted: st
       updatedAt: at,
       settings: { ...settings, primary: primary.name },
       synonyms: new Map(primary.synonyms),
+      rules: new Map(primary.rules),
       engine: undefined,
       virtual,
     });
@@ -173,6 +176,7 @@ function detachReplica(registry: IndexRegistry, name: string, primary: IndexEntr
   const engine = new SearchIndex(settings);
   if (primary.engine) engine.saveObjects([...primary.engine.records()]);
   engine.setSynonyms([...replica.synonyms.values()]);
+  engine.setRules([...replica.rules.values()]);
   registry.set({ ...replica, settings, engine, virtual: false, updatedAt: at });
 }
 
@@ -223,6 +227,10 @@ function copyIndex(
       to.synonyms = new Map(from?.synonyms ?? []);
       to.engine?.setSynonyms([...to.synonyms.values()]);
     }
+    if (scope.includes('rules')) {
+      to.rules = new Map(from?.rules ?? []);
+      to.engine?.setRules([...to.rules.values()]);
+    }
     to.updatedAt = at;
     return;
   }
@@ -230,8 +238,10 @@ function copyIndex(
   if (from) engine.saveObjects([...registry.recordsOf(from)]);
   const synonyms = new Map(from?.synonyms ?? []);
   engine.setSynonyms([...synonyms.values()]);
+  const rules = new Map(from?.rules ?? []);
+  engine.setRules([...rules.values()]);
   const previous = registry.get(destination);
-  registry.set({ name: destination, createdAt: previous?.createdAt ?? at, updatedAt: at, settings: fromSettings, synonyms, engine, virtual: false });
+  registry.set({ name: destination, createdAt: previous?.createdAt ?? at, updatedAt: at, settings: fromSettings, synonyms, rules, engine, virtual: false });
 }
 
 function moveIndex(registry: IndexRegistry, source: string, destination: string, at: string): void {
@@ -250,22 +260,37 @@ function moveIndex(registry: IndexRegistry, source: string, destination: string,
     updatedAt: at,
     settings,
     synonyms: from.synonyms,
+    rules: from.rules,
     engine: from.engine,
     virtual: false,
   });
 }
 
-function applySynonyms(registry: IndexRegistry, op: Extract<Op, { kind: 'synonyms' }>): void {
-  const targets = [op.indexName];
+/** The index an operation names and, with `forwardToReplicas`, each of its replicas (those that exist). */
+function targetsOf(registry: IndexRegistry, op: { indexName: string; at: string; forwardToReplicas: boolean }): IndexEntry[] {
+  const names = [op.indexName];
   const entry = registry.ensure(op.indexName, op.at);
-  if (op.forwardToReplicas) for (const raw of entry.settings.replicas ?? []) targets.push(parseReplicaName(raw).name);
-  for (const name of targets) {
-    const target = registry.get(name);
-    if (!target) continue;
+  if (op.forwardToReplicas) for (const raw of entry.settings.replicas ?? []) names.push(parseReplicaName(raw).name);
+  return names.map((name) => registry.get(name)).filter((target): target is IndexEntry => target !== undefined);
+}
+
+function applySynonyms(registry: IndexRegistry, op: Extract<Op, { kind: 'synonyms' }>): void {
+  for (const target of targetsOf(registry, op)) {
     if (op.action === 'clear' || (op.action === 'save' && op.replaceExisting)) target.synonyms = new Map();
     if (op.action === 'save') for (const hit of op.hits ?? []) target.synonyms.set(hit.objectID, hit);
     if (op.action === 'delete' && op.objectID !== undefined) target.synonyms.delete(op.objectID);
     target.engine?.setSynonyms([...target.synonyms.values()]);
+    target.updatedAt = op.at;
+  }
+}
+
+/** Like synonyms: to the index, and with `forwardToReplicas` to each of its replicas. */
+function applyRules(registry: IndexRegistry, op: Extract<Op, { kind: 'rules' }>): void {
+  for (const target of targetsOf(registry, op)) {
+    if (op.action === 'clear' || (op.action === 'save' && op.clearExisting)) target.rules = new Map();
+    if (op.action === 'save') for (const rule of op.rules ?? []) target.rules.set(rule.objectID, rule);
+    if (op.action === 'delete' && op.objectID !== undefined) target.rules.delete(op.objectID);
+    target.engine?.setRules([...target.rules.values()]);
     target.updatedAt = op.at;
   }
 }

@@ -3,7 +3,7 @@
  * logged, then applied to the in-memory state by `applyOp`. Everything an operation needs to be replayed
  * identically is inside it: generated objectIDs and the acceptance time (`at`) are fixed when it is accepted.
  */
-import type { BatchAction, IncomingRecord, IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
+import type { BatchAction, IncomingRecord, IndexSettings, Rule, SearchParams, SynonymHit } from '@vitrine/protocol';
 
 export interface LoggedBatchRequest {
   indexName: string;
@@ -36,6 +36,17 @@ export type Op =
       replaceExisting?: boolean;
       objectID?: string;
       forwardToReplicas: boolean;
+    }
+  | {
+      kind: 'rules';
+      at: string;
+      indexName: string;
+      action: 'save' | 'delete' | 'clear';
+      rules?: Rule[];
+      /** With `save`: drop every existing rule first (`clearExistingRules`). */
+      clearExisting?: boolean;
+      objectID?: string;
+      forwardToReplicas: boolean;
     };
 
 /** Names of the indexes an operation touches, for per-index task status and pending counts. */
@@ -52,5 +63,5 @@ export function opIndexNames(op: Op): string[] {
 
 /** Number of records an operation carries: drives the snapshot cadence. */
 export function opWeight(op: Op): number {
-  return op.kind === 'batch' ? op.requests.length : op.kind === 'synonyms' ? (op.hits?.length ?? 1) : 1;
+  return op.kind === 'batch' ? op.requests.length : op.kind === 'synonyms' ? (op.hits?.length ?? 1) : op.kind === 'rules' ? (op.rules?.length ?? 1) : 1;
 }

@@ -1,10 +1,10 @@
 /**
- * The in-memory state of every index: settings as set, synonyms, timestamps, and one engine per index that owns
+ * The in-memory state of every index: settings as set, synonyms, rules, timestamps, and one engine per index that owns
  * records. Replicas (standard and virtual) own no engine: they search their primary's records with their own
  * settings through `search(params, settingsOverride)`, so a replica never holds a copy of the records.
  */
 import { SearchIndex } from '@vitrine/engine';
-import type { IndexRecord, IndexSettings, SynonymHit } from '@vitrine/protocol';
+import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 
 export interface IndexEntry {
   name: string;
@@ -13,6 +13,8 @@ export interface IndexEntry {
   /** Settings as set (explicit keys only), including `replicas` on a primary and `primary` on a replica. */
   settings: IndexSettings;
   synonyms: Map<string, SynonymHit>;
+  /** Rules by objectID (a replica's searches apply its primary's: see docs/COMPATIBILITY.md). */
+  rules: Map<string, Rule>;
   /** Records and derived structures; undefined on replicas. */
   engine: SearchIndex | undefined;
   /** A virtual replica (`virtual(name)` in its primary's `replicas`). */
@@ -57,7 +59,7 @@ export class IndexRegistry {
   ensure(name: string, at: string): IndexEntry {
     let entry = this.entries.get(name);
     if (!entry) {
-      entry = { name, createdAt: at, updatedAt: at, settings: {}, synonyms: new Map(), engine: new SearchIndex(), virtual: false };
+      entry = { name, createdAt: at, updatedAt: at, settings: {}, synonyms: new Map(), rules: new Map(), engine: new SearchIndex(), virtual: false };
       this.entries.set(name, entry);
     }
     return entry;

@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, open, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadSnapshot, SearchIndex } from '@vitrine/engine';
-import type { IndexRecord, IndexSettings, SynonymHit } from '@vitrine/protocol';
+import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import { engineSettings, IndexRegistry } from './registry.ts';
 
 export const SNAPSHOTS_DIR = 'snapshots';
@@ -24,6 +24,8 @@ interface ManifestIndex {
   updatedAt: string;
   settings: IndexSettings;
   synonyms: SynonymHit[];
+  /** Absent in snapshots written before rules existed. */
+  rules?: Rule[];
   virtual: boolean;
   /** File of the engine snapshot, absent for replicas. */
   engineFile?: string;
@@ -57,6 +59,7 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
       updatedAt: entry.updatedAt,
       settings: entry.settings,
       synonyms: [...entry.synonyms.values()],
+      rules: [...entry.rules.values()],
       virtual: entry.virtual,
     };
     if (entry.engine) {
@@ -185,6 +188,7 @@ export function readSnapshot(dataDir: string, seq: number): IndexRegistry {
       updatedAt: item.updatedAt,
       settings: item.settings,
       synonyms: new Map(item.synonyms.map((hit) => [hit.objectID, hit])),
+      rules: new Map((item.rules ?? []).map((rule) => [rule.objectID, rule])),
       engine: item.engineFile ? loadEngine(join(dir, item.engineFile), item) : undefined,
       virtual: item.virtual,
     });
@@ -198,6 +202,7 @@ function loadEngine(path: string, item: ManifestIndex): SearchIndex {
   const text = readFileSync(path, 'utf8');
   if (text !== '') engine.saveObjects(text.split('\n').map((line) => JSON.parse(line) as IndexRecord));
   engine.setSynonyms(item.synonyms);
+  engine.setRules(item.rules ?? []);
   return engine;
 }
 

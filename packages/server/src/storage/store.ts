@@ -12,8 +12,8 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EngineError } from '@vitrine/engine';
-import type { IncomingRecord, IndexRecord, IndexSettings, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
+import { EngineError, validateRule } from '@vitrine/engine';
+import type { IncomingRecord, IndexRecord, IndexSettings, Rule, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
@@ -494,6 +494,14 @@ export class Store {
     const patch = validateSettingsPatch(this.registry, name, settings, this.limits);
     const at = new Date().toISOString();
     const taskID = await this.submit({ kind: 'settings', at, indexName: name, settings: patch, forwardToReplicas: options.forwardToReplicas ?? false });
+    return { taskID, updatedAt: at };
+  }
+
+  /** Adds or replaces rules by objectID, as `saveRules` does (an invalid rule throws an `EngineError`). */
+  async saveRules(name: string, rules: Rule[]): Promise<TaskInfo> {
+    rules.forEach(validateRule);
+    const at = new Date().toISOString();
+    const taskID = await this.submit({ kind: 'rules', at, indexName: name, action: 'save', rules, forwardToReplicas: true });
     return { taskID, updatedAt: at };
   }
 
