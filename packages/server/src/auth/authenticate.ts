@@ -38,6 +38,21 @@ export interface AuthContext {
   keyHash?: string;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling, set by the API scope's authentication hook (null on public routes). */
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** ACL a key needs for this route; routes without one (and not `public`) are admin-only. */
+    acl?: Acl;
+    /** No credentials needed (`/1/isalive`). */
+    public?: boolean;
+    /** Any valid key (task status). */
+    anyKey?: boolean;
+  }
+}
+
 const FILTER_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'] as const;
 const SEARCH_ACL: ReadonlySet<Acl> = new Set<Acl>(['search']);
 const SECURED_CACHE_SIZE = 10_000;

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildFilterNode } from '@vitrine/engine';
 import type { IndexRecord, SearchParams } from '@vitrine/protocol';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { hasAcl, requireAcl, requireIndex } from '../auth/authenticate.ts';
 import { submitWrite } from '../auth/index-scope.ts';

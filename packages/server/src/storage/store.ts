@@ -13,13 +13,10 @@ import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError } from '@vitrine/engine';
-import type { IncomingRecord, IndexRecord, IndexSettings, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
+import type { IncomingRecord, IndexSettings, TaskInfo } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
-import { validateSearchParams } from '../http/params.ts';
-import { readObjects, runSearch, withForcedParams } from '../search/run.ts';
-import type { AuthContext } from '../auth/authenticate.ts';
 import { applyOp } from './apply.ts';
 import { DB_FILE, getMeta, openDb, setMeta } from './db.ts';
 import type { Db } from './db.ts';
@@ -509,22 +506,6 @@ export class Store {
   /** Names of every index, replicas included. */
   listIndices(): string[] {
     return this.registry.all().map((entry) => entry.name).sort();
-  }
-
-  /**
-   * A search as the query routes run it. Without `auth` (trusted in-process callers) nothing is forced; with a
-   * caller's auth, its forced parameters and filters apply. 404 for a missing index.
-   */
-  search(indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
-    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth, this.limits), auth);
-  }
-
-  /**
-   * Records by objectID, in order; null for missing ones (all of them on a missing index) and, with a caller's
-   * auth, for those outside its forced filter. Attributes are not trimmed.
-   */
-  getObjects(indexName: string, objectIDs: readonly string[], auth: AuthContext | null = null): Array<IndexRecord | null> {
-    return readObjects(this.registry, indexName, objectIDs, auth);
   }
 
   /**

@@ -23,9 +23,7 @@ import type { InsightsDb } from './db.ts';
 import { setMeta } from './db.ts';
 import { appliedFilters, dayOf, normalizeQuery, tagsKey } from './days.ts';
 import { QuerySequences, type SearchSequence } from './query-sequences.ts';
-
-/** How many of a search's first hits count in the top-hits analytics. */
-export const TOP_HITS_COUNTED = 10;
+import { TOP_HITS_COUNTED } from './search-summary.ts';
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const MAX_CONDITIONS_COUNTED = 50;
 const MAX_USER_TOKEN_LENGTH = 129;

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { removeDir, tempDir } from '../test-support.ts';
+import { removeDir, tempDir } from './test-support.ts';
 import { openInsightsDb } from './db.ts';
 import { inOrderInSteps, SearchLog } from './search-log.ts';
 
