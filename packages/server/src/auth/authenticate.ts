@@ -13,7 +13,7 @@ import type { FilterNode } from '@vitrine/engine';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { parseParamsString } from '../http/params.ts';
-import { engineCheck } from '../storage/validate.ts';
+import { engineCheck } from '../engine-errors.ts';
 import { indexAllowed, refererAllowed, sourceAllowed } from './acl.ts';
 import type { Acl } from './acl.ts';
 import type { KeyStore, StoredKey } from './api-keys.ts';

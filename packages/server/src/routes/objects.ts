@@ -13,7 +13,8 @@ import { createError } from '../errors.ts';
 import { mergeParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
-import { assertWritable, engineCheck, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
+import { engineCheck } from '../engine-errors.ts';
+import { assertWritable, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
 import { readObjects } from '../search/run.ts';
 import { queryStringParams } from './search.ts';
 
