@@ -2,6 +2,34 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+/**
+ * The server's layers, bottom to top (docs/ARCHITECTURE.md): a file imports its own layer and those below it,
+ * never one above. Tests are exempt (they drive the whole app); `test-support.ts` sits at the top.
+ */
+const SERVER_SRC = './packages/server/src';
+const SERVER_LAYERS = [
+  ['config and errors', ['config.ts', 'errors.ts', 'engine-errors.ts', 'keys-file.ts']],
+  ['http', ['http']],
+  ['storage', ['storage']],
+  ['auth', ['auth']],
+  ['search', ['search']],
+  ['routes', ['routes']],
+  ['app', ['app.ts']],
+  ['index', ['index.ts', 'test-support.ts']],
+];
+/** How import-x reads the workspace: TypeScript sources parsed as such, packages resolved through node_modules. */
+const importSettings = {
+  'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+  'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+  'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+};
+const serverLayerZones = SERVER_LAYERS.slice(0, -1).map(([name, paths], i) => ({
+  target: paths.map((path) => `${SERVER_SRC}/${path}`),
+  from: SERVER_LAYERS.slice(i + 1).flatMap(([, above]) => above.map((path) => `${SERVER_SRC}/${path}`)),
+  message: `The server's ${name} layer imports only its own layer and those below it (docs/ARCHITECTURE.md).`,
+}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/coverage/**'] },
@@ -15,6 +43,32 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip|todo)$/]", message: 'Every test must run: no .only/.skip/.todo.' },
+      ],
+    },
+  },
+  {
+    // No import cycles in any package's source; the resolver follows the workspace's own packages too.
+    files: ['packages/*/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: {
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['packages/server/src/**/*.ts', 'packages/insights/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...serverLayerZones,
+            { target: './packages/insights', from: './packages/server', message: 'Insights is mounted by the server and knows nothing of it.' },
+          ],
+        },
       ],
     },
   },

@@ -15,10 +15,11 @@ import { EngineError } from '@vitrine/engine';
 import type { SearchObserver, ServerConfig, ServerLimits } from './config.ts';
 import { resolveLimits } from './config.ts';
 import { ApiError, createError } from './errors.ts';
-import type { AuthContext } from './auth/authenticate.ts';
+import { openInsights, searchLogEntry } from '@vitrine/insights';
+import type { Insights } from '@vitrine/insights';
 import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/authenticate.ts';
-import type { Acl } from './auth/acl.ts';
 import { KeyStore } from './auth/api-keys.ts';
+import type { AuthCaller } from './auth/insights-caller.ts';
 import { registerBodyParser } from './http/body.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerCompression } from './http/compression.ts';
@@ -35,29 +36,19 @@ import { synonymRoutes } from './routes/synonyms.ts';
 import { ruleRoutes } from './routes/rules.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
-import { registerInsights, searchLogEntry } from './insights/index.ts';
+import { insightsRoutes } from './routes/insights.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { searchStore, storeObjects } from './search/in-process.ts';
 import { SearchThreads } from './search/threads.ts';
-import type { Insights } from './insights/index.ts';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    auth: AuthContext | null;
-  }
   interface FastifyInstance {
-    /** Insights, analytics, recommendations and query suggestions of this app (`insights/`). */
-    insights: Insights;
+    /** Insights, analytics, recommendations and query suggestions of this app (`@vitrine/insights`). */
+    insights: Insights<AuthCaller>;
     /** The search threads, when `config.searchThreads` > 0. */
     searchThreads: SearchThreads | undefined;
     /** What `/1/isalive` says: alive (200) or not ready (503); see `ServerConfig.ready`. */
     setReady(ready: boolean): void;
-  }
-  interface FastifyContextConfig {
-    /** ACL a key needs for this route; routes without one (and not `public`) are admin-only. */
-    acl?: Acl;
-    /** No credentials needed (`/1/isalive`). */
-    public?: boolean;
-    /** Any valid key (task status). */
-    anyKey?: boolean;
   }
 }
 
@@ -67,16 +58,6 @@ export interface AppDeps {
   limits?: ServerLimits;
   /** Where request logs go when `config.log` is set (default stdout); tests pass a capture stream. */
   logStream?: NodeJS.WritableStream;
-}
-
-/** What route modules get. */
-export interface RouteDeps {
-  store: Store;
-  limits: ServerLimits;
-  keys: KeyStore;
-  onSearch?: SearchObserver;
-  /** Search threads, when the server runs searches off the main thread. */
-  threads?: SearchThreads;
 }
 
 /**
@@ -132,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { message: 'server is alive' };
   });
 
-  let insights: Insights | undefined;
+  let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
   await app.register(async (api) => {
     registerBodyParser(api, limits);
@@ -155,18 +136,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.auth = auth;
     });
     const store = deps.store;
-    insights = registerInsights(api, {
+    const opened = openInsights<AuthCaller>({
       dataDir: store.dataDir,
-      search: (indexName, params, auth) => store.search(indexName, params, auth ?? null),
-      getObjects: (indexName, ids, auth) => store.getObjects(indexName, ids, auth ?? null),
+      search: (indexName, params, caller) => searchStore(store, indexName, params, caller?.auth ?? null),
+      getObjects: (indexName, ids, caller) => storeObjects(store, indexName, ids, caller?.auth ?? null),
       listIndices: () => store.listIndices(),
       saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
       options: deps.config.insights,
       now: deps.config.now,
     });
+    api.addHook('onClose', () => opened.stop());
+    insights = opened;
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
-      insights!.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip }));
+      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip }));
       observer?.(search);
     };
     // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
@@ -175,7 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, ...(threads ? { threads } : {}) };
+    insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
     indexRoutes(api, routeDeps);

@@ -2,10 +2,10 @@
  * Server configuration and limits. Limits bound what one caller can make the server do; each is configurable
  * through `ServerConfig.limits` and documented with its default.
  */
-import type { InsightsOptions } from './insights/deps.ts';
 import type { FastifyInstance } from 'fastify';
+import type { InsightsOptions } from '@vitrine/insights';
+import type { SearchSummary } from '@vitrine/insights/search-summary';
 import type { SearchParams } from '@vitrine/protocol';
-import type { SearchSummary } from './search/queries.ts';
 
 export interface ServerLimits {
   /** Maximum `query` length in bytes (UTF-8). Default 512, as Algolia. */
@@ -137,7 +137,7 @@ export interface ServerConfig {
    * Default 0: searches run on the main thread. `vitrine start` uses 1 when the machine has 2 cores or more.
    */
   searchThreads?: number;
-  /** Tuning of insights, analytics, recommendations and query suggestions (`insights/deps.ts`). */
+  /** Tuning of insights, analytics, recommendations and query suggestions (`@vitrine/insights`, `src/deps.ts`). */
   insights?: Partial<InsightsOptions>;
   /**
    * The clock of insights (event age window, analytics days, trending windows), in ms since the epoch. Default

@@ -13,7 +13,7 @@ import type { FilterNode } from '@vitrine/engine';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { parseParamsString } from '../http/params.ts';
-import { engineCheck } from '../storage/validate.ts';
+import { engineCheck } from '../engine-errors.ts';
 import { indexAllowed, refererAllowed, sourceAllowed } from './acl.ts';
 import type { Acl } from './acl.ts';
 import type { KeyStore, StoredKey } from './api-keys.ts';
@@ -36,6 +36,21 @@ export interface AuthContext {
   maxHitsPerQuery: number;
   /** SHA-256 (hex) of the key used, so a key can read its own permissions (`GET /1/keys/{itself}`). */
   keyHash?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling, set by the API scope's authentication hook (null on public routes). */
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** ACL a key needs for this route; routes without one (and not `public`) are admin-only. */
+    acl?: Acl;
+    /** No credentials needed (`/1/isalive`). */
+    public?: boolean;
+    /** Any valid key (task status). */
+    anyKey?: boolean;
+  }
 }
 
 const FILTER_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters'] as const;

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { IndexInfo } from '@vitrine/protocol';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { hasAcl, indexInScope, requireIndex } from '../auth/authenticate.ts';
 import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';

@@ -3,7 +3,7 @@
  * auth/api-keys.ts for what that changes in the responses.
  */
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { hashKey, KEY_REFERENCE_PREFIX, keyResponse, parseKeyDefinition } from '../auth/api-keys.ts';
 import type { StoredKey } from '../auth/api-keys.ts';
 import { createError } from '../errors.ts';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildFilterNode } from '@vitrine/engine';
 import type { IndexRecord, SearchParams } from '@vitrine/protocol';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { hasAcl, requireAcl, requireIndex } from '../auth/authenticate.ts';
 import { submitWrite } from '../auth/index-scope.ts';
@@ -13,7 +13,8 @@ import { createError } from '../errors.ts';
 import { mergeParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
-import { assertWritable, engineCheck, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
+import { engineCheck } from '../engine-errors.ts';
+import { assertWritable, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
 import { readObjects } from '../search/run.ts';
 import { queryStringParams } from './search.ts';
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { EngineError, searchRules, validateRule } from '@vitrine/engine';
 import type { Anchoring, Rule, SearchRulesParams } from '@vitrine/protocol';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import { isPlainObject } from '../storage/validate.ts';

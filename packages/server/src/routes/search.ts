@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SearchParams } from '@vitrine/protocol';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { requireIndex } from '../auth/authenticate.ts';
 import { createError } from '../errors.ts';
 import { parseParamsString, validateSearchParams } from '../http/params.ts';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { IndexSettings } from '@vitrine/protocol';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { assertWriteNames, requireWriteScope } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import type { Op } from '../storage/ops.ts';

@@ -3,7 +3,7 @@
  * search sees it. Any valid key may ask (knowing a task ID reveals nothing).
  */
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createError } from '../errors.ts';
 
 function parseTaskID(raw: string): number {

@@ -14,7 +14,8 @@ import type { FilterNode, SteppedSearch } from '@vitrine/engine';
 import type { SearchParams, SearchResponse } from '@vitrine/protocol';
 import { createError } from '../errors.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
-import { TOP_HITS_COUNTED } from '../insights/search-log.ts';
+import { TOP_HITS_COUNTED } from '@vitrine/insights/search-summary';
+import type { SearchSummary } from '@vitrine/insights/search-summary';
 import { runFacetSearch, runSearchInSteps, type SearchAuth } from './run.ts';
 
 export interface QuerySpec {
@@ -39,13 +40,6 @@ export interface SearchCall {
   client: string;
   /** The response's size budget, in bytes of JSON (`ServerLimits.maxResponseBytes`). */
   maxResponseBytes: number;
-}
-
-/** What the search log needs of a search that ran (the first hits only). */
-export interface SearchSummary {
-  nbHits: number;
-  queryID?: string;
-  hits: Array<{ objectID: string }>;
 }
 
 /** What a search call answers: the response body and, per query, what the search log needs (`undefined`: nothing). */

@@ -11,7 +11,7 @@ import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { checkHighlightTags, mergeParams, validateSearchParams } from '../http/params.ts';
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
-import { engineCheck } from '../storage/validate.ts';
+import { engineCheck } from '../engine-errors.ts';
 
 export function findIndex(registry: IndexRegistry, indexName: string): IndexEntry {
   const entry = registry.get(indexName);

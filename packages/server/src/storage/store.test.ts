@@ -5,6 +5,7 @@ import { tempDir } from '../test-support.ts';
 import { getMeta } from './db.ts';
 import { captureSnapshot, writeCapturedFiles } from './snapshot.ts';
 import { Store } from './store.ts';
+import { searchStore, storeObjects } from '../search/in-process.ts';
 
 describe('Store', () => {
   const dirs: string[] = [];
@@ -96,7 +97,7 @@ describe('Store', () => {
     await store.settled();
     store.db.close();
     const reopened = await Store.open({ dataDir });
-    expect(reopened.getObjects('p', ['counter'])).toEqual([{ objectID: 'counter', n: 4499 }]);
+    expect(storeObjects(reopened, 'p', ['counter'])).toEqual([{ objectID: 'counter', n: 4499 }]);
     await reopened.close();
   });
 
@@ -126,7 +127,7 @@ describe('Store', () => {
     const waiting = store.waitForTask(second.taskID).then(() => (published = true));
     await applied;
     // Applied here, but the replica holds it: not published.
-    expect(store.getObjects('products', ['b'])[0]).toMatchObject({ name: 'Chair' });
+    expect(storeObjects(store, 'products', ['b'])[0]).toMatchObject({ name: 'Chair' });
     expect(store.taskStatus(second.taskID)).toBe('notPublished');
     expect(published).toBe(false);
     letGo();
@@ -136,7 +137,7 @@ describe('Store', () => {
     expect(Number(getMeta(store.db, 'snapshot_seq'))).toBe(first.taskID);
     await store.close();
     const reopened = await Store.open({ dataDir });
-    expect(reopened.getObjects('products', ['a', 'b']).map((record) => record?.name)).toEqual(['Lamp', 'Chair']);
+    expect(storeObjects(reopened, 'products', ['a', 'b']).map((record) => record?.name)).toEqual(['Lamp', 'Chair']);
     await reopened.close();
   });
 
@@ -163,7 +164,7 @@ describe('Store', () => {
     await closing;
     expect(store.taskStatus(taskID)).toBe('published');
     const reopened = await Store.open({ dataDir });
-    expect(reopened.getObjects('p', ['a', 'b'])).toEqual([{ objectID: 'a' }, null]);
+    expect(storeObjects(reopened, 'p', ['a', 'b'])).toEqual([{ objectID: 'a' }, null]);
     expect((reopened.db.prepare('SELECT COUNT(*) AS n FROM ops').get() as { n: number }).n).toBe(0);
     await reopened.close();
   });
@@ -189,11 +190,11 @@ describe('Store', () => {
     const store = await Store.open({ dataDir: newDir() });
     await store.setSettings('products', { attributesForFaceting: ['brand'] });
     await store.waitForTask((await store.saveObjects('products', [{ objectID: 'a', name: 'lamp', brand: 'Lumio' }, { objectID: 'b', name: 'desk' }])).taskID);
-    expect(store.search('products', { query: 'lamp', facets: ['brand'] })).toMatchObject({ nbHits: 1, facets: { brand: { Lumio: 1 } } });
-    expect(() => store.search('missing', {})).toThrow('Index does not exist');
-    expect(() => store.search('products', { hitsPerPage: 5000 })).toThrow(/hitsPerPage/);
-    expect(store.getObjects('products', ['b', 'zz'])).toEqual([{ objectID: 'b', name: 'desk' }, null]);
-    expect(store.getObjects('missing', ['a'])).toEqual([null]);
+    expect(searchStore(store, 'products', { query: 'lamp', facets: ['brand'] })).toMatchObject({ nbHits: 1, facets: { brand: { Lumio: 1 } } });
+    expect(() => searchStore(store, 'missing', {})).toThrow('Index does not exist');
+    expect(() => searchStore(store, 'products', { hitsPerPage: 5000 })).toThrow(/hitsPerPage/);
+    expect(storeObjects(store, 'products', ['b', 'zz'])).toEqual([{ objectID: 'b', name: 'desk' }, null]);
+    expect(storeObjects(store, 'missing', ['a'])).toEqual([null]);
     expect(store.listIndices()).toEqual(['products']);
     await store.close();
   });
@@ -204,7 +205,7 @@ describe('Store', () => {
     await store.waitForTask((await store.saveObjects('suggestions', [{ objectID: 'old', query: 'old' }])).taskID);
     await store.replaceIndex('suggestions', [{ objectID: 'lamp', query: 'lamp', count: 3 }, { objectID: 'desk', query: 'desk', count: 9 }], { customRanking: ['desc(count)'] });
     expect(store.getSettings('suggestions')).toEqual({ customRanking: ['desc(count)'] });
-    expect(store.search('suggestions', {}).hits.map((h) => h.objectID)).toEqual(['desk', 'lamp']);
+    expect(searchStore(store, 'suggestions', {}).hits.map((h) => h.objectID)).toEqual(['desk', 'lamp']);
     await store.close();
   });
 
@@ -224,7 +225,7 @@ describe('Store', () => {
     flushes.shift()!(null);
     const task = await write;
     await store.waitForTask(task.taskID);
-    expect(store.search('products', {}).nbHits).toBe(1);
+    expect(searchStore(store, 'products', {}).nbHits).toBe(1);
     await store.close();
   });
 

@@ -13,21 +13,20 @@ import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError, validateRule } from '@vitrine/engine';
-import type { IncomingRecord, IndexRecord, IndexSettings, Rule, SearchParams, SearchResponse, TaskInfo } from '@vitrine/protocol';
+import type { IncomingRecord, IndexSettings, Rule, TaskInfo } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
-import { validateSearchParams } from '../http/params.ts';
-import { readObjects, runSearch, withForcedParams } from '../search/run.ts';
-import type { AuthContext } from '../auth/authenticate.ts';
 import { applyOp } from './apply.ts';
-import { DB_FILE, getMeta, openDb, setMeta } from './db.ts';
+import { DB_FILE, getMeta, openDb, setMeta, trimLog, withoutFsync } from './db.ts';
 import type { Db } from './db.ts';
 import { opIndexNames, opWeight } from './ops.ts';
 import type { Op } from './ops.ts';
 import { IndexRegistry } from './registry.ts';
 import { captureSnapshot, commitSnapshotFolder, createSnapshotFolder, pruneSnapshots, readSnapshot, writeCapturedFiles } from './snapshot.ts';
 import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
+import { replayLog } from './replay.ts';
+import type { AppliedOp, ReplicaStart, SnapshotCapture } from './replica.ts';
 import { WalSync } from './wal-sync.ts';
 
 export interface StoreOptions {
@@ -45,39 +44,8 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-/** A logged operation and its JSON as logged (replicas of the state receive the text, not a copy of the object). */
-export interface AppliedOp {
-  seq: number;
-  op: Op;
-  json: string;
-}
-
-/** Where a replica of the in-memory state starts (see `startReplica`). */
-export interface ReplicaStart {
-  dataDir: string;
-  /** The snapshot to load (0: none, start empty). */
-  snapshotSeq: number;
-  /** Then these logged operations, in order: every one applied after the snapshot. */
-  ops: Array<{ seq: number; json: string }>;
-  /** The last of them: the replica is then where the store was when `startReplica` returned. */
-  appliedSeq: number;
-  /** Lets snapshots be pruned again once the replica has loaded. */
-  release(): void;
-}
-
 /** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
 const APPLY_SLICE_MS = 10;
-/**
- * Writes the engine files of a snapshot after operation `seq` into the folder `dir` somewhere else (a search
- * thread, from its replica of the state) and resolves with the snapshot's manifest. The replica holds back the
- * operations after `seq` until it calls `released` (it wrote every byte, or failed, and applied what it held):
- * their tasks are published only then.
- */
-export type SnapshotCapture = (seq: number, dir: string, released: () => void) => Promise<string>;
-
-/** Log rows deleted per turn of the event loop once a snapshot covers them (`trimLog`). */
-const LOG_TRIM_ROWS = 2000;
-
 export class Store {
   readonly limits: ServerLimits;
   private queue: Queued[] = [];
@@ -148,21 +116,7 @@ export class Store {
       const snapshot = Number(getMeta(db, 'snapshot_seq') ?? 0);
       const registry = snapshot > 0 ? readSnapshot(options.dataDir, snapshot) : new IndexRegistry();
       pruneSnapshots(options.dataDir, snapshot > 0 ? snapshot : undefined);
-      let applied = snapshot;
-      let replayed = 0;
-      let replayedRecords = 0;
-      const rows = db.prepare('SELECT seq, op FROM ops WHERE seq > ? ORDER BY seq').iterate(snapshot) as IterableIterator<{ seq: number; op: string }>;
-      for (const row of rows) {
-        const op = JSON.parse(row.op) as Op;
-        try {
-          applyOp(registry, op);
-        } catch (error) {
-          onApplyError(row.seq, error);
-        }
-        applied = row.seq;
-        replayed++;
-        replayedRecords += opWeight(op);
-      }
+      const { applied, replayed, replayedRecords } = replayLog(db, registry, snapshot, onApplyError);
       // Every logged operation is applied by now; AUTOINCREMENT keeps new task IDs above every past one.
       const store = new Store(
         options.dataDir,
@@ -214,7 +168,7 @@ export class Store {
     try {
       const insert = this.db.prepare('INSERT INTO ops (op) VALUES (?)');
       // Written to the WAL here, flushed to disk by `walSync` without holding up the event loop.
-      seqs = this.withoutFsync(() => this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))());
+      seqs = withoutFsync(this.db, () => this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))());
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
@@ -435,33 +389,10 @@ export class Store {
     // Durable before anything is pruned: a restart then starts from this snapshot, and reads only the log after it.
     setMeta(this.db, 'snapshot_seq', String(seq));
     this.snapshotSeq = seq;
-    await this.trimLog(seq);
+    await trimLog(this.db, seq);
     // A replica still loading an older snapshot keeps it (pruned when the replica releases it); so does another
     // snapshot still being written (pruned at its own end).
     if (this.snapshotPins === 0 && this.snapshotsInProgress === 1) pruneSnapshots(this.dataDir, seq);
-  }
-
-  /**
-   * Deletes the log rows a snapshot covers, `LOG_TRIM_ROWS` per turn of the event loop: the 20,000 rows of a
-   * snapshot under the HTTP benchmark, deleted in one statement, held every request for ~40 ms. The deletes
-   * commit without waiting for the disk (a lost one is harmless); rows a crash leaves behind are never read (a
-   * restart replays the log after `snapshot_seq`) and go with the next snapshot's trim.
-   */
-  private async trimLog(upTo: number): Promise<void> {
-    const step = this.db.prepare('DELETE FROM ops WHERE seq IN (SELECT seq FROM ops WHERE seq <= ? ORDER BY seq LIMIT ?)');
-    while (this.withoutFsync(() => step.run(upTo, LOG_TRIM_ROWS).changes) === LOG_TRIM_ROWS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /** Runs `write` with its commits not waiting for the disk (`synchronous = NORMAL`), the default restored after. */
-  private withoutFsync<T>(write: () => T): T {
-    this.db.pragma('synchronous = NORMAL');
-    try {
-      return write();
-    } finally {
-      this.db.pragma('synchronous = FULL');
-    }
   }
 
   private totalRecords(): number {
@@ -517,22 +448,6 @@ export class Store {
   /** Names of every index, replicas included. */
   listIndices(): string[] {
     return this.registry.all().map((entry) => entry.name).sort();
-  }
-
-  /**
-   * A search as the query routes run it. Without `auth` (trusted in-process callers) nothing is forced; with a
-   * caller's auth, its forced parameters and filters apply. 404 for a missing index.
-   */
-  search(indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
-    return runSearch(this.registry, indexName, withForcedParams(validateSearchParams({ ...params }, this.limits), auth, this.limits), auth);
-  }
-
-  /**
-   * Records by objectID, in order; null for missing ones (all of them on a missing index) and, with a caller's
-   * auth, for those outside its forced filter. Attributes are not trimmed.
-   */
-  getObjects(indexName: string, objectIDs: readonly string[], auth: AuthContext | null = null): Array<IndexRecord | null> {
-    return readObjects(this.registry, indexName, objectIDs, auth);
   }
 
   /**

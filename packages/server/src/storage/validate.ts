@@ -3,10 +3,11 @@
  * record shapes and sizes, objectIDs, partial-update operations, replica rules, settings the engine accepts.
  * Every failure is an `ApiError` (4xx) naming the position and objectID at fault.
  */
-import { EngineError, SearchIndex } from '@vitrine/engine';
+import { SearchIndex } from '@vitrine/engine';
 import type { BatchAction, IncomingRecord, IndexSettings } from '@vitrine/protocol';
 import { randomUUID } from 'node:crypto';
 import type { ServerLimits } from '../config.ts';
+import { engineCheck } from '../engine-errors.ts';
 import { createError } from '../errors.ts';
 import type { LoggedBatchRequest } from './ops.ts';
 import { partialBodyError } from './partial.ts';
@@ -88,16 +89,6 @@ export function assertIndexName(name: string): void {
 export function assertWritable(registry: IndexRegistry, indexName: string): void {
   const entry = registry.get(indexName);
   if (entry && typeof entry.settings.primary === 'string') throw createError('REPLICA_WRITE', indexName, entry.settings.primary);
-}
-
-/** Runs an engine check, turning its errors into 400s with the engine's message. */
-export function engineCheck<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof EngineError) throw createError('ENGINE', error.message);
-    throw error;
-  }
 }
 
 /**

@@ -6,8 +6,8 @@
  */
 import type { InsightsEvent } from '@vitrine/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SEARCH_KEY, securedApiKey } from '../test-support.ts';
-import type { TestApp } from '../test-support.ts';
+import { createTestApp, SEARCH_KEY, securedApiKey } from '../../src/test-support.ts';
+import type { TestApp } from '../../src/test-support.ts';
 
 const NOW = Date.UTC(2025, 5, 15, 12);
 const HOUR = 3_600_000;

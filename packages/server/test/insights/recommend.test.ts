@@ -10,8 +10,9 @@ import algoliasearchHelper from 'algoliasearch-helper';
 import { demoIndexName, demoSettings, generateHistory, generateProducts } from '@vitrine/demo';
 import type { InsightsHistory, Product } from '@vitrine/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ID, SEARCH_KEY, securedApiKey, startTestServer } from '../test-support.ts';
-import type { TestServer } from '../test-support.ts';
+import { APP_ID, SEARCH_KEY, securedApiKey, startTestServer } from '../../src/test-support.ts';
+import type { TestServer } from '../../src/test-support.ts';
+import { searchStore } from '../../src/search/in-process.ts';
 
 const NOW = Date.UTC(2025, 5, 15, 12);
 
@@ -165,7 +166,7 @@ describe('Recommend API and query suggestions', () => {
     expect(built.status).toBe(200);
     expect(built.body.indices).toEqual([{ indexName: 'products_query_suggestions', sources: ['products'], records: expect.any(Number) }]);
     type Suggestion = { query: string; popularity: number; products: { exact_nb_hits: number; facets: { exact_matches: Record<string, unknown[]> } } };
-    const top = t.server.store.search('products_query_suggestions', { query: '', hitsPerPage: 1000 }).hits as unknown as Suggestion[];
+    const top = searchStore(t.server.store, 'products_query_suggestions', { query: '', hitsPerPage: 1000 }).hits as unknown as Suggestion[];
     expect(top.length).toBe(built.body.indices[0].records);
     for (let i = 1; i < top.length; i++) expect(top[i - 1].popularity).toBeGreaterThanOrEqual(top[i].popularity);
     const first = top[0];

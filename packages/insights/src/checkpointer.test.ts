@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Checkpointer } from './checkpointer.ts';
 import { openInsightsDb } from './db.ts';
-import { removeDir, tempDir } from '../test-support.ts';
+import { removeDir, tempDir } from './test-support.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));

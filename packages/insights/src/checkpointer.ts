@@ -2,20 +2,19 @@
  * Checkpoints of the insights database off the event loop.
  *
  * In WAL mode SQLite copies the log back into the database file every 1,000 pages, inside the commit that
- * crosses the mark, with an fsync of each file: on the main thread, in the middle of a search-log chunk. Under the
- * HTTP benchmark the search log's rollups fill the log fast, and those checkpoints held the event loop for
- * 20-50 ms at a time (timed one per second: up to 52 ms, 10 ms per second on average), every request in flight
- * waiting. So the main connection's automatic checkpoints are off, and a thread with its own connection runs a
- * passive checkpoint every `intervalMs`: it copies the frames no reader still needs and syncs the files without
- * taking the writer's lock, so the main thread's commits go on meanwhile. If the thread fails, the main
- * connection's automatic checkpoints come back: the log never grows without bound.
+ * crosses the mark, with an fsync of each file: on the main thread, in the middle of a search-log chunk, every
+ * request in flight waiting (tens of milliseconds under the HTTP benchmark: docs/PERFORMANCE.md). So the main
+ * connection's automatic checkpoints are off, and a thread with its own connection runs a passive checkpoint
+ * every `intervalMs`: it copies the frames no reader still needs and syncs the files without taking the writer's
+ * lock, so the main thread's commits go on meanwhile. If the thread fails, the main connection's automatic
+ * checkpoints come back: the log never grows without bound.
  *
  * Durability is unchanged: a commit is durable once its frames are in the log (events commit with
  * `synchronous = FULL`); a checkpoint only moves them into the database file.
  *
  * Rejected: checkpoints on the main thread at a quiet moment (under steady load there is none, and each still
- * stalls every request for its length); the core store's log (`storage/`), whose checkpoints are short (1.5-2 ms,
- * the log's rows being small and appended in order) and whose connection locks the database exclusively.
+ * stalls every request for its length); the core store's log (the server's `storage/`), whose checkpoints are
+ * short (its rows are small and appended in order) and whose connection locks the database exclusively.
  */
 import { Worker } from 'node:worker_threads';
 import type { InsightsDb } from './db.ts';

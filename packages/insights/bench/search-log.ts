@@ -5,13 +5,13 @@
  * background writer, chunk by chunk as the server runs it. Prints microseconds per search (recording and writing)
  * for each quarter of the run, as the tables grow.
  *
- *   node --import tsx packages/server/bench/search-log.ts [--batch 10000] [--searches 120000]
+ *   node --import tsx packages/insights/bench/search-log.ts [--batch 10000] [--searches 120000]
  */
 import { parseArgs } from 'node:util';
 import { generateProducts } from '@vitrine/demo';
 import { createRandom } from '../../demo/src/random.ts';
-import { openInsightsDb } from '../src/insights/db.ts';
-import { SearchLog } from '../src/insights/search-log.ts';
+import { openInsightsDb } from '../src/db.ts';
+import { SearchLog } from '../src/search-log.ts';
 import { removeDir, tempDir } from '../src/test-support.ts';
 
 const { values } = parseArgs({ options: { batch: { type: 'string', default: '10000' }, searches: { type: 'string', default: '120000' } } });

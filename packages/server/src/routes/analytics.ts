@@ -5,10 +5,10 @@
  * `direction` and `search` where Algolia takes them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AnalyticsQuery, Insights, OrderBy } from '@vitrine/insights';
+import { dayOf, normalizeQuery, parseDay, tagsClause } from '@vitrine/insights';
 import { requireIndex } from '../auth/authenticate.ts';
-import type { Analytics, AnalyticsQuery, OrderBy } from './analytics.ts';
-import { dayOf, normalizeQuery, parseDay, tagsClause } from './days.ts';
-import { invalidParameter, missingParameter } from './errors.ts';
+import { createError } from '../errors.ts';
 
 const MAX_LIMIT = 1000;
 const DEFAULT_SPAN_DAYS = 8;
@@ -18,14 +18,14 @@ const ORDER_BY = new Set(['searchCount', 'clickThroughRate', 'conversionRate', '
 function text(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalidParameter(name, 'expected a single value');
+  if (typeof value !== 'string') throw createError('INVALID_PARAMETER', name, 'expected a single value');
   return value;
 }
 
 function integer(query: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
   const raw = text(query, name);
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw invalidParameter(name, `expected an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw createError('INVALID_PARAMETER', name, `expected an integer from ${min} to ${max}`);
   return Number(raw);
 }
 
@@ -33,25 +33,25 @@ function flag(query: Record<string, unknown>, name: string): boolean {
   const raw = text(query, name);
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
-  throw invalidParameter(name, 'expected true or false');
+  throw createError('INVALID_PARAMETER', name, 'expected true or false');
 }
 
 export function parseAnalyticsQuery(request: FastifyRequest, today: number): AnalyticsQuery {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const index = text(query, 'index');
-  if (index === undefined || index === '') throw missingParameter('index');
+  if (index === undefined || index === '') throw createError('MISSING_PARAMETER', 'index');
   const end = text(query, 'endDate');
   const start = text(query, 'startDate');
   const toDay = end === undefined ? today : parseDay(end);
-  if (toDay === undefined) throw invalidParameter('endDate', 'expected a date as YYYY-MM-DD');
+  if (toDay === undefined) throw createError('INVALID_PARAMETER', 'endDate', 'expected a date as YYYY-MM-DD');
   const fromDay = start === undefined ? toDay - (DEFAULT_SPAN_DAYS - 1) : parseDay(start);
-  if (fromDay === undefined) throw invalidParameter('startDate', 'expected a date as YYYY-MM-DD');
-  if (fromDay > toDay) throw invalidParameter('startDate', 'must not be after endDate');
-  if (toDay - fromDay >= MAX_SPAN_DAYS) throw invalidParameter('startDate', `the range is limited to ${MAX_SPAN_DAYS} days`);
+  if (fromDay === undefined) throw createError('INVALID_PARAMETER', 'startDate', 'expected a date as YYYY-MM-DD');
+  if (fromDay > toDay) throw createError('INVALID_PARAMETER', 'startDate', 'must not be after endDate');
+  if (toDay - fromDay >= MAX_SPAN_DAYS) throw createError('INVALID_PARAMETER', 'startDate', `the range is limited to ${MAX_SPAN_DAYS} days`);
   const orderBy = text(query, 'orderBy') ?? 'searchCount';
-  if (!ORDER_BY.has(orderBy)) throw invalidParameter('orderBy', 'expected searchCount, clickThroughRate, conversionRate or averageClickPosition');
+  if (!ORDER_BY.has(orderBy)) throw createError('INVALID_PARAMETER', 'orderBy', 'expected searchCount, clickThroughRate, conversionRate or averageClickPosition');
   const direction = text(query, 'direction') ?? 'desc';
-  if (direction !== 'asc' && direction !== 'desc') throw invalidParameter('direction', 'expected asc or desc');
+  if (direction !== 'asc' && direction !== 'desc') throw createError('INVALID_PARAMETER', 'direction', 'expected asc or desc');
   const search = text(query, 'search');
   return {
     index,
@@ -68,7 +68,10 @@ export function parseAnalyticsQuery(request: FastifyRequest, today: number): Ana
   };
 }
 
-export function analyticsRoutes(app: FastifyInstance, analytics: Analytics, now: () => number, beforeRead: () => Promise<void>): void {
+export function analyticsRoutes(app: FastifyInstance, insights: Insights): void {
+  const { analytics } = insights;
+  const now = () => insights.now();
+  const beforeRead = () => insights.settleSearches();
   const config = { acl: 'analytics' as const };
   const route = (path: string, handler: (q: AnalyticsQuery, request: FastifyRequest) => unknown) => {
     app.get(path, { config }, async (request) => {
@@ -100,7 +103,7 @@ export function analyticsRoutes(app: FastifyInstance, analytics: Analytics, now:
   route('/2/users/count', (q) => analytics.usersCount(q));
   app.get('/2/status', { config }, async (request) => {
     const index = text((request.query ?? {}) as Record<string, unknown>, 'index');
-    if (index === undefined || index === '') throw missingParameter('index');
+    if (index === undefined || index === '') throw createError('MISSING_PARAMETER', 'index');
     if (request.auth) requireIndex(request.auth, index);
     beforeRead();
     return analytics.status(index);

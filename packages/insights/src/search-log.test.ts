@@ -8,9 +8,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { removeDir, tempDir } from '../test-support.ts';
+import { removeDir, tempDir } from './test-support.ts';
 import { openInsightsDb } from './db.ts';
-import { inOrderInSteps, SearchLog } from './search-log.ts';
+import { inOrderInSteps } from './ordered-steps.ts';
+import { SearchLog } from './search-log.ts';
 
 describe('inOrderInSteps', () => {
   const byCodeUnits = (keys: string[]) => [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -4,13 +4,13 @@
  * times each analytics query over the whole period. Searches come at random moments of the 30 days (every
  * flush touches every day: the most rows per flush), or with `--ordered` in time order, as a server logs them.
  * Prints the time spent in flushes (they run on the event loop: the longest is what a search may wait for).
- * Run: node --import tsx packages/server/bench/analytics.ts [N] [--ordered]
+ * Run: node --import tsx packages/insights/bench/analytics.ts [N] [--ordered]
  */
-import { Analytics } from '../src/insights/analytics.ts';
-import type { AnalyticsQuery } from '../src/insights/analytics.ts';
-import { openInsightsDb } from '../src/insights/db.ts';
-import { dayOf } from '../src/insights/days.ts';
-import { SearchLog } from '../src/insights/search-log.ts';
+import { Analytics } from '../src/analytics.ts';
+import type { AnalyticsQuery } from '../src/analytics.ts';
+import { openInsightsDb } from '../src/db.ts';
+import { dayOf } from '../src/days.ts';
+import { SearchLog } from '../src/search-log.ts';
 import { removeDir, tempDir } from '../src/test-support.ts';
 
 const total = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 1_000_000);

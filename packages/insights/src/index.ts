@@ -1,41 +1,43 @@
 /**
- * Vitrine's insights: the Insights API (`POST /1/events`, `DELETE /1/usertokens/{userToken}`), the search log and
- * search analytics (`GET /2/...`), recommendations (`POST /1/indexes/*\/recommendations`) and query suggestions,
- * from the shop's own searches and events. `registerInsights(api, deps)` adds the routes to the scope it is given
- * (the API scope: body parser and authentication apply; each route declares its ACL) and returns the handle the
- * search routes log searches through.
+ * @vitrine/insights: the shop's own activity, kept beside the search server. Events (the Insights API's
+ * `POST /1/events`, `DELETE /1/usertokens/{userToken}`), the search log and search analytics (`GET /2/...`),
+ * recommendations (`POST /1/indexes/*\/recommendations`) and query suggestions, over a SQLite database of its own
+ * (`insights.sqlite`) with its checkpoint thread.
  *
- * Extension routes (admin key): `POST /1/vitrine/recommend/build` rebuilds the models now,
- * `POST /1/vitrine/query-suggestions/build` rebuilds the suggestions indices now.
+ * `openInsights(deps)` opens the database, starts the schedules (model and suggestions rebuilds, retention) and
+ * returns the handle. It knows nothing of HTTP: the host's routes parse requests, check keys and call the
+ * handle; errors a caller can cause are `InsightsError`s carrying their status (`errors.ts`). What the host
+ * must provide is `InsightsDeps` (searches, record reads, index names, saving a suggestions index).
  */
-import type { SearchSummary } from '../search/queries.ts';
-import type { FastifyInstance } from 'fastify';
-import type { InsightsHistory, SearchLogEntry, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { InsightsHistory, RecommendationsResult, SearchLogEntry } from '@vitrine/protocol';
 import { Analytics } from './analytics.ts';
 import { Checkpointer } from './checkpointer.ts';
-import { analyticsRoutes } from './analytics-routes.ts';
 import type { InsightsDb } from './db.ts';
 import { DAILY_TABLES, openInsightsDb } from './db.ts';
-import type { InsightsDeps, InsightsOptions } from './deps.ts';
+import type { InsightsCaller, InsightsDeps, InsightsOptions } from './deps.ts';
 import { DAY_MS, resolveInsightsOptions } from './deps.ts';
 import { dayOf } from './days.ts';
-import { requireAllIndexes } from '../auth/authenticate.ts';
-import { createError } from '../errors.ts';
 import { invalidEvents } from './errors.ts';
 import { EventLog } from './event-log.ts';
 import type { RecordedEvent } from './event-log.ts';
 import type { Models } from './models.ts';
 import { buildModels, emptyModels } from './models.ts';
 import { Recommender } from './recommend.ts';
-import { SearchLog, TOP_HITS_COUNTED } from './search-log.ts';
+import { SearchLog } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
 import { buildQuerySuggestions } from './suggestions.ts';
-import { MAX_EVENTS_BODY_BYTES, validateEvents } from './validate.ts';
+import { validateEvents } from './validate.ts';
 
-export type { InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
+export type { InsightsCaller, InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
 export { defaultInsightsOptions } from './deps.ts';
 export type { SuggestionsReport } from './suggestions.ts';
 export type { RecordedEvent } from './event-log.ts';
+export type { Analytics, AnalyticsQuery, OrderBy } from './analytics.ts';
+export { dayOf, normalizeQuery, parseDay, tagsClause } from './days.ts';
+export { InsightsError } from './errors.ts';
+export { MAX_EVENTS_BODY_BYTES } from './validate.ts';
+export { searchLogEntry, TOP_HITS_COUNTED } from './search-summary.ts';
+export type { SearchSummary } from './search-summary.ts';
 
 const USER_TOKEN = /^[a-zA-Z0-9_=/+-]{1,129}$/;
 /** Events or searches per step of a history import (at most the 1,000 events `validateEvents` takes): 10–40 ms each. */
@@ -50,7 +52,7 @@ export interface ModelsSummary {
   trendingItems: number;
 }
 
-export interface Insights {
+export interface Insights<C extends InsightsCaller = InsightsCaller> {
   /** Logs one search (never throws; `analytics: false` searches are skipped). Call after answering each search. */
   recordSearch(entry: SearchLogEntry): void;
   /** Writes the searches waiting in memory. */
@@ -69,28 +71,22 @@ export interface Insights {
   readonly options: InsightsOptions;
   /** Committed events, oldest first, in the Insights API's shape. */
   listEvents(options?: { limit?: number; afterId?: number }): RecordedEvent[];
-  /** Commits and closes; also done when the app closes. */
+  /** `POST /1/events`: validates the whole batch (nothing is stored if one event is invalid), then commits it. */
+  recordEvents(body: unknown): Promise<void>;
+  /** `DELETE /1/usertokens/{userToken}`: forgets the user's events of every index. */
+  deleteUserEvents(userToken: string): void;
+  /** `POST /1/indexes/*\/recommendations`, as `caller` may see them (null: an internal call, nothing forced). */
+  recommend(body: unknown, caller: C | null): Promise<{ results: RecommendationsResult[] }>;
+  /** The Analytics API's reads (`GET /2/...`); `settleSearches()` first for answers that count every search. */
+  readonly analytics: Analytics;
+  /** Writes the searches waiting in memory, in chunks while requests go on. */
+  settleSearches(): Promise<void>;
+  /** The insights clock (`InsightsDeps.now`). */
+  now(): number;
+  /** Commits and closes at once. */
   close(): void;
-}
-
-/** The search-log entry of a search, from its parameters and response (a convenience for the search routes). */
-export function searchLogEntry(indexName: string, params: SearchParams, response: Pick<SearchResponse, 'nbHits' | 'queryID' | 'hits'> | SearchSummary, extra: { userToken?: string; ip?: string; timestamp?: number } = {}): SearchLogEntry {
-  return {
-    index: indexName,
-    query: typeof params.query === 'string' ? params.query : '',
-    nbHits: response.nbHits,
-    queryID: response.queryID,
-    userToken: typeof params.userToken === 'string' ? params.userToken : extra.userToken,
-    ip: extra.ip,
-    filters: typeof params.filters === 'string' ? params.filters : undefined,
-    facetFilters: params.facetFilters,
-    numericFilters: params.numericFilters,
-    // Only the first hits count in analytics; a 1,000-hit page need not be copied.
-    objectIDs: response.hits.slice(0, TOP_HITS_COUNTED).map((hit) => hit.objectID),
-    analytics: params.analytics !== false && (params.analytics as unknown) !== 'false',
-    analyticsTags: Array.isArray(params.analyticsTags) ? params.analyticsTags : undefined,
-    timestamp: extra.timestamp,
-  };
+  /** Stops the schedules and the checkpoint thread, then commits and closes: what the host runs when it shuts down. */
+  stop(): Promise<void>;
 }
 
 function purge(db: InsightsDb, now: number, retentionDays: number): void {
@@ -102,7 +98,7 @@ function purge(db: InsightsDb, now: number, retentionDays: number): void {
   })();
 }
 
-export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insights {
+export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): Insights<C> {
   const options = resolveInsightsOptions(deps.options);
   const now = deps.now ?? Date.now;
   const logError = deps.logError ?? ((message: string, error: unknown) => console.error(message, error));
@@ -112,7 +108,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
   const eventLog = new EventLog(db, searchLog);
   const analytics = new Analytics(db);
   let models: Models = emptyModels();
-  const recommender = new Recommender(deps, options, () => models);
+  const recommender = new Recommender<C>(deps, options, () => models);
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
 
@@ -177,7 +173,7 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     }
   };
 
-  const insights: Insights = {
+  const insights: Insights<C> = {
     options,
     recordSearch(entry) {
       try {
@@ -199,6 +195,26 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     },
     purge: () => purge(db, now(), options.retentionDays),
     listEvents: (listOptions) => eventLog.list(listOptions),
+    async recordEvents(body) {
+      const received = now();
+      const events = validateEvents(body, { now: received, maxAgeMs: options.maxEventAgeMs, maxFutureMs: options.maxEventFutureMs });
+      await eventLog.append(events, received);
+    },
+    deleteUserEvents(userToken) {
+      if (!USER_TOKEN.test(userToken)) throw invalidEvents('userToken must be 1 to 129 characters among letters, digits and _ = / + -');
+      eventLog.commit();
+      eventLog.deleteUser(userToken);
+    },
+    recommend: (body, caller) => recommender.recommend(body, caller, now),
+    analytics,
+    settleSearches: () => searchLog.settle(),
+    now,
+    async stop() {
+      clearImmediate(first);
+      // The checkpoint thread's connection closed first: the main one, the last, then checkpoints and removes the log.
+      await checkpointer?.stop();
+      insights.close();
+    },
     close() {
       if (closed) return;
       closed = true;
@@ -209,33 +225,6 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
       db.close();
     },
   };
-
-  app.post('/1/events', { config: { acl: 'search', largeBody: true }, bodyLimit: MAX_EVENTS_BODY_BYTES }, async (request) => {
-    const received = now();
-    const events = validateEvents(request.body, { now: received, maxAgeMs: options.maxEventAgeMs, maxFutureMs: options.maxEventFutureMs });
-    await eventLog.append(events, received);
-    return { status: 200, message: 'OK' };
-  });
-
-  app.delete<{ Params: { userToken: string } }>('/1/usertokens/:userToken', { config: { acl: 'deleteObject' } }, async (request, reply) => {
-    // The user's events of every index go: only a key that may touch every index may ask.
-    requireAllIndexes(request.auth!);
-    if (!USER_TOKEN.test(request.params.userToken)) throw invalidEvents('userToken must be 1 to 129 characters among letters, digits and _ = / + -');
-    eventLog.commit();
-    eventLog.deleteUser(request.params.userToken);
-    return reply.code(204).send();
-  });
-
-  app.post<{ Params: { indexName: string } }>('/1/indexes/:indexName/recommendations', { config: { acl: 'search' } }, async (request) => {
-    // Like the multi-query route: only `*` (the indices are in the requests); a named index is no route.
-    if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
-    return recommender.recommend(request.body, request.auth ?? null, now);
-  });
-
-  app.post('/1/vitrine/recommend/build', async () => rebuildModels());
-  app.post('/1/vitrine/query-suggestions/build', async () => ({ indices: await buildSuggestions() }));
-
-  analyticsRoutes(app, analytics, now, () => searchLog.settle());
 
   const schedule = (intervalMs: number, task: () => unknown, what: string) => {
     if (intervalMs <= 0) return;
@@ -261,12 +250,6 @@ export function registerInsights(app: FastifyInstance, deps: InsightsDeps): Insi
     } catch (error) {
       logError('insights: initial model build failed', error);
     }
-  });
-  app.addHook('onClose', async () => {
-    clearImmediate(first);
-    // The checkpoint thread's connection closed first: the main one, the last, then checkpoints and removes the log.
-    await checkpointer?.stop();
-    insights.close();
   });
   return insights;
 }

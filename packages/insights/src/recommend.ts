@@ -5,12 +5,9 @@
  * `threshold` and `maxRecommendations`, and completed with a `fallbackParameters` search when too few remain.
  */
 import type { IndexRecord, RecommendationsResult, SearchParams, TrendingFacetHit } from '@vitrine/protocol';
-import type { AuthContext } from '../auth/authenticate.ts';
-import { requireIndex } from '../auth/authenticate.ts';
-import { createError } from '../errors.ts';
-import type { InsightsDeps, InsightsOptions } from './deps.ts';
+import type { InsightsCaller, InsightsDeps, InsightsOptions } from './deps.ts';
 import { attributeValue } from './deps.ts';
-import { invalidParameter, missingParameter } from './errors.ts';
+import { indexNotFound, invalidParameter, missingParameter } from './errors.ts';
 import type { Models, ScoredItem, TrendStat } from './models.ts';
 import { trendScore } from './models.ts';
 import { contentCandidates, similarCandidates } from './similarity.ts';
@@ -95,17 +92,17 @@ function matchesFacet(record: IndexRecord, facetName: string, facetValue: string
   return values.some((v) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && String(v).toLowerCase() === wanted);
 }
 
-export class Recommender {
+export class Recommender<C extends InsightsCaller = InsightsCaller> {
   private facetCache = new Map<string, Array<{ facetValue: string; score: number }>>();
   private facetCacheBuiltAt = -1;
 
   constructor(
-    private readonly deps: InsightsDeps,
+    private readonly deps: InsightsDeps<C>,
     private readonly options: InsightsOptions,
     private readonly models: () => Models,
   ) {}
 
-  async recommend(body: unknown, auth: AuthContext | null, now: () => number): Promise<{ results: RecommendationsResult[] }> {
+  async recommend(body: unknown, caller: C | null, now: () => number): Promise<{ results: RecommendationsResult[] }> {
     if (typeof body !== 'object' || body === null || !Array.isArray((body as { requests?: unknown }).requests)) throw missingParameter('requests');
     const raw = (body as { requests: unknown[] }).requests;
     // Counted before parsing: a refused call costs nothing.
@@ -113,13 +110,13 @@ export class Recommender {
     const requests = raw.map(parseRecommendRequest);
     const indices = new Set(await this.deps.listIndices());
     for (const request of requests) {
-      if (auth) requireIndex(auth, request.indexName);
-      if (!indices.has(request.indexName)) throw createError('INDEX_NOT_FOUND');
+      caller?.requireIndex(request.indexName);
+      if (!indices.has(request.indexName)) throw indexNotFound();
     }
     const results: RecommendationsResult[] = [];
     for (const request of requests) {
       const started = now();
-      const hits = await this.answer(request, auth);
+      const hits = await this.answer(request, caller);
       results.push({
         hits,
         nbHits: hits.length,
@@ -136,8 +133,8 @@ export class Recommender {
     return { results };
   }
 
-  private async answer(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<RecommendationsResult['hits']> {
-    if (request.model === 'trending-facets') return this.trendingFacets(request, auth);
+  private async answer(request: ParsedRecommendRequest, caller: C | null): Promise<RecommendationsResult['hits']> {
+    if (request.model === 'trending-facets') return this.trendingFacets(request, caller);
     const models = this.models();
     let candidates: ScoredItem[] = [];
     const exclude = new Set<string>(request.objectID ? [request.objectID] : []);
@@ -146,17 +143,17 @@ export class Recommender {
         candidates = models.boughtTogether.get(request.indexName)?.get(request.objectID!) ?? [];
         break;
       case 'related-products':
-        candidates = await this.related(request, models, auth);
+        candidates = await this.related(request, models, caller);
         break;
       case 'looking-similar':
-        candidates = await this.lookingSimilar(request, auth);
+        candidates = await this.lookingSimilar(request, caller);
         break;
       case 'trending-items':
-        candidates = await this.trendingItems(request, models, auth);
+        candidates = await this.trendingItems(request, models, caller);
         break;
     }
     const kept = candidates.filter((c) => c.score >= request.threshold && !exclude.has(c.objectID)).slice(0, MAX_CANDIDATES);
-    const hits: Array<IndexRecord & { _score?: number }> = await this.fetch(request, kept, auth);
+    const hits: Array<IndexRecord & { _score?: number }> = await this.fetch(request, kept, caller);
     if (hits.length < request.maxRecommendations && request.fallbackParameters) {
       const seen = new Set([...exclude, ...hits.map((h) => h.objectID)]);
       const fallback = await this.deps.search(request.indexName, {
@@ -165,7 +162,7 @@ export class Recommender {
         page: 0,
         analytics: false,
         clickAnalytics: false,
-      }, auth);
+      }, caller);
       for (const hit of fallback.hits) {
         if (hits.length >= request.maxRecommendations) break;
         if (!seen.has(hit.objectID)) hits.push(hit);
@@ -175,7 +172,7 @@ export class Recommender {
   }
 
   /** The candidates as records, through one search restricted to them and to the request's filters. */
-  private async fetch(request: ParsedRecommendRequest, candidates: ScoredItem[], auth: AuthContext | null): Promise<Array<IndexRecord & { _score: number }>> {
+  private async fetch(request: ParsedRecommendRequest, candidates: ScoredItem[], caller: C | null): Promise<Array<IndexRecord & { _score: number }>> {
     if (candidates.length === 0) return [];
     const params = request.queryParameters;
     const response = await this.deps.search(request.indexName, {
@@ -186,7 +183,7 @@ export class Recommender {
       page: 0,
       analytics: false,
       clickAnalytics: false,
-    }, auth);
+    }, caller);
     const scores = new Map(candidates.map((c) => [c.objectID, c.score]));
     return response.hits
       .map((hit) => ({ ...hit, _score: scores.get(hit.objectID) ?? 0 }))
@@ -196,8 +193,8 @@ export class Recommender {
 
   // The source record is read as the caller's key may read it: one outside its forced filter is as missing, so
   // its attributes never steer what the key is recommended.
-  private async related(request: ParsedRecommendRequest, models: Models, auth: AuthContext | null): Promise<ScoredItem[]> {
-    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], auth);
+  private async related(request: ParsedRecommendRequest, models: Models, caller: C | null): Promise<ScoredItem[]> {
+    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], caller);
     const content = record ? await contentCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters) : new Map<string, number>();
     const co = models.coInterest.get(request.indexName)?.get(request.objectID!) ?? [];
     const blended = new Map<string, number>();
@@ -208,13 +205,13 @@ export class Recommender {
       .sort((a, b) => b.score - a.score || (a.objectID < b.objectID ? -1 : 1));
   }
 
-  private async lookingSimilar(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<ScoredItem[]> {
-    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], auth);
+  private async lookingSimilar(request: ParsedRecommendRequest, caller: C | null): Promise<ScoredItem[]> {
+    const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], caller);
     if (!record) return [];
     return similarCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters);
   }
 
-  private async trendingItems(request: ParsedRecommendRequest, models: Models, auth: AuthContext | null): Promise<ScoredItem[]> {
+  private async trendingItems(request: ParsedRecommendRequest, models: Models, caller: C | null): Promise<ScoredItem[]> {
     const list = models.trending.get(request.indexName) ?? [];
     if (request.facetName === undefined) return list;
     // Walk the ranking in chunks until enough items carry the facet value.
@@ -222,7 +219,7 @@ export class Recommender {
     const chunk = 500;
     for (let start = 0; start < list.length && out.length < MAX_CANDIDATES; start += chunk) {
       const slice = list.slice(start, start + chunk);
-      const records = await this.deps.getObjects(request.indexName, slice.map((item) => item.objectID), auth);
+      const records = await this.deps.getObjects(request.indexName, slice.map((item) => item.objectID), caller);
       slice.forEach((item, i) => {
         const record = records[i];
         if (record && matchesFacet(record, request.facetName!, request.facetValue!)) out.push(item);
@@ -236,9 +233,9 @@ export class Recommender {
    * sees them: only a facet its searches can count (declared in attributesForFaceting, not filterOnly), only the
    * records inside its forced filter. Cached per model build, index, facet and forced filter.
    */
-  private async trendingFacets(request: ParsedRecommendRequest, auth: AuthContext | null): Promise<TrendingFacetHit[]> {
+  private async trendingFacets(request: ParsedRecommendRequest, caller: C | null): Promise<TrendingFacetHit[]> {
     const facetName = request.facetName!;
-    const counted = await this.deps.search(request.indexName, { query: '', hitsPerPage: 0, facets: [facetName], analytics: false, clickAnalytics: false }, auth);
+    const counted = await this.deps.search(request.indexName, { query: '', hitsPerPage: 0, facets: [facetName], analytics: false, clickAnalytics: false }, caller);
     // Own keys only: `__proto__` or `constructor` must not read as counted facets.
     const countable = counted.facets && Object.hasOwn(counted.facets, facetName) ? counted.facets[facetName] : undefined;
     if (countable === undefined) {
@@ -249,10 +246,10 @@ export class Recommender {
       this.facetCache.clear();
       this.facetCacheBuiltAt = models.builtAt;
     }
-    const key = `${request.indexName}\u0000${facetName}\u0000${JSON.stringify(auth?.forcedFilter ?? null)}`;
+    const key = `${request.indexName}\u0000${facetName}\u0000${caller?.visibilityKey ?? 'null'}`;
     let ranked = this.facetCache.get(key);
     if (!ranked) {
-      ranked = await this.rankFacetValues(request.indexName, facetName, models, auth, new Set(Object.keys(countable)));
+      ranked = await this.rankFacetValues(request.indexName, facetName, models, caller, new Set(Object.keys(countable)));
       if (this.facetCache.size >= MAX_CACHED_FACET_RANKINGS) this.facetCache.delete(this.facetCache.keys().next().value!);
       this.facetCache.set(key, ranked);
     }
@@ -267,7 +264,7 @@ export class Recommender {
    * count only for those and for the values of the items it may see, never for a value only others' records carry.
    */
   private async rankFacetValues(
-    indexName: string, facetName: string, models: Models, auth: AuthContext | null, visibleValues: ReadonlySet<string>,
+    indexName: string, facetName: string, models: Models, caller: C | null, visibleValues: ReadonlySet<string>,
   ): Promise<Array<{ facetValue: string; score: number }>> {
     const stats = new Map<string, TrendStat>();
     const add = (value: string, stat: TrendStat) => {
@@ -279,7 +276,7 @@ export class Recommender {
     const items = [...(models.itemStats.get(indexName) ?? new Map<string, TrendStat>())];
     for (let start = 0; start < items.length; start += 1000) {
       const slice = items.slice(start, start + 1000);
-      const records = await this.deps.getObjects(indexName, slice.map(([id]) => id), auth);
+      const records = await this.deps.getObjects(indexName, slice.map(([id]) => id), caller);
       slice.forEach(([, stat], i) => {
         const record = records[i];
         if (!record) return;

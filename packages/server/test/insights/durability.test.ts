@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { APP_ID, SEARCH_KEY, removeDir, spawnServer, tempDir } from '../test-support.ts';
+import { APP_ID, SEARCH_KEY, removeDir, spawnServer, tempDir } from '../../src/test-support.ts';
 
 const ROUNDS = Number(process.env.VITRINE_DURABILITY_ROUNDS ?? (process.env.CI ? 10 : 2));
 const WRITERS = 3;

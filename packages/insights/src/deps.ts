@@ -1,28 +1,38 @@
 /**
- * What the insights plugin needs from the rest of the server (`InsightsDeps`, wired by the app) and what can be
- * tuned (`InsightsOptions`, every field with its default). The plugin never touches the core store directly:
+ * What insights needs from its host (`InsightsDeps`, wired by the server's app) and what can be tuned
+ * (`InsightsOptions`, every field with its default). Insights never touches the host's store directly:
  * searches and record reads go through these functions, so it works the same over any index storage.
  */
 import type { IndexRecord, IndexSettings, SearchParams, SearchResponse } from '@vitrine/protocol';
-import type { AuthContext } from '../auth/authenticate.ts';
 
 type MaybePromise<T> = T | Promise<T>;
 
-export interface InsightsDeps {
+/**
+ * The authenticated caller of a request, as the host sees it. Insights asks it only whether an index may be
+ * read, and hands it back to `search` / `getObjects`, which apply what the host attaches to it (forced filters).
+ */
+export interface InsightsCaller {
+  /** Throws the host's error (a 403) when the caller may not read `indexName`. */
+  requireIndex(indexName: string): void;
+  /** Equal for two callers that are shown the same records (the host's forced filter): part of cache keys. */
+  readonly visibilityKey: string;
+}
+
+export interface InsightsDeps<C extends InsightsCaller = InsightsCaller> {
   /** Folder of `insights.sqlite` (created if missing). */
   dataDir: string;
   /**
    * Runs a search on an index as the search routes do, without analytics logging; throws the usual 404 for
-   * unknown indices. `auth`, when given, is the caller's: its forced filters and parameters must apply (the
+   * unknown indices. `caller`, when given, is the request's: its forced filters and parameters must apply (the
    * recommendations a restricted key sees go through it). Internal searches pass none.
    */
-  search(indexName: string, params: SearchParams, auth?: AuthContext | null): MaybePromise<SearchResponse>;
+  search(indexName: string, params: SearchParams, caller?: C | null): MaybePromise<SearchResponse>;
   /**
-   * Records by objectID, in order; `null` for missing ones (and for all of them on an unknown index). `auth`,
-   * when given, is the caller's: records outside its forced filter are `null` too, as missing ones. Attributes
+   * Records by objectID, in order; `null` for missing ones (and for all of them on an unknown index). `caller`,
+   * when given, is the request's: records outside its forced filter are `null` too, as missing ones. Attributes
    * are not trimmed (the models read them; what a caller is shown goes through `search`).
    */
-  getObjects(indexName: string, objectIDs: readonly string[], auth?: AuthContext | null): MaybePromise<Array<IndexRecord | null>>;
+  getObjects(indexName: string, objectIDs: readonly string[], caller?: C | null): MaybePromise<Array<IndexRecord | null>>;
   /** Names of the existing indices (replicas included). */
   listIndices(): MaybePromise<string[]>;
   /** Replaces the records and settings of a query-suggestions index (creating it). Resolves once search sees them. */

@@ -130,5 +130,12 @@ export function openInsightsDb(dataDir: string): InsightsDb {
   return db;
 }
 
-/** The `meta` table has the core store's shape: the same accessors serve both databases. */
-export { getMeta, setMeta } from '../storage/db.ts';
+/** The `meta` table has the core store's shape (key, value). */
+export function getMeta(db: InsightsDb, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setMeta(db: InsightsDb, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}

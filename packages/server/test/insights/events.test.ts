@@ -9,8 +9,8 @@ import { algoliasearch } from 'algoliasearch';
 import { createInsightsClient } from 'search-insights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIndexName, demoSettings, generateProducts } from '@vitrine/demo';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../test-support.ts';
-import type { TestServer } from '../test-support.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../../src/test-support.ts';
+import type { TestServer } from '../../src/test-support.ts';
 
 describe('Insights API', () => {
   let t: TestServer;

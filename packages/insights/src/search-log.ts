@@ -1,16 +1,14 @@
 /**
  * The search log: the search routes call `record(entry)` after each search. Query aggregation comes first
  * (`query-sequences.ts`: a user typing "l", "la", "lam", "lamp" is one search, counted when the sequence closes);
- * each counted search is summed at once into the rollups waiting in memory (by rollup key: a popular query searched
- * 300 times before the next write is one upsert, and so is each of its top hits), and those are written in batches
- * (every `searchFlushIntervalMs` or `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per
- * distinct key, not per search. Summing at record time keeps memory bounded by the distinct keys and leaves only
- * the SQLite writes to the background writer, which runs on the event loop in chunks of at most `CHUNK_ROWS`
- * upserts or `CHUNK_MS`, one transaction and one turn of the event loop each, resting between chunks as long as
- * the last one took: a busy second can hold tens of thousands of distinct keys (each search's top hits), and
- * writing them at once stalled every request for 50–200 ms. Larger batches write fewer rows per search (keys
- * repeat more within ten seconds than within one): a quarter less event-loop time per search than batches of
- * 1,000 (`bench/search-log.ts`, figures in `docs/INSIGHTS.md`).
+ * each counted search is summed at once into the rollups waiting in memory (`search-batch.ts`: a query searched
+ * 300 times before the next write is one upsert), and those are written in batches (every `searchFlushIntervalMs`
+ * or `searchFlushBatch` searches, 10 s or 10,000 by default): one upsert per distinct key, not per search.
+ * Summing at record time keeps memory bounded by the distinct keys and leaves only the SQLite writes to the
+ * background writer, which runs on the event loop in chunks of at most `CHUNK_ROWS` upserts or `CHUNK_MS`, one
+ * transaction and one turn of the event loop each, resting between chunks as long as the last one took: written
+ * at once, a busy second's keys stalled every request. Batch sizes and their costs: docs/PERFORMANCE.md and
+ * docs/INSIGHTS.md (`bench/search-log.ts`).
  *
  * A search is not an acknowledged write, so a crash may lose the last batch of analytics, never an event.
  * Searches made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find
@@ -21,150 +19,18 @@
 import type { SearchLogEntry } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
 import { setMeta } from './db.ts';
-import { appliedFilters, dayOf, normalizeQuery, tagsKey } from './days.ts';
+import { dayOf, normalizeQuery, tagsKey } from './days.ts';
 import { QuerySequences, type SearchSequence } from './query-sequences.ts';
+import { Batch, isQueryId, userOf } from './search-batch.ts';
+import type { BaseRow, QueryRow, TrackedRow } from './search-batch.ts';
+import { compare, stepsInOrder } from './ordered-steps.ts';
 
-/** How many of a search's first hits count in the top-hits analytics. */
-export const TOP_HITS_COUNTED = 10;
-const QUERY_ID = /^[0-9a-f]{32}$/;
-const MAX_CONDITIONS_COUNTED = 50;
-const MAX_USER_TOKEN_LENGTH = 129;
 /**
  * Upserts per transaction (and per turn of the event loop) when batches are written in the background, and the
- * time one may take: every request in flight waits for a chunk, so chunks stay short (500 rows took 20–25 ms
- * under the HTTP benchmark, the slowest seconds' p99 rising with them).
+ * time one may take: every request in flight waits for a chunk, so chunks stay short (docs/PERFORMANCE.md).
  */
 const CHUNK_ROWS = 500;
 const CHUNK_MS = 4;
-
-/**
- * Hits by objectID: how often each came, and how often in a tracked (clickAnalytics) search, in a map of its own
- * filled only by those. Plain numbers rather than an object per hit: the rows live until their batch is written,
- * and every object among them is copied by each young-generation collection of the main thread meanwhile.
- */
-class HitCounts {
-  readonly counts = new Map<string, number>();
-  readonly tracked = new Map<string, number>();
-
-  add(objectID: string, tracked: number): void {
-    this.counts.set(objectID, (this.counts.get(objectID) ?? 0) + 1);
-    if (tracked) this.tracked.set(objectID, (this.tracked.get(objectID) ?? 0) + 1);
-  }
-}
-
-type QueryCounts = { searches: number; noResults: number; noResultsFiltered: number; tracked: number; trackedWithResults: number };
-
-/** A tracked search: queryID, index, day, tags, query. */
-type TrackedRow = [string, string, number, string, string];
-
-/**
- * One `query_daily` row waiting to be written, with the rows keyed under it: its hits (`hit_query_daily`, by
- * objectID), its filter conditions and its no-result filter combinations. Nested rather than keyed by strings
- * joining every key part: a search adds to a dozen rows under one query, and building and hashing a long key for
- * each took most of the time recording did.
- */
-interface QueryRow {
-  query: string;
-  counts: QueryCounts;
-  /** Latest nbHits (the `query_daily.nb_hits` shown by top searches), with its time. */
-  nbHits: number;
-  nbHitsTs: number;
-  hits: HitCounts;
-  /** By attribute, operator and value joined by NUL. */
-  filters: Map<string, { attribute: string; operator: string; value: string; count: number }>;
-  combos: Map<string, number>;
-}
-
-/** The rows of one (index, day, tags): its queries and its hits (`hit_daily`, by objectID). */
-interface BaseRow {
-  index: string;
-  day: number;
-  tags: string;
-  queries: Map<string, QueryRow>;
-  hits: HitCounts;
-  users: Set<string>;
-}
-
-/** The rollups of the searches recorded since the last write. */
-class Batch {
-  searches = 0;
-  /** By index, day and tags joined by NUL (parts containing NUL could alias: at worst odd tags merge). */
-  readonly bases = new Map<string, BaseRow>();
-  readonly updated = new Map<string, number>();
-
-  /** Sums one search (`query`: its normalised query). */
-  add(entry: SearchLogEntry, ts: number, query: string): void {
-    this.searches++;
-    const day = dayOf(ts);
-    const tags = tagsKey(entry.analyticsTags);
-    const index = entry.index;
-    const baseId = `${index}\u0000${day}\u0000${tags}`;
-    let base = this.bases.get(baseId);
-    if (base === undefined) {
-      base = { index, day, tags, queries: new Map(), hits: new HitCounts(), users: new Set() };
-      this.bases.set(baseId, base);
-    }
-    let row = base.queries.get(query);
-    if (row === undefined) {
-      row = {
-        query,
-        counts: { searches: 0, noResults: 0, noResultsFiltered: 0, tracked: 0, trackedWithResults: 0 },
-        nbHits: entry.nbHits,
-        nbHitsTs: ts,
-        hits: new HitCounts(),
-        filters: new Map(),
-        combos: new Map(),
-      };
-      base.queries.set(query, row);
-    } else if (ts >= row.nbHitsTs) {
-      row.nbHits = entry.nbHits;
-      row.nbHitsTs = ts;
-    }
-    const noResults = entry.nbHits === 0 ? 1 : 0;
-    // A search's filters can hold thousands of conditions; the first ones tell what shoppers filter on.
-    const conditions = appliedFilters(entry).slice(0, MAX_CONDITIONS_COUNTED);
-    const tracked = isQueryId(entry.queryID) ? 1 : 0;
-    const counts = row.counts;
-    counts.searches++;
-    counts.noResults += noResults;
-    if (noResults && conditions.length > 0) counts.noResultsFiltered++;
-    counts.tracked += tracked;
-    if (tracked && !noResults) counts.trackedWithResults++;
-    const objectIDs = entry.objectIDs ?? [];
-    for (let i = 0; i < objectIDs.length && i < TOP_HITS_COUNTED; i++) {
-      const objectID = objectIDs[i];
-      if (typeof objectID !== 'string') continue;
-      base.hits.add(objectID, tracked);
-      row.hits.add(objectID, tracked);
-    }
-    for (const c of conditions) {
-      const id = `${c.attribute}\u0000${c.operator}\u0000${c.value}`;
-      const filter = row.filters.get(id);
-      if (filter) filter.count++;
-      else row.filters.set(id, { attribute: c.attribute, operator: c.operator, value: c.value, count: 1 });
-    }
-    if (noResults && conditions.length > 0) {
-      const combo = JSON.stringify(conditions.map((c) => [c.attribute, c.operator, c.value]).sort());
-      row.combos.set(combo, (row.combos.get(combo) ?? 0) + 1);
-    }
-    const user = userOf(entry);
-    if (user) base.users.add(user);
-    this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
-  }
-}
-
-function isQueryId(value: unknown): value is string {
-  return typeof value === 'string' && QUERY_ID.test(value);
-}
-
-/**
- * Who made a search: the user token, else the IP. The header's token is not validated by the search route: an
- * oversized one counts as the IP.
- */
-function userOf(entry: SearchLogEntry): string | undefined {
-  const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
-  return token || entry.ip || undefined;
-}
 
 export class SearchLog {
   private pending = new Batch();
@@ -433,49 +299,5 @@ export class SearchLog {
     for (const b of bases) yield* stepsInOrder(b.users.values(), (user) => this.insertUser.run(...base(b), user));
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
-  }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Writer steps over `keys` in order: `write` called for one key per step (sorting takes steps of its own). */
-function* stepsInOrder(keys: Iterable<string>, write: (key: string) => void): Generator<void, void> {
-  for (const key of inOrderInSteps(keys)) {
-    if (key !== undefined) write(key);
-    yield;
-  }
-}
-
-/** Keys sorted per run: never more than this many in one step, whatever the batch holds. */
-const SORT_RUN = 4096;
-
-/**
- * `keys` in order, produced without a long pause: sorted in runs (`undefined` is yielded after each, a step of
- * its own for the writer, which may end its chunk there), then merged one key per step. A batch's hits can be a
- * hundred thousand distinct objectIDs: sorted at once, that one step took 17–20 ms under the HTTP benchmark.
- */
-export function* inOrderInSteps(keys: Iterable<string>): Generator<string | undefined, void> {
-  const all = [...keys];
-  // At most 64 runs: the merge compares every run's head for each key.
-  const size = Math.max(SORT_RUN, Math.ceil(all.length / 64));
-  const runs: string[][] = [];
-  for (let start = 0; start < all.length; start += size) {
-    runs.push(all.slice(start, start + size).sort(compare));
-    if (runs.length > 1 || start + size < all.length) yield undefined;
-  }
-  if (runs.length === 1) {
-    yield* runs[0];
-    return;
-  }
-  const heads = new Array<number>(runs.length).fill(0);
-  for (;;) {
-    let best = -1;
-    for (let r = 0; r < runs.length; r++) {
-      if (heads[r] < runs[r].length && (best < 0 || runs[r][heads[r]] < runs[best][heads[best]])) best = r;
-    }
-    if (best < 0) return;
-    yield runs[best][heads[best]++];
   }
 }

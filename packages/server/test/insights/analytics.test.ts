@@ -7,8 +7,8 @@ import { algoliasearch } from 'algoliasearch';
 import type { AnalyticsClient } from 'algoliasearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIndexName, demoSettings, generateProducts } from '@vitrine/demo';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../test-support.ts';
-import type { TestServer } from '../test-support.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../../src/test-support.ts';
+import type { TestServer } from '../../src/test-support.ts';
 
 const DAY = 86_400_000;
 const TODAY = Date.UTC(2025, 2, 10, 15);

@@ -1,0 +1,18 @@
+/** What route modules get from the app that mounts them (`app.ts` builds it). */
+import type { Insights } from '@vitrine/insights';
+import type { SearchObserver, ServerLimits } from '../config.ts';
+import type { KeyStore } from '../auth/api-keys.ts';
+import type { AuthCaller } from '../auth/insights-caller.ts';
+import type { Store } from '../storage/store.ts';
+import type { SearchThreads } from '../search/threads.ts';
+
+export interface RouteDeps {
+  store: Store;
+  limits: ServerLimits;
+  keys: KeyStore;
+  onSearch?: SearchObserver;
+  /** Search threads, when the server runs searches off the main thread. */
+  threads?: SearchThreads;
+  /** Events, analytics, recommendations and query suggestions (`@vitrine/insights`). */
+  insights: Insights<AuthCaller>;
+}

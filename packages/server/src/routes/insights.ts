@@ -1,0 +1,38 @@
+/**
+ * The routes of `@vitrine/insights`: the Insights API (`POST /1/events`, `DELETE /1/usertokens/{userToken}`),
+ * recommendations (`POST /1/indexes/*\/recommendations`) and the extension routes (admin key)
+ * `POST /1/vitrine/recommend/build` (rebuilds the models now) and `POST /1/vitrine/query-suggestions/build`
+ * (rebuilds the suggestions indices now). The analytics reads are in `analytics.ts`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { MAX_EVENTS_BODY_BYTES } from '@vitrine/insights';
+import { requireAllIndexes } from '../auth/authenticate.ts';
+import { insightsCaller } from '../auth/insights-caller.ts';
+import { createError } from '../errors.ts';
+import { analyticsRoutes } from './analytics.ts';
+import type { RouteDeps } from './deps.ts';
+
+export function insightsRoutes(api: FastifyInstance, { insights }: RouteDeps): void {
+  api.post('/1/events', { config: { acl: 'search', largeBody: true }, bodyLimit: MAX_EVENTS_BODY_BYTES }, async (request) => {
+    await insights.recordEvents(request.body);
+    return { status: 200, message: 'OK' };
+  });
+
+  api.delete<{ Params: { userToken: string } }>('/1/usertokens/:userToken', { config: { acl: 'deleteObject' } }, async (request, reply) => {
+    // The user's events of every index go: only a key that may touch every index may ask.
+    requireAllIndexes(request.auth!);
+    insights.deleteUserEvents(request.params.userToken);
+    return reply.code(204).send();
+  });
+
+  api.post<{ Params: { indexName: string } }>('/1/indexes/:indexName/recommendations', { config: { acl: 'search' } }, async (request) => {
+    // Like the multi-query route: only `*` (the indices are in the requests); a named index is no route.
+    if (request.params.indexName !== '*') throw createError('ROUTE_NOT_FOUND', 'POST', request.url.split('?')[0]);
+    return insights.recommend(request.body, request.auth ? insightsCaller(request.auth) : null);
+  });
+
+  api.post('/1/vitrine/recommend/build', async () => insights.rebuildModels());
+  api.post('/1/vitrine/query-suggestions/build', async () => ({ indices: await insights.buildQuerySuggestions() }));
+
+  analyticsRoutes(api, insights);
+}
