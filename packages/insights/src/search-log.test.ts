@@ -243,3 +243,23 @@ describe('search log', () => {
   });
 });
 
+describe('search log after close', () => {
+  it('ignores searches that finish after shutdown began, and writes nothing to the closed database', async () => {
+    const dir = tempDir('vitrine-search-log-closed-');
+    const db = openInsightsDb(dir);
+    try {
+      const log = new SearchLog(db, () => Date.UTC(2025, 3, 1, 12), 5, 2);
+      log.record({ index: 'shop', query: 'lamp', nbHits: 1 });
+      log.close();
+      db.close();
+      // Past the batch size (a background write at once) and with the flush timer armed before: both would
+      // have written to the closed database from a timer, an uncaught exception failing this test.
+      for (let i = 0; i < 5; i++) log.record({ index: 'shop', query: `late ${i}`, nbHits: 1 });
+      expect(log.pendingCount).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await expect(log.settle()).resolves.toBeUndefined();
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -53,6 +53,8 @@ export class SearchLog {
   /** Batches taken from `pending` and being written in chunks: each step of a generator is one upsert. */
   private writing: Array<Generator<void, void>> = [];
   private chunkScheduled = false;
+  /** Closed with the insights database: a search finishing after shutdown began is not logged. */
+  private closed = false;
   private readonly upsertQuery;
   private readonly upsertHit;
   private readonly upsertHitQuery;
@@ -115,7 +117,7 @@ export class SearchLog {
    * Malformed entries (a caller bug, not a user's) are dropped rather than thrown at a search.
    */
   record(entry: SearchLogEntry, aggregate = true): void {
-    if (entry.analytics === false) return;
+    if (this.closed || entry.analytics === false) return;
     if (typeof entry.index !== 'string' || entry.index === '' || typeof entry.query !== 'string' || !Number.isFinite(entry.nbHits)) return;
     const ts = entry.timestamp ?? this.now();
     this.sequences.offer(entry, ts, normalizeQuery(entry.query), aggregate ? userOf(entry) : undefined, this.closeSequence);
@@ -165,13 +167,18 @@ export class SearchLog {
   }
 
   close(): void {
+    if (this.closed) return;
     this.flush();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    // Searches still under way when the server stops finish after this: their timers and chunks would write
+    // to a closed database, an exception with no caller to catch it.
+    this.closed = true;
   }
 
   /** Hands the counted searches to the chunked writer, after closing the sequences past their window. */
   private writeInBackground(): void {
+    if (this.closed) return;
     this.sequences.closeDue(this.now(), this.closeSequence);
     this.takePending();
     this.scheduleChunk();
@@ -201,7 +208,7 @@ export class SearchLog {
     this.chunkScheduled = true;
     const next = () => {
       this.chunkScheduled = false;
-      this.writeChunk();
+      if (!this.closed) this.writeChunk();
     };
     if (restMs > 0) setTimeout(next, restMs);
     else setImmediate(next);
