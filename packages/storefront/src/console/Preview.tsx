@@ -11,7 +11,7 @@ import { recordLabel } from './record-json.ts';
 
 type Hit = Record<string, unknown> & { objectID: string };
 
-export function Preview({ version, actions, footer }: { version: number; actions?: (hit: Hit, position: number) => ReactNode; footer?: (response: SearchResponse<Hit>) => ReactNode }) {
+export function Preview({ version, actions, footer, onQueryChange }: { version: number; actions?: (hit: Hit) => ReactNode; footer?: (response: SearchResponse<Hit>) => ReactNode; onQueryChange?: (query: string) => void }) {
   const { client, indexName } = useConsole();
   const [query, setQuery] = useState('');
   const [response, setResponse] = useState<SearchResponse<Hit> | undefined>();
@@ -37,7 +37,10 @@ export function Preview({ version, actions, footer }: { version: number; actions
   return (
     <div className="vt-console-panel" aria-label="Preview" role="region">
       <h3>Preview</h3>
-      <input type="search" aria-label="Preview query" placeholder="Type a query" value={query} onChange={(event) => setQuery(event.target.value)} />
+      <input type="search" aria-label="Preview query" placeholder="Type a query" value={query} onChange={(event) => {
+          setQuery(event.target.value);
+          onQueryChange?.(event.target.value);
+        }} />
       {error && <p role="alert">{error}</p>}
       {response && (
         <>
@@ -46,9 +49,9 @@ export function Preview({ version, actions, footer }: { version: number; actions
           </p>
           {footer?.(response)}
           <ol className="vt-console-preview">
-            {response.hits.map((hit, position) => (
+            {response.hits.map((hit) => (
               <li key={hit.objectID}>
-                <span className="vt-console-preview-name">{recordLabel(hit) || hit.objectID}</span> <small>{hit.objectID}</small> {actions?.(hit, position)}
+                <span className="vt-console-preview-name">{recordLabel(hit) || hit.objectID}</span> <small>{hit.objectID}</small> {actions?.(hit)}
               </li>
             ))}
           </ol>

@@ -47,7 +47,7 @@ async function* lines(bytes: ReadableStream<Uint8Array>): AsyncGenerator<{ line:
       newline = pending.indexOf('\n');
     }
   }
-  if (pending !== '') yield { line: ++line, text: pending.replace(/\r$/, '') };
+  if (pending !== '') yield { line: line + 1, text: pending.replace(/\r$/, '') };
 }
 
 function asItem(line: number, value: unknown): ImportItem {
