@@ -110,6 +110,7 @@ try {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 2, name: 'Import' }).waitFor();
   await page.getByLabel('File', { exact: true }).setInputFiles(file);
+  console.log('file chosen in the console; importing');
 
   // Another client searches, one request at a time, for as long as the import runs.
   let importing = true;
@@ -130,7 +131,15 @@ try {
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!))), 100);
   const started = performance.now();
   await page.getByRole('button', { name: 'Import' }).click();
+  // What the console says every 10 s, so a long run shows its progress (and an error at once).
+  const reporter = setInterval(() => {
+    void page
+      .locator('[role="status"], [role="alert"]')
+      .allTextContents()
+      .then((texts) => console.log(`${((performance.now() - started) / 1000).toFixed(0)} s: ${texts.join(' | ')} (server RSS ${mb(rssOf(child.pid!))})`));
+  }, 10_000);
   await page.getByText(/Import finished and published/).waitFor({ timeout: 30 * 60_000 });
+  clearInterval(reporter);
   const seconds = (performance.now() - started) / 1000;
   importing = false;
   clearInterval(sampler);

@@ -59,7 +59,14 @@ export type AdminClient = Algoliasearch;
 export async function createAdminClient(config: StorefrontConfig, page: PageOrigin, apiKey: string): Promise<AdminClient> {
   const { algoliasearch } = await import('algoliasearch');
   // A console must see its own writes: no cached answers. Host states stay in memory, not in localStorage.
-  const caches = { responsesCache: createNullCache(), requestsCache: createNullCache(), hostsCache: createMemoryCache() };
+  // The browser client's "connect" timeout runs until the answer's headers arrive, so it must cover uploading an
+  // import batch of megabytes and the server's durable write: one second (the default) fails a busy server.
+  const caches = {
+    responsesCache: createNullCache(),
+    requestsCache: createNullCache(),
+    hostsCache: createMemoryCache(),
+    timeouts: { connect: 30_000, read: 30_000, write: 120_000 },
+  };
   if (config.provider === 'algolia') return algoliasearch(config.appId, apiKey, caches);
   const protocol = page.protocol.replace(':', '') === 'https' ? 'https' : 'http';
   return algoliasearch(config.appId, apiKey, {

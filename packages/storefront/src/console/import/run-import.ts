@@ -4,6 +4,7 @@
  * index; replace-all writes into a temporary index (with the target's settings, synonyms and rules copied) and
  * moves it over the target at the end, as the clients' `replaceAllObjects` does.
  */
+import type { BatchRequest } from 'algoliasearch';
 import type { AdminClient } from '../../lib/search-client.ts';
 import { statusOf } from '../access.ts';
 import { publish } from '../tasks.ts';
@@ -39,6 +40,27 @@ const maxBatchBytes = 4 * 1024 * 1024;
 const maxListedErrors = 1000;
 
 type Pending = { line: number; record: Record<string, unknown>; bytes: number };
+
+/** Attempts of one batch when the server is busy (429, 503) or unreachable; then the import stops, resumable. */
+const maxAttempts = 4;
+
+/**
+ * Sends one batch, retrying a busy server with growing pauses. A lost answer (status 0) is retried only when
+ * every record has an objectID: resending `addObject` would create a second copy of records already written.
+ */
+async function sendWithRetry(client: AdminClient, indexName: string, requests: BatchRequest[]): Promise<number> {
+  const idempotent = requests.every((request) => request.action === 'updateObject');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await client.batch({ indexName, batchWriteParams: { requests } })).taskID;
+    } catch (error) {
+      const status = statusOf(error);
+      const retryable = status === 429 || status === 503 || (status === 0 && idempotent);
+      if (!retryable || attempt === maxAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
+  }
+}
 
 /** Counts bytes as they leave the file, for the progress bar. */
 function counting(stream: ReadableStream<Uint8Array>, onBytes: (n: number) => void): ReadableStream<Uint8Array> {
@@ -86,16 +108,16 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
 
   const send = async () => {
     if (batch.length === 0) return;
-    const requests = batch.map(({ record }) => (typeof record.objectID === 'string' ? { action: 'updateObject' as const, body: record } : { action: 'addObject' as const, body: record }));
+    const requests: BatchRequest[] = batch.map(({ record }) => (typeof record.objectID === 'string' ? { action: 'updateObject', body: record } : { action: 'addObject', body: record }));
     try {
-      lastTask = (await client.batch({ indexName: point.writeIndex, batchWriteParams: { requests } })).taskID;
+      lastTask = await sendWithRetry(client, point.writeIndex, requests);
       progress.imported += batch.length;
     } catch (error) {
       // The server refuses a whole batch for one bad record: send them one by one to list which.
       if (statusOf(error) < 400 || statusOf(error) >= 500 || statusOf(error) === 403) throw error;
       for (let index = 0; index < batch.length; index++) {
         try {
-          lastTask = (await client.batch({ indexName: point.writeIndex, batchWriteParams: { requests: [requests[index]] } })).taskID;
+          lastTask = await sendWithRetry(client, point.writeIndex, [requests[index]]);
           progress.imported += 1;
         } catch (single) {
           if (statusOf(single) < 400 || statusOf(single) >= 500 || statusOf(single) === 403) throw single;
