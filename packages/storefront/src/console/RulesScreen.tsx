@@ -9,25 +9,11 @@ import { can, describeError, statusOf } from './access.ts';
 import { useConsole } from './context.ts';
 import { Preview } from './Preview.tsx';
 import { parseRecordJson } from './record-json.ts';
+import { newRule, withResult } from './rules/rule-draft.ts';
 import { publish } from './tasks.ts';
 import { ErrorAlert, OutcomeLine, Screen, useAction } from './ui.tsx';
 
 type Load = { state: 'loading' } | { state: 'ready'; rules: Rule[] } | { state: 'unavailable' } | { state: 'error'; message: string };
-
-function newRule(query: string): Rule {
-  return { objectID: `rule-${Date.now()}`, conditions: [{ pattern: query, anchoring: 'is' }], consequence: { promote: [], hide: [] }, description: '' };
-}
-
-/** Adds a hide of `objectID`, or a pin after the rule's other pins, to the rule's consequence. */
-function withResult(rule: Rule, objectID: string, action: 'pin' | 'hide'): Rule {
-  const consequence = rule.consequence ?? {};
-  if (action === 'hide') {
-    const hide = (consequence.hide ?? []).filter((item) => item.objectID !== objectID);
-    return { ...rule, consequence: { ...consequence, hide: [...hide, { objectID }] } };
-  }
-  const promote = (consequence.promote ?? []).filter((item) => !('objectID' in item && item.objectID === objectID));
-  return { ...rule, consequence: { ...consequence, promote: [...promote, { objectID, position: promote.length }] } };
-}
 
 export default function RulesScreen() {
   const { client, access, indexName } = useConsole();
