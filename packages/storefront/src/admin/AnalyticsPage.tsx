@@ -16,26 +16,9 @@ import { dailySeries, formatValue, lastDays, revenueRows, topFilterRows } from '
 import type { DateRange, FilterRow } from './dashboard-data.ts';
 import { DataTable } from './DataTable.tsx';
 import { useProductNames } from './useProductNames.ts';
+import { storeKey, useApiKey } from '../console/session.ts';
 
-const keyStorageKey = 'vitrine.admin.apiKey';
 const periods = [7, 30] as const;
-
-function readKey(): string {
-  try {
-    return sessionStorage.getItem(keyStorageKey) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function storeKey(key: string | undefined): void {
-  try {
-    if (key) sessionStorage.setItem(keyStorageKey, key);
-    else sessionStorage.removeItem(keyStorageKey);
-  } catch {
-    // Without sessionStorage the key lives in memory for this page only.
-  }
-}
 
 /** What went wrong, in the operator's terms; the key itself never appears in a message. */
 function describeError(error: unknown): string {
@@ -72,7 +55,7 @@ function KeyForm({ onKey }: { onKey: (key: string) => void }) {
 
 export default function AnalyticsPage() {
   const { config } = useServices();
-  const [apiKey, setApiKey] = useState(readKey);
+  const apiKey = useApiKey();
   const [days, setDays] = useState<(typeof periods)[number]>(7);
   const [index, setIndex] = useState(config.indexName);
   const [indices, setIndices] = useState<string[]>([config.indexName]);
@@ -122,7 +105,6 @@ export default function AnalyticsPage() {
 
   const forget = () => {
     storeKey(undefined);
-    setApiKey('');
     setLoad({ state: 'idle' });
   };
   const refused = load.state === 'error' && load.refused;
@@ -144,7 +126,6 @@ export default function AnalyticsPage() {
         <KeyForm
           onKey={(key) => {
             storeKey(key);
-            setApiKey(key);
             setAttempt((n) => n + 1);
           }}
         />

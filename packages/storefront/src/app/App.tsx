@@ -10,8 +10,8 @@ import { SearchPage } from './SearchPage.tsx';
 const ProductPage = lazy(() => import('./ProductPage.tsx'));
 const CartPage = lazy(() => import('./CartPage.tsx'));
 const CheckoutPage = lazy(() => import('./CheckoutPage.tsx'));
-// The operator's dashboard: its charts and tables never weigh on a shopper's page.
-const AnalyticsPage = lazy(() => import('../admin/AnalyticsPage.tsx'));
+// The merchant console (indices, records, import, settings, keys, analytics…): never part of a shopper's page.
+const ConsolePage = lazy(() => import('../console/ConsolePage.tsx'));
 
 export function App() {
   const page = usePage();
@@ -34,7 +34,7 @@ export function App() {
                 {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
                 {page.kind === 'cart' && <CartPage />}
                 {page.kind === 'checkout' && <CheckoutPage />}
-                {page.kind === 'analytics' && <AnalyticsPage />}
+                {page.kind === 'console' && <ConsolePage section={page.section} />}
               </Suspense>
             </PageLoadBoundary>
           </main>

@@ -6,8 +6,11 @@ describe('pageFor', () => {
     expect(pageFor('/')).toEqual({ kind: 'search' });
     expect(pageFor('/c/lighting')).toEqual({ kind: 'search' });
     expect(pageFor('/cart')).toEqual({ kind: 'cart' });
-    expect(pageFor('/admin/analytics')).toEqual({ kind: 'analytics' });
-    expect(pageFor('/admin/analytics/')).toEqual({ kind: 'analytics' });
+    expect(pageFor('/admin/analytics')).toEqual({ kind: 'console', section: 'analytics' });
+    expect(pageFor('/admin/analytics/')).toEqual({ kind: 'console', section: 'analytics' });
+    expect(pageFor('/admin')).toEqual({ kind: 'console', section: 'indices' });
+    expect(pageFor('/admin/synonyms')).toEqual({ kind: 'console', section: 'synonyms' });
+    expect(pageFor('/admin/nothing-here')).toEqual({ kind: 'search' });
     expect(pageFor('/p/desk-lamp-42')).toEqual({ kind: 'product', objectID: '42' });
   });
 });

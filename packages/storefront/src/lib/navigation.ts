@@ -1,6 +1,6 @@
 /**
- * A tiny page router: the storefront has five kinds of page (search, product, cart, checkout, the analytics
- * dashboard), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
+ * A tiny page router: the storefront has five kinds of page (search, product, cart, checkout, the merchant
+ * console under `/admin`), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
  * between kinds of page and tells React when the kind changes (links, back/forward).
  */
 import { useSyncExternalStore } from 'react';
@@ -13,14 +13,22 @@ export type Page =
   | { kind: 'product'; objectID: string }
   | { kind: 'cart' }
   | { kind: 'checkout' }
-  | { kind: 'analytics' };
+  | { kind: 'console'; section: ConsoleSection };
+
+/** The merchant console's screens, each at `/admin/<section>` (`/admin` alone is the indices list). */
+export const consoleSections = ['indices', 'records', 'import', 'configuration', 'synonyms', 'rules', 'keys', 'analytics', 'activity'] as const;
+export type ConsoleSection = (typeof consoleSections)[number];
 
 const navigateEvent = 'vitrine:navigate';
 
 export function pageFor(pathname: string): Page {
   if (pathname === '/cart' || pathname === '/cart/') return { kind: 'cart' };
   if (pathname === '/checkout' || pathname === '/checkout/') return { kind: 'checkout' };
-  if (pathname === '/admin/analytics' || pathname === '/admin/analytics/') return { kind: 'analytics' };
+  const admin = /^\/admin(?:\/([a-z]+))?\/?$/.exec(pathname);
+  if (admin) {
+    const section = (admin[1] ?? 'indices') as ConsoleSection;
+    if (consoleSections.includes(section)) return { kind: 'console', section };
+  }
   const objectID = parseProductPath(pathname);
   if (objectID !== undefined) return { kind: 'product', objectID };
   return { kind: 'search' };
@@ -29,7 +37,8 @@ export function pageFor(pathname: string): Page {
 /** A string that changes only when the kind of page (or the product) changes, so search URL updates don't re-render the app. */
 function pageKey(): string {
   const page = pageFor(window.location.pathname);
-  return page.kind === 'product' ? `product:${page.objectID}` : page.kind;
+  if (page.kind === 'product') return `product:${page.objectID}`;
+  return page.kind === 'console' ? `console:${page.section}` : page.kind;
 }
 
 function subscribe(listener: () => void): () => void {
@@ -44,7 +53,9 @@ function subscribe(listener: () => void): () => void {
 /** The current page; re-renders the caller when the shopper moves to another page. */
 export function usePage(): Page {
   const key = useSyncExternalStore(subscribe, pageKey, () => 'search');
-  return key.startsWith('product:') ? { kind: 'product', objectID: key.slice('product:'.length) } : ({ kind: key } as Page);
+  if (key.startsWith('product:')) return { kind: 'product', objectID: key.slice('product:'.length) };
+  if (key.startsWith('console:')) return { kind: 'console', section: key.slice('console:'.length) as ConsoleSection };
+  return { kind: key } as Page;
 }
 
 /** History entries pushed here are marked, so a page can tell "the shopper came from inside the shop". */

@@ -5,6 +5,9 @@
  */
 import { liteClient } from 'algoliasearch/lite';
 import type { LiteClient } from 'algoliasearch/lite';
+import type { Algoliasearch } from 'algoliasearch';
+// Already part of the lite client's bundle: importing it here costs the search page nothing.
+import { createMemoryCache, createNullCache } from '@algolia/client-common';
 import { ConfigError, parseStorefrontConfig } from './config.ts';
 import type { StorefrontConfig } from './config.ts';
 
@@ -43,6 +46,31 @@ export function createSearchClient(config: StorefrontConfig, page: PageOrigin): 
   if (config.provider === 'algolia') return liteClient(config.appId, config.searchApiKey);
   const protocol = page.protocol.replace(':', '') === 'https' ? 'https' : 'http';
   return liteClient(config.appId, config.searchApiKey, {
+    hosts: [{ url: page.host, protocol, accept: 'readWrite' }],
+  });
+}
+
+export type AdminClient = Algoliasearch;
+
+/**
+ * The full client (admin methods) for the merchant console, with the operator's key. Loaded on demand: the full
+ * client is three times the lite one, and shoppers never need it. Same hosts as the search client.
+ */
+export async function createAdminClient(config: StorefrontConfig, page: PageOrigin, apiKey: string): Promise<AdminClient> {
+  const { algoliasearch } = await import('algoliasearch');
+  // A console must see its own writes: no cached answers. Host states stay in memory, not in localStorage.
+  // The browser client's "connect" timeout runs until the answer's headers arrive, so it must cover uploading an
+  // import batch of megabytes and the server's durable write: one second (the default) fails a busy server.
+  const caches = {
+    responsesCache: createNullCache(),
+    requestsCache: createNullCache(),
+    hostsCache: createMemoryCache(),
+    timeouts: { connect: 30_000, read: 30_000, write: 120_000 },
+  };
+  if (config.provider === 'algolia') return algoliasearch(config.appId, apiKey, caches);
+  const protocol = page.protocol.replace(':', '') === 'https' ? 'https' : 'http';
+  return algoliasearch(config.appId, apiKey, {
+    ...caches,
     hosts: [{ url: page.host, protocol, accept: 'readWrite' }],
   });
 }

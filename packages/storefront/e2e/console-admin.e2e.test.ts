@@ -1,0 +1,108 @@
+/**
+ * The console's API keys, Analytics, Activity and Rules screens against the real server: a key created in the
+ * console, restricted to one index, is refused on another; the dashboard lives in the console; the tasks the
+ * console started show as published; a server without logs or rules says so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startHarness } from './harness.ts';
+import type { Harness } from './harness.ts';
+import { api, expectStatus, openScreen, signIn } from './console-helpers.ts';
+
+let harness: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  harness = await startHarness({ products: 60 });
+  page = await harness.newPage();
+  await signIn(page, harness.adminApiKey);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+const keyRows = () => page.getByRole('table', { name: 'API keys' }).locator('tbody th').allTextContents();
+
+describe('API keys screen', () => {
+  it('creates a key restricted to one index, shown once, and refused on another index', async () => {
+    await openScreen(page, 'API keys');
+    await page.getByRole('button', { name: 'New key' }).click();
+    const form = page.getByRole('form', { name: 'New key' });
+    await form.getByLabel('Description').fill('products only');
+    await form.getByLabel('browse', { exact: true }).check();
+    await form.getByLabel('Indices').fill('products');
+    await form.getByLabel('Max hits per query').fill('5');
+    await form.getByLabel('Validity (seconds)').fill('3600');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await expectStatus(page, 'Key created. Copy its value now: it is not shown again.');
+    const value = (await page.getByTestId('new-key').textContent())!.trim();
+    expect(value).toMatch(/^[0-9a-f]{32,}$/);
+    await expect.poll(keyRows).toContain('products only');
+
+    const allowed = await api<{ hits: unknown[] }>(harness, 'POST', '/1/indexes/products/query', { query: '' }, value);
+    expect(allowed.status).toBe(200);
+    expect(allowed.json.hits).toHaveLength(5);
+    const refused = await api<{ message: string }>(harness, 'POST', '/1/indexes/products_price_asc/query', { query: '' }, value);
+    expect(refused.status).toBe(403);
+
+    // Signed in with it, the console offers its screens and explains the refusal on another index.
+    const other = await harness.newPage();
+    await signIn(other, value, '/admin/records?index=products');
+    await expect.poll(() => other.getByRole('table', { name: 'Records' }).locator('tbody tr').count()).toBe(5);
+    await other.goto('/admin/records?index=products_price_asc');
+    await other.getByRole('navigation', { name: 'Console' }).waitFor();
+    await expect.poll(() => other.getByRole('alert').first().textContent()).toContain('may not search this index');
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+  });
+
+  it('edits, deletes and restores a key', async () => {
+    await page.getByRole('button', { name: 'Edit products only' }).click();
+    const form = page.getByRole('form', { name: 'Edit key' });
+    expect(await form.getByLabel('Indices').inputValue()).toBe('products');
+    await form.getByLabel('Description').fill('products, renamed');
+    await form.getByLabel('Query parameters').fill('filters=price > 10');
+    await form.getByRole('button', { name: 'Save key' }).click();
+    await expectStatus(page, 'Key saved.');
+    await expect.poll(keyRows).toContain('products, renamed');
+    const { json } = await api<{ keys: Array<{ description: string; queryParameters: string; indexes: string[] }> }>(harness, 'GET', '/1/keys');
+    expect(json.keys.find((key) => key.description === 'products, renamed')).toMatchObject({ queryParameters: 'filters=price > 10', indexes: ['products'] });
+
+    await page.getByRole('button', { name: 'Delete products, renamed' }).click();
+    await expectStatus(page, 'Key “products, renamed” deleted; it can be restored below.');
+    await expect.poll(keyRows).not.toContain('products, renamed');
+    await page.getByRole('button', { name: 'Restore products, renamed' }).click();
+    await expectStatus(page, 'Key “products, renamed” restored.');
+    await expect.poll(keyRows).toContain('products, renamed');
+  });
+});
+
+describe('analytics, activity and rules screens', () => {
+  it('shows the analytics dashboard inside the console, and at /admin/analytics', async () => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Analytics', exact: true }).click();
+    await expect.poll(() => page.locator('figure.vt-chart').count()).toBe(4);
+    expect(await page.getByRole('navigation', { name: 'Console' }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/admin/analytics');
+  });
+
+  it('lists the tasks this console started as published, and says logs are unavailable', async () => {
+    await page.goto('/admin/records?index=products');
+    await page.getByRole('button', { name: harness.products[0].objectID, exact: true }).click();
+    await expect.poll(() => page.getByLabel('Record JSON').inputValue()).toContain(harness.products[0].objectID);
+    await page.getByRole('button', { name: 'Save record' }).click();
+    await expectStatus(page, 'saved and published');
+    await openScreen(page, 'Activity');
+    const rows = page.getByRole('table', { name: 'Recent tasks' }).locator('tbody tr');
+    await expect.poll(() => rows.first().textContent()).toContain(`Save record ${harness.products[0].objectID}`);
+    expect(await rows.first().locator('td').last().textContent()).toBe('Published');
+    await expect.poll(() => page.getByRole('region', { name: 'Logs' }).textContent()).toContain('Logs are unavailable');
+  });
+
+  it('says rules are not available on a server without the Rules API', async () => {
+    expect((await api(harness, 'POST', '/1/indexes/products/rules/search', { query: '' })).status).toBe(404);
+    await openScreen(page, 'Rules');
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Rules are not available on this server');
+  });
+});

@@ -1,0 +1,180 @@
+/** Synonyms: list and search them, create, edit and delete, with a live preview of what a query finds. */
+import { useEffect, useState } from 'react';
+import type { SynonymHit, SynonymType } from 'algoliasearch';
+import { can, describeError } from './access.ts';
+import { useConsole } from './context.ts';
+import { Preview } from './Preview.tsx';
+import { publish } from './tasks.ts';
+import { ErrorAlert, OutcomeLine, Screen, useAction } from './ui.tsx';
+
+const types: Array<{ type: SynonymType; label: string }> = [
+  { type: 'synonym', label: 'Regular: all words are equivalent' },
+  { type: 'onewaysynonym', label: 'One-way: the input also finds the synonyms' },
+  { type: 'altcorrection1', label: 'Alternative correction (1 typo)' },
+  { type: 'altcorrection2', label: 'Alternative correction (2 typos)' },
+  { type: 'placeholder', label: 'Placeholder' },
+];
+
+const split = (text: string) => text.split(',').map((word) => word.trim()).filter(Boolean);
+
+/** What a synonym says, in one line for the list. */
+function summary(hit: SynonymHit): string {
+  if (hit.type === 'onewaysynonym') return `${hit.input} → ${hit.synonyms?.join(', ')}`;
+  if (hit.type === 'altcorrection1' || hit.type === 'altcorrection2') return `${hit.word} → ${hit.corrections?.join(', ')}`;
+  if (hit.type === 'placeholder') return `${hit.placeholder} = ${hit.replacements?.join(', ')}`;
+  return hit.synonyms?.join(' = ') ?? '';
+}
+
+interface Draft {
+  objectID: string;
+  type: SynonymType;
+  words: string;
+  input: string;
+}
+
+function toDraft(hit: SynonymHit): Draft {
+  const words = hit.synonyms ?? hit.corrections ?? hit.replacements ?? [];
+  return { objectID: hit.objectID, type: hit.type, words: words.join(', '), input: hit.input ?? hit.word ?? hit.placeholder ?? '' };
+}
+
+function toSynonym(draft: Draft): SynonymHit {
+  const words = split(draft.words);
+  const base = { objectID: draft.objectID.trim(), type: draft.type };
+  if (draft.type === 'onewaysynonym') return { ...base, input: draft.input.trim(), synonyms: words };
+  if (draft.type === 'altcorrection1' || draft.type === 'altcorrection2') return { ...base, word: draft.input.trim(), corrections: words };
+  if (draft.type === 'placeholder') return { ...base, placeholder: draft.input.trim(), replacements: words };
+  return { ...base, synonyms: words };
+}
+
+export default function SynonymsScreen() {
+  const { client, access, indexName } = useConsole();
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<SynonymHit[]>([]);
+  const [loadError, setLoadError] = useState('');
+  const [version, setVersion] = useState(0);
+  const [draft, setDraft] = useState<Draft | undefined>();
+  const [outcome, run] = useAction();
+  const editable = can(access, 'editSettings');
+
+  useEffect(() => {
+    let current = true;
+    client.searchSynonyms({ indexName, searchSynonymsParams: { query, hitsPerPage: 100 } }).then(
+      (response) => {
+        if (!current) return;
+        setHits(response.hits);
+        setLoadError('');
+      },
+      (error: unknown) => current && setLoadError(describeError(error, 'read synonyms', 'settings')),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, indexName, query, version]);
+
+  const save = async () => {
+    if (!draft) return;
+    const synonym = toSynonym(draft);
+    const ok = await run({ action: 'change synonyms', acl: 'editSettings', busy: 'Saving synonym…', done: `Synonym ${synonym.objectID} saved and published.` }, async () => {
+      const { taskID } = await client.saveSynonym({ indexName, objectID: synonym.objectID, synonymHit: synonym, forwardToReplicas: true });
+      await publish(client, indexName, taskID, `Synonym ${synonym.objectID}`);
+    });
+    if (ok) {
+      setDraft(undefined);
+      setVersion((n) => n + 1);
+    }
+  };
+
+  const remove = (objectID: string) =>
+    run({ action: 'change synonyms', acl: 'editSettings', busy: 'Deleting synonym…', done: `Synonym ${objectID} deleted and published.` }, async () => {
+      const { taskID } = await client.deleteSynonym({ indexName, objectID, forwardToReplicas: true });
+      await publish(client, indexName, taskID, `Delete synonym ${objectID}`);
+      setVersion((n) => n + 1);
+    });
+
+  const needsInput = draft && draft.type !== 'synonym';
+  return (
+    <Screen title="Synonyms" intro={`Words that ${indexName} treats as equivalent. Changes apply to its replicas too.`}>
+      {loadError && <ErrorAlert message={loadError} />}
+      <OutcomeLine outcome={outcome} />
+      <div className="vt-console-inline">
+        <input type="search" aria-label="Search synonyms" placeholder="Search synonyms" value={query} onChange={(event) => setQuery(event.target.value)} />
+        {editable && (
+          <button type="button" onClick={() => setDraft({ objectID: `syn-${Date.now()}`, type: 'synonym', words: '', input: '' })}>
+            New synonym
+          </button>
+        )}
+      </div>
+      {draft && (
+        <form
+          className="vt-console-panel"
+          aria-label="Synonym"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <label className="vt-console-field">
+            <span>Type</span>
+            <select aria-label="Synonym type" value={draft.type} onChange={(event) => setDraft({ ...draft, type: event.target.value as SynonymType })}>
+              {types.map(({ type, label }) => (
+                <option key={type} value={type}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {needsInput && (
+            <label className="vt-console-field">
+              <span>{draft.type === 'onewaysynonym' ? 'Input' : draft.type === 'placeholder' ? 'Placeholder' : 'Word'}</span>
+              <input value={draft.input} onChange={(event) => setDraft({ ...draft, input: event.target.value })} required />
+            </label>
+          )}
+          <label className="vt-console-field">
+            <span>{draft.type === 'placeholder' ? 'Replacements' : draft.type.startsWith('altcorrection') ? 'Corrections' : 'Synonyms'} (comma-separated)</span>
+            <input value={draft.words} onChange={(event) => setDraft({ ...draft, words: event.target.value })} required />
+          </label>
+          <div className="vt-console-actions">
+            <button type="submit" className="vt-primary">
+              Save synonym
+            </button>
+            <button type="button" onClick={() => setDraft(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      <div className="vt-console-columns vt-console-columns--wide">
+        <table className="vt-console-table" aria-label="Synonyms">
+          <thead>
+            <tr>
+              <th scope="col">Synonym</th>
+              <th scope="col">Type</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {hits.map((hit) => (
+              <tr key={hit.objectID}>
+                <th scope="row">{summary(hit)}</th>
+                <td>{hit.type}</td>
+                <td className="vt-console-actions">
+                  {editable && (
+                    <>
+                      <button type="button" aria-label={`Edit ${hit.objectID}`} onClick={() => setDraft(toDraft(hit))}>
+                        Edit
+                      </button>
+                      <button type="button" className="vt-danger" aria-label={`Delete ${hit.objectID}`} onClick={() => void remove(hit.objectID)}>
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Preview version={version} />
+      </div>
+    </Screen>
+  );
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { csvItems, formatOf, jsonArrayItems, ndjsonItems } from './readers.ts';
+import type { ImportItem } from './readers.ts';
+
+/** A byte stream delivering `text` in chunks of `size` bytes, so records and characters straddle chunks. */
+function streamOf(text: string, size = 7): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + size));
+      offset += size;
+    },
+  });
+}
+
+async function collect(items: AsyncGenerator<ImportItem>): Promise<ImportItem[]> {
+  const all: ImportItem[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+describe('import readers', () => {
+  it('reads NDJSON line by line, numbering lines and listing bad ones', async () => {
+    const items = await collect(ndjsonItems(streamOf('{"objectID":"1","name":"Lampe à poser"}\r\nnot json\n\n[1,2]\n{"objectID":"4"}')));
+    expect(items).toEqual([
+      { line: 1, record: { objectID: '1', name: 'Lampe à poser' } },
+      { line: 2, error: expect.stringContaining('Not valid JSON') },
+      { line: 4, error: 'A record must be a JSON object' },
+      { line: 5, record: { objectID: '4' } },
+    ]);
+  });
+
+  it('reads a JSON array element by element', async () => {
+    const items = await collect(jsonArrayItems(streamOf('[{"objectID":"a","tags":["x"]}, 3, {"objectID":"b"}]')));
+    expect(items).toEqual([
+      { line: 1, record: { objectID: 'a', tags: ['x'] } },
+      { line: 2, error: 'A record must be a JSON object' },
+      { line: 3, record: { objectID: 'b' } },
+    ]);
+  });
+
+  it('stops a JSON array at a syntax error and says where', async () => {
+    const items = await collect(jsonArrayItems(streamOf('[{"objectID":"a"}, {"objectID": }]')));
+    expect(items[0]).toEqual({ line: 1, record: { objectID: 'a' } });
+    expect(items[1]).toMatchObject({ line: 2, error: expect.stringContaining('Not a valid JSON array') });
+  });
+
+  it('reads CSV with the header’s names, quoted line breaks, numbers, and wrong field counts', async () => {
+    const csv = 'objectID,name,price\n1,"Desk ""Pro""\nlamp",12.5\n2,Chair\n3,Stool,7\n';
+    const items = await collect(csvItems(streamOf(csv, 5)));
+    expect(items).toEqual([
+      { line: 2, record: { objectID: '1', name: 'Desk "Pro"\nlamp', price: 12.5 } },
+      { line: 4, error: 'Expected 3 fields (as the header), found 2' },
+      { line: 5, record: { objectID: '3', name: 'Stool', price: 7 } },
+    ]);
+  });
+
+  it('tells formats by file name', () => {
+    expect(formatOf('a.CSV')).toBe('csv');
+    expect(formatOf('a.json')).toBe('json');
+    expect(formatOf('a.ndjson')).toBe('ndjson');
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Where an interrupted import can pick up: per file (name and size), the last line the server acknowledged, in
+ * this tab's sessionStorage. Acknowledged writes are durable on the server, so every line up to it is in.
+ */
+export interface ResumePoint {
+  indexName: string;
+  mode: ImportMode;
+  /** The index written to: the target itself (upsert) or the temporary index of a replace-all. */
+  writeIndex: string;
+  lastLine: number;
+  imported: number;
+  errors: Array<{ line: number; reason: string }>;
+}
+
+export type ImportMode = 'upsert' | 'replace';
+
+const prefix = 'vitrine.console.import:';
+
+export function resumeKey(file: { name: string; size: number }): string {
+  return `${prefix}${file.size}:${file.name}`;
+}
+
+export function readResumePoint(file: { name: string; size: number }): ResumePoint | undefined {
+  try {
+    const raw = sessionStorage.getItem(resumeKey(file));
+    return raw ? (JSON.parse(raw) as ResumePoint) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeResumePoint(file: { name: string; size: number }, point: ResumePoint | undefined): void {
+  try {
+    if (point) sessionStorage.setItem(resumeKey(file), JSON.stringify(point));
+    else sessionStorage.removeItem(resumeKey(file));
+  } catch {
+    // Without sessionStorage an import can't be resumed, only restarted.
+  }
+}

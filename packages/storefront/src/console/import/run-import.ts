@@ -1,0 +1,166 @@
+/**
+ * Sends a file's records to an index in batches, reading the file as a stream: the next batch is read only once
+ * the previous one is acknowledged, so a file of any size needs the memory of one batch. Upsert writes into the
+ * index; replace-all writes into a temporary index (with the target's settings, synonyms and rules copied) and
+ * moves it over the target at the end, as the clients' `replaceAllObjects` does.
+ */
+import type { BatchRequest } from 'algoliasearch';
+import type { AdminClient } from '../../lib/search-client.ts';
+import { statusOf } from '../access.ts';
+import { publish } from '../tasks.ts';
+import { readItems } from './readers.ts';
+import type { ImportFormat } from './readers.ts';
+import { readResumePoint, writeResumePoint } from './resume.ts';
+import type { ImportMode, ResumePoint } from './resume.ts';
+
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes: number;
+  imported: number;
+  lastLine: number;
+  errors: Array<{ line: number; reason: string }>;
+  phase: 'reading' | 'publishing' | 'done';
+}
+
+export interface ImportOptions {
+  client: AdminClient;
+  indexName: string;
+  file: File;
+  format: ImportFormat;
+  mode: ImportMode;
+  /** Continue after the file's resume point instead of from the start. */
+  resume: boolean;
+  onProgress(progress: ImportProgress): void;
+  signal?: AbortSignal;
+}
+
+const maxBatchRecords = 1000;
+const maxBatchBytes = 4 * 1024 * 1024;
+/** Errors kept for the list (all are counted); a file of garbage must not fill the tab's memory. */
+const maxListedErrors = 1000;
+
+type Pending = { line: number; record: Record<string, unknown>; bytes: number };
+
+/** Attempts of one batch when the server is busy (429, 503) or unreachable; then the import stops, resumable. */
+const maxAttempts = 4;
+
+/**
+ * Sends one batch, retrying a busy server with growing pauses. A lost answer (status 0) is retried only when
+ * every record has an objectID: resending `addObject` would create a second copy of records already written.
+ */
+async function sendWithRetry(client: AdminClient, indexName: string, requests: BatchRequest[]): Promise<number> {
+  const idempotent = requests.every((request) => request.action === 'updateObject');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await client.batch({ indexName, batchWriteParams: { requests } })).taskID;
+    } catch (error) {
+      const status = statusOf(error);
+      const retryable = status === 429 || status === 503 || (status === 0 && idempotent);
+      if (!retryable || attempt === maxAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
+  }
+}
+
+/** Counts bytes as they leave the file, for the progress bar. */
+function counting(stream: ReadableStream<Uint8Array>, onBytes: (n: number) => void): ReadableStream<Uint8Array> {
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        onBytes(chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportProgress> {
+  const { client, indexName, file, format, mode } = options;
+  const previous = options.resume ? readResumePoint(file) : undefined;
+  const point: ResumePoint = previous ?? {
+    indexName,
+    mode,
+    writeIndex: mode === 'replace' ? `${indexName}_tmp_import_${Date.now()}` : indexName,
+    lastLine: 0,
+    imported: 0,
+    errors: [],
+  };
+  const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, imported: point.imported, lastLine: point.lastLine, errors: [...point.errors], phase: 'reading' };
+  const report = () => options.onProgress({ ...progress, errors: [...progress.errors] });
+  const addError = (line: number, reason: string) => {
+    if (progress.errors.length < maxListedErrors) progress.errors.push({ line, reason });
+  };
+
+  if (mode === 'replace' && !previous) {
+    // The temporary index starts with the target's configuration; a target that doesn't exist yet has none.
+    try {
+      const { taskID } = await client.operationIndex({ indexName, operationIndexParams: { operation: 'copy', destination: point.writeIndex, scope: ['settings', 'synonyms', 'rules'] } });
+      await client.waitForTask({ indexName, taskID });
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+  writeResumePoint(file, point);
+
+  let batch: Pending[] = [];
+  let batchBytes = 0;
+  let lastTask: number | undefined;
+
+  const send = async () => {
+    if (batch.length === 0) return;
+    const requests: BatchRequest[] = batch.map(({ record }) => (typeof record.objectID === 'string' ? { action: 'updateObject', body: record } : { action: 'addObject', body: record }));
+    try {
+      lastTask = await sendWithRetry(client, point.writeIndex, requests);
+      progress.imported += batch.length;
+    } catch (error) {
+      // The server refuses a whole batch for one bad record: send them one by one to list which.
+      if (statusOf(error) < 400 || statusOf(error) >= 500 || statusOf(error) === 403) throw error;
+      for (let index = 0; index < batch.length; index++) {
+        try {
+          lastTask = await sendWithRetry(client, point.writeIndex, [requests[index]]);
+          progress.imported += 1;
+        } catch (single) {
+          if (statusOf(single) < 400 || statusOf(single) >= 500 || statusOf(single) === 403) throw single;
+          addError(batch[index].line, single instanceof Error ? single.message : String(single));
+        }
+      }
+    }
+    progress.lastLine = batch[batch.length - 1].line;
+    writeResumePoint(file, { ...point, lastLine: progress.lastLine, imported: progress.imported, errors: progress.errors });
+    batch = [];
+    batchBytes = 0;
+    report();
+  };
+
+  const bytes = counting(file.stream(), (n) => {
+    progress.bytesRead += n;
+  });
+  for await (const item of readItems(format, bytes)) {
+    options.signal?.throwIfAborted();
+    if (item.line <= point.lastLine) continue;
+    if ('error' in item) {
+      addError(item.line, item.error);
+      continue;
+    }
+    const size = JSON.stringify(item.record).length;
+    if (batch.length > 0 && (batch.length >= maxBatchRecords || batchBytes + size > maxBatchBytes)) await send();
+    batch.push({ line: item.line, record: item.record, bytes: size });
+    batchBytes += size;
+  }
+  await send();
+
+  progress.phase = 'publishing';
+  report();
+  if (mode === 'replace') {
+    if (lastTask !== undefined) await client.waitForTask({ indexName: point.writeIndex, taskID: lastTask });
+    const { taskID } = await client.operationIndex({ indexName: point.writeIndex, operationIndexParams: { operation: 'move', destination: indexName } });
+    await publish(client, indexName, taskID, `Import ${file.name} (replace all)`);
+  } else if (lastTask !== undefined) {
+    await publish(client, indexName, lastTask, `Import ${file.name}`);
+  }
+  writeResumePoint(file, undefined);
+  progress.phase = 'done';
+  progress.bytesRead = file.size;
+  report();
+  return progress;
+}
