@@ -1,7 +1,8 @@
 /**
  * The console's API keys, Analytics, Activity and Rules screens against the real server: a key created in the
  * console, restricted to one index, is refused on another; the dashboard lives in the console; the tasks the
- * console started show as published; a server without logs or rules says so.
+ * console started show as published; a server without logs says so; a rule made by pinning a preview result
+ * applies, then goes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -100,9 +101,40 @@ describe('analytics, activity and rules screens', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Logs' }).textContent()).toContain('Logs are unavailable');
   });
 
-  it('says rules are not available on a server without the Rules API', async () => {
-    expect((await api(harness, 'POST', '/1/indexes/products/rules/search', { query: '' })).status).toBe(404);
+  it('creates a rule from the preview by pinning a result, sees it applied, and deletes it', async () => {
+    // A query with several results, so that pinning the last one changes the order.
+    let query = '';
+    for (const product of harness.products) {
+      const { json } = await api<{ nbHits: number }>(harness, 'POST', '/1/indexes/products/query', { query: product.brand });
+      if (json.nbHits >= 3) {
+        query = product.brand;
+        break;
+      }
+    }
+    expect(query).not.toBe('');
     await openScreen(page, 'Rules');
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Rules are not available on this server');
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByLabel('Preview query').fill(query);
+    const pins = preview.getByRole('button', { name: /^Pin / });
+    await expect.poll(() => pins.count()).toBeGreaterThanOrEqual(3);
+    const last = ((await pins.last().getAttribute('aria-label')) ?? '').replace(/^Pin /, '');
+    expect((await pins.first().getAttribute('aria-label')) ?? '').not.toBe(`Pin ${last}`);
+
+    await page.getByRole('button', { name: 'New rule', exact: true }).click();
+    await pins.last().click();
+    const draft = JSON.parse(await page.getByLabel('Rule JSON').inputValue()) as { objectID: string; consequence: { promote: Array<{ objectID: string; position: number }> } };
+    expect(draft.consequence.promote).toEqual([{ objectID: last, position: 0 }]);
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await expectStatus(page, `Rule ${draft.objectID} saved and published`);
+
+    await expect.poll(() => page.getByTestId('applied-rules').textContent()).toBe(`Applied rules: ${draft.objectID}`);
+    await expect.poll(() => pins.first().getAttribute('aria-label')).toBe(`Pin ${last}`);
+    const stored = await api<{ objectID: string }>(harness, 'GET', `/1/indexes/products/rules/${encodeURIComponent(draft.objectID)}`);
+    expect(stored.status).toBe(200);
+
+    await page.getByRole('button', { name: `Delete ${draft.objectID}` }).click();
+    await expectStatus(page, `Rule ${draft.objectID} deleted and published`);
+    expect((await api(harness, 'GET', `/1/indexes/products/rules/${encodeURIComponent(draft.objectID)}`)).status).toBe(404);
+    await expect.poll(() => page.getByTestId('applied-rules').textContent()).toBe('Applied rules: none');
   });
 });

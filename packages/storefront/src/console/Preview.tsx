@@ -20,7 +20,7 @@ export function Preview({ version, actions, footer, onQueryChange }: { version: 
   useEffect(() => {
     let current = true;
     client
-      .searchSingleIndex<Hit>({ indexName, searchParams: { query, hitsPerPage: 10, attributesToHighlight: [], analytics: false, getRankingInfo: false } })
+      .searchSingleIndex<Hit>({ indexName, searchParams: { query, hitsPerPage: 10, attributesToHighlight: [], analytics: false, getRankingInfo: true } })
       .then(
         (result) => {
           if (!current) return;
