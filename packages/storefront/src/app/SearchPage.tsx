@@ -20,6 +20,9 @@ import { HomeSections } from '../components/home/HomeSections.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
+import { CategoryRuleContext } from '../components/search/CategoryRuleContext.tsx';
+import { RuleBanners } from '../components/search/RuleBanners.tsx';
+import { RuleRedirect } from '../components/search/RuleRedirect.tsx';
 import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
 import { useStatsTexts } from '../components/search/stats-texts.ts';
@@ -73,6 +76,8 @@ export function SearchPage() {
       {/* `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the
           demo) show once in the results; the product page lists them. Without that setting it changes nothing. */}
       <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" distinct />
+      <CategoryRuleContext />
+      <RuleRedirect />
       <SearchHeader />
       <ScrollRestoration />
       <div className="vt-layout">
@@ -96,6 +101,7 @@ export function SearchPage() {
           <ActiveFilters />
           <SearchStatus />
           <HomeSections />
+          <RuleBanners />
           <StaleWhileFailing>
             <NoResultsBoundary fallback={<NoResults />}>
               <Results />

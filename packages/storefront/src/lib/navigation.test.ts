@@ -6,6 +6,7 @@ describe('pageFor', () => {
     expect(pageFor('/')).toEqual({ kind: 'search' });
     expect(pageFor('/c/lighting')).toEqual({ kind: 'search' });
     expect(pageFor('/cart')).toEqual({ kind: 'cart' });
+    expect(pageFor('/help')).toEqual({ kind: 'help' });
     expect(pageFor('/admin/analytics')).toEqual({ kind: 'analytics' });
     expect(pageFor('/admin/analytics/')).toEqual({ kind: 'analytics' });
     expect(pageFor('/p/desk-lamp-42')).toEqual({ kind: 'product', objectID: '42' });

@@ -1,6 +1,6 @@
 /**
- * A tiny page router: the storefront has five kinds of page (search, product, cart, checkout, the analytics
- * dashboard), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
+ * A tiny page router: the storefront has six kinds of page (search, product, cart, checkout, help, the
+ * analytics dashboard), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
  * between kinds of page and tells React when the kind changes (links, back/forward).
  */
 import { useSyncExternalStore } from 'react';
@@ -13,6 +13,7 @@ export type Page =
   | { kind: 'product'; objectID: string }
   | { kind: 'cart' }
   | { kind: 'checkout' }
+  | { kind: 'help' }
   | { kind: 'analytics' };
 
 const navigateEvent = 'vitrine:navigate';
@@ -20,6 +21,7 @@ const navigateEvent = 'vitrine:navigate';
 export function pageFor(pathname: string): Page {
   if (pathname === '/cart' || pathname === '/cart/') return { kind: 'cart' };
   if (pathname === '/checkout' || pathname === '/checkout/') return { kind: 'checkout' };
+  if (pathname === '/help' || pathname === '/help/') return { kind: 'help' };
   if (pathname === '/admin/analytics' || pathname === '/admin/analytics/') return { kind: 'analytics' };
   const objectID = parseProductPath(pathname);
   if (objectID !== undefined) return { kind: 'product', objectID };
