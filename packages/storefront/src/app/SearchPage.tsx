@@ -5,7 +5,6 @@
 import { useEffect, useMemo } from 'react';
 import {
   Breadcrumb,
-  Configure,
   HitsPerPage,
   InstantSearch,
   SortBy,
@@ -20,7 +19,7 @@ import { HomeSections } from '../components/home/HomeSections.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
-import { CategoryRuleContext } from '../components/search/CategoryRuleContext.tsx';
+import { SearchConfiguration } from '../components/search/SearchConfiguration.tsx';
 import { RuleBanners } from '../components/search/RuleBanners.tsx';
 import { RuleRedirect } from '../components/search/RuleRedirect.tsx';
 import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
@@ -73,10 +72,7 @@ export function SearchPage() {
       stalledSearchDelay={200}
       future={{ preserveSharedStateOnUnmount: true }}
     >
-      {/* `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the
-          demo) show once in the results; the product page lists them. Without that setting it changes nothing. */}
-      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" distinct />
-      <CategoryRuleContext />
+      <SearchConfiguration />
       <RuleRedirect />
       <SearchHeader />
       <ScrollRestoration />
