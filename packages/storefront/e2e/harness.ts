@@ -13,7 +13,17 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer } from '@vitrine/server';
 import type { RunningServer } from '@vitrine/server';
-import { demoIndexName, demoReplicas, demoReplicaSettings, demoSettings, generateHistory, generateProducts, renderProductImage } from '@vitrine/demo';
+import {
+  demoIndexName,
+  demoReplicas,
+  demoReplicaSettings,
+  demoRuleSources,
+  demoRules,
+  demoSettings,
+  generateHistory,
+  generateProducts,
+  renderProductImage,
+} from '@vitrine/demo';
 import type { IncomingRecord, Product } from '@vitrine/protocol';
 import { storefrontDistDir } from '../src/index.ts';
 
@@ -28,6 +38,11 @@ export interface HarnessOptions {
    * recommendations, no suggestions, empty analytics.
    */
   history?: { days?: number; sessionsPerDay?: number };
+  /**
+   * Save the demo's merchandising rules (`demoRules`: pinned lamp, sale banner, help redirect, boosted brand in
+   * the lamp's department), as `vitrine start` does. Off by default, so other tests see plain relevance.
+   */
+  rules?: boolean;
   /** Fields of the served `vitrine.config.json` over the default ones (e.g. `provider: 'algolia'`). */
   storefrontConfig?: Record<string, unknown>;
 }
@@ -109,6 +124,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await store.waitForTask((await store.setSettings(replica, settings)).taskID);
     }
     await store.waitForTask((await store.saveObjects(demoIndexName, products)).taskID);
+    if (options.rules) {
+      const sources = demoRuleSources();
+      for (const product of products) sources.add(product);
+      await store.waitForTask((await store.saveRules(demoIndexName, demoRules(sources))).taskID);
+    }
     if (options.extraRecords?.length) await store.waitForTask((await store.saveObjects(demoIndexName, options.extraRecords)).taskID);
     // Fail fast and clearly when seeding went wrong, instead of every test timing out on an empty page.
     const response = await fetch(`${server.url}/1/indexes/${demoIndexName}/query`, {

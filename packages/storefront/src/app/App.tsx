@@ -10,6 +10,7 @@ import { SearchPage } from './SearchPage.tsx';
 const ProductPage = lazy(() => import('./ProductPage.tsx'));
 const CartPage = lazy(() => import('./CartPage.tsx'));
 const CheckoutPage = lazy(() => import('./CheckoutPage.tsx'));
+const HelpPage = lazy(() => import('./HelpPage.tsx'));
 // The merchant console (indices, records, import, settings, keys, analytics…): never part of a shopper's page.
 const ConsolePage = lazy(() => import('../console/ConsolePage.tsx'));
 
@@ -34,6 +35,7 @@ export function App() {
                 {page.kind === 'product' && <ProductPage key={page.objectID} objectID={page.objectID} />}
                 {page.kind === 'cart' && <CartPage />}
                 {page.kind === 'checkout' && <CheckoutPage />}
+                {page.kind === 'help' && <HelpPage />}
                 {page.kind === 'console' && <ConsolePage section={page.section} />}
               </Suspense>
             </PageLoadBoundary>

@@ -5,7 +5,6 @@
 import { useEffect, useMemo } from 'react';
 import {
   Breadcrumb,
-  Configure,
   HitsPerPage,
   InstantSearch,
   SortBy,
@@ -20,6 +19,9 @@ import { HomeSections } from '../components/home/HomeSections.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
+import { SearchConfiguration } from '../components/search/SearchConfiguration.tsx';
+import { RuleBanners } from '../components/search/RuleBanners.tsx';
+import { RuleRedirect } from '../components/search/RuleRedirect.tsx';
 import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
 import { useStatsTexts } from '../components/search/stats-texts.ts';
@@ -70,9 +72,8 @@ export function SearchPage() {
       stalledSearchDelay={200}
       future={{ preserveSharedStateOnUnmount: true }}
     >
-      {/* `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the
-          demo) show once in the results; the product page lists them. Without that setting it changes nothing. */}
-      <Configure attributesToSnippet={['description:24']} snippetEllipsisText="…" distinct />
+      <SearchConfiguration />
+      <RuleRedirect />
       <SearchHeader />
       <ScrollRestoration />
       <div className="vt-layout">
@@ -96,6 +97,7 @@ export function SearchPage() {
           <ActiveFilters />
           <SearchStatus />
           <HomeSections />
+          <RuleBanners />
           <StaleWhileFailing>
             <NoResultsBoundary fallback={<NoResults />}>
               <Results />

@@ -6,6 +6,7 @@ describe('pageFor', () => {
     expect(pageFor('/')).toEqual({ kind: 'search' });
     expect(pageFor('/c/lighting')).toEqual({ kind: 'search' });
     expect(pageFor('/cart')).toEqual({ kind: 'cart' });
+    expect(pageFor('/help')).toEqual({ kind: 'help' });
     expect(pageFor('/admin/analytics')).toEqual({ kind: 'console', section: 'analytics' });
     expect(pageFor('/admin/analytics/')).toEqual({ kind: 'console', section: 'analytics' });
     expect(pageFor('/admin')).toEqual({ kind: 'console', section: 'indices' });

@@ -1,6 +1,6 @@
 /**
- * A tiny page router: the storefront has five kinds of page (search, product, cart, checkout, the merchant
- * console under `/admin`), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
+ * A tiny page router: the storefront has six kinds of page (search, product, cart, checkout, help, the
+ * merchant console under `/admin`), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
  * between kinds of page and tells React when the kind changes (links, back/forward).
  */
 import { useSyncExternalStore } from 'react';
@@ -13,6 +13,7 @@ export type Page =
   | { kind: 'product'; objectID: string }
   | { kind: 'cart' }
   | { kind: 'checkout' }
+  | { kind: 'help' }
   | { kind: 'console'; section: ConsoleSection };
 
 /** The merchant console's screens, each at `/admin/<section>` (`/admin` alone is the indices list). */
@@ -24,6 +25,7 @@ const navigateEvent = 'vitrine:navigate';
 export function pageFor(pathname: string): Page {
   if (pathname === '/cart' || pathname === '/cart/') return { kind: 'cart' };
   if (pathname === '/checkout' || pathname === '/checkout/') return { kind: 'checkout' };
+  if (pathname === '/help' || pathname === '/help/') return { kind: 'help' };
   const admin = /^\/admin(?:\/([a-z]+))?\/?$/.exec(pathname);
   if (admin) {
     const section = (admin[1] ?? 'indices') as ConsoleSection;

@@ -1,13 +1,23 @@
-import { ClearRefinements, HierarchicalMenu, RefinementList, ToggleRefinement, useInstantSearch } from 'react-instantsearch';
+import { ClearRefinements, DynamicWidgets, HierarchicalMenu, RefinementList, ToggleRefinement, useInstantSearch } from 'react-instantsearch';
 import { categoryAttributes } from '../../lib/catalog.ts';
 import { Panel } from './Panel.tsx';
 import { PriceRange } from './PriceRange.tsx';
 import { Ratings } from './Ratings.tsx';
 
+/** The filters in the shop's own order, shown when the results carry no `renderingContent.facetOrdering`. */
+export const defaultFacetOrder = [categoryAttributes[0], 'brand', 'color', 'price', 'rating', 'free_shipping'];
+
+// Module scope: a new function on every render would make DynamicWidgets a new widget each time (a search loop).
+function orderOrDefault(attributes: string[]): string[] {
+  return attributes.length > 0 ? attributes : defaultFacetOrder;
+}
+
 /**
- * Every filter of the search page, stock widgets with their default texts. With no results every facet is
- * empty, so the panels hide (their widgets stay mounted, keeping their refinements); the no-results page and
- * the chips above the results show what is active.
+ * Every filter of the search page, stock widgets with their default texts, ordered (and chosen) by the
+ * results' `renderingContent.facetOrdering` when a rule or the index settings give one, else in the shop's own
+ * order. `facets={[]}`: each widget asks for its own facet, as without DynamicWidgets, instead of `*`.
+ * With no results every facet is empty, so the panels hide (their widgets stay mounted, keeping their
+ * refinements); the no-results page and the chips above the results show what is active.
  */
 export function Filters() {
   const { results } = useInstantSearch({ catchError: true });
@@ -15,24 +25,26 @@ export function Filters() {
   return (
     <>
       <ClearRefinements />
-      <Panel title="Category" hidden={empty}>
-        <HierarchicalMenu attributes={[...categoryAttributes]} showMore limit={10} showMoreLimit={20} />
-      </Panel>
-      <Panel title="Brand" hidden={empty}>
-        <RefinementList attribute="brand" searchable searchablePlaceholder="Search brands" showMore limit={10} showMoreLimit={20} />
-      </Panel>
-      <Panel title="Color" hidden={empty}>
-        <RefinementList attribute="color" showMore limit={10} showMoreLimit={20} />
-      </Panel>
-      <Panel title="Price" hidden={empty}>
-        <PriceRange />
-      </Panel>
-      <Panel title="Rating" hidden={empty}>
-        <Ratings />
-      </Panel>
-      <Panel title="Shipping" hidden={empty}>
-        <ToggleRefinement attribute="free_shipping" label="Free shipping" />
-      </Panel>
+      <DynamicWidgets facets={[]} transformItems={orderOrDefault}>
+        <Panel title="Category" hidden={empty}>
+          <HierarchicalMenu attributes={[...categoryAttributes]} showMore limit={10} showMoreLimit={20} />
+        </Panel>
+        <Panel title="Brand" hidden={empty}>
+          <RefinementList attribute="brand" searchable searchablePlaceholder="Search brands" showMore limit={10} showMoreLimit={20} />
+        </Panel>
+        <Panel title="Color" hidden={empty}>
+          <RefinementList attribute="color" showMore limit={10} showMoreLimit={20} />
+        </Panel>
+        <Panel title="Price" hidden={empty}>
+          <PriceRange attribute="price" />
+        </Panel>
+        <Panel title="Rating" hidden={empty}>
+          <Ratings attribute="rating" />
+        </Panel>
+        <Panel title="Shipping" hidden={empty}>
+          <ToggleRefinement attribute="free_shipping" label="Free shipping" />
+        </Panel>
+      </DynamicWidgets>
     </>
   );
 }

@@ -49,8 +49,8 @@ function PriceInput({ bound, value, placeholder, invalidBy, onChange }: PriceInp
  * The price filter: the stock RangeInput's markup, texts ("to", "Go") and classes, with cents allowed (prices
  * end in .99) and a message instead of a silent no-op when the bounds can't be used (minimum above maximum).
  */
-export function PriceRange() {
-  const { start, range, canRefine, refine } = useRange({ attribute: 'price', precision: 2 });
+export function PriceRange({ attribute = 'price' }: { attribute?: string }) {
+  const { start, range, canRefine, refine } = useRange({ attribute, precision: 2 });
   const format = useFormat();
   const messageId = useId();
   const [typed, setTyped] = useState<Bounds>(() => boundsText(start));

@@ -11,6 +11,9 @@ export function Footer() {
         <a href="/cart" onClick={(event) => handleLinkClick(event, '/cart')}>
           Cart
         </a>
+        <a href="/help" onClick={(event) => handleLinkClick(event, '/help')}>
+          Help
+        </a>
       </nav>
       <p>Vitrine is a demonstration shop: orders stay in this browser and no payment is taken.</p>
     </footer>

@@ -1,0 +1,23 @@
+import { Configure, useInstantSearch } from 'react-instantsearch';
+import { categoryAttributes } from '../../lib/catalog.ts';
+import { categoryRuleContext } from '../../lib/rules.ts';
+
+/**
+ * The search page's fixed search parameters, in one Configure widget (a second one would fight it over the
+ * shared `configure` state). Searches within a department carry its rule context (`category-<slug>`), so
+ * merchandising rules written for that department (a boosted brand, a banner) apply on its category pages.
+ * `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the demo)
+ * show once in the results; the product page lists them. Without that setting it changes nothing.
+ */
+export function SearchConfiguration() {
+  const { indexUiState } = useInstantSearch({ catchError: true });
+  const department = indexUiState.hierarchicalMenu?.[categoryAttributes[0]]?.[0];
+  return (
+    <Configure
+      attributesToSnippet={['description:24']}
+      snippetEllipsisText="…"
+      distinct
+      {...(department ? { ruleContexts: [categoryRuleContext(department)] } : {})}
+    />
+  );
+}
