@@ -104,7 +104,8 @@ describe('records screen', () => {
     const count = page.locator('.vt-console-inline [role="status"]');
     await expect.poll(() => count.textContent()).toBe('300 records');
     const facets = page.getByRole('complementary', { name: 'Facets' });
-    expect(await facets.getByRole('heading', { name: 'brand' }).count()).toBe(1);
+    // The facets come from the index's settings, read after the first search answer: wait for them.
+    await expect.poll(() => facets.getByRole('heading', { name: 'brand' }).count()).toBe(1);
     const brand = harness.products[0].brand;
     await facets.getByRole('checkbox', { name: new RegExp(`^${brand} `) }).first().check();
     const expected = harness.products.filter((product) => product.brand === brand).length;
