@@ -162,6 +162,28 @@ export function matchPattern(elements: PatternElement[], anchoring: Anchoring, r
   return null;
 }
 
+/**
+ * Conditions compiled once, not at every search: a search weighs every enabled rule, and parsing each pattern
+ * and filter again made a search that matches none of 200 rules measurably slower (docs/PERFORMANCE.md, Rules).
+ * Keyed by the condition object, which the rule set holds as its own copy until the rule is replaced.
+ */
+const compiledPatterns = new WeakMap<Condition, { separators: string; elements: PatternElement[] }>();
+const compiledFacts = new WeakMap<Condition, string[]>();
+
+function patternOf(condition: Condition, separators: string): PatternElement[] {
+  const cached = compiledPatterns.get(condition);
+  if (cached !== undefined && cached.separators === separators) return cached.elements;
+  const elements = parsePattern(condition.pattern!, separators);
+  compiledPatterns.set(condition, { separators, elements });
+  return elements;
+}
+
+function factsOf(condition: Condition): string[] {
+  let facts = compiledFacts.get(condition);
+  if (facts === undefined) compiledFacts.set(condition, (facts = conditionFacts(condition.filters!)));
+  return facts;
+}
+
 /** How a condition matches the request, or null when it does not hold. */
 export function matchCondition(condition: Condition, request: RuleRequest): ConditionMatch | null {
   const hasContext = typeof condition.context === 'string' && condition.context !== '';
@@ -169,7 +191,7 @@ export function matchCondition(condition: Condition, request: RuleRequest): Cond
   let filtersMatched = 0;
   const hasFilters = typeof condition.filters === 'string' && condition.filters.trim() !== '';
   if (hasFilters) {
-    const facts = conditionFacts(condition.filters!);
+    const facts = factsOf(condition);
     if (!facts.every((fact) => request.filterFacts.has(fact))) return null;
     filtersMatched = facts.length;
   }
@@ -177,7 +199,7 @@ export function matchCondition(condition: Condition, request: RuleRequest): Cond
     return { position: Number.POSITIVE_INFINITY, length: filtersMatched, anchoring: 0, hasContext, hasFilters, placeholders: 0, span: null, facets: [] };
   }
   const anchoring = condition.anchoring ?? 'contains';
-  const elements = parsePattern(condition.pattern, request.separators);
+  const elements = patternOf(condition, request.separators);
   const found = matchPattern(elements, anchoring, request, condition.alternatives === true);
   if (found === null) return null;
   const [start, end] = found.span;

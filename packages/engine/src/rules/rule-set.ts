@@ -9,6 +9,7 @@ import { conditionsOf, matchCondition, requestFilterFacts, ruleActive, type Cond
 import { bestCondition, selectRules, type RuleMatch } from './precedence.ts';
 import { planConsequences, type RulePlan } from './consequences.ts';
 import { validateRule } from './validate.ts';
+import { candidatesFor, indexRules, type RuleCandidates } from './candidates.ts';
 
 /** What planning needs from the index besides the rules. */
 export interface RuleEnvironment {
@@ -24,6 +25,8 @@ function contextsOf(value: unknown): Set<string> {
 
 export class RuleSet {
   private readonly byId = new Map<string, Rule>();
+  /** Rules by the query word they need, built at the first search after a change. */
+  private candidates: RuleCandidates | null = null;
 
   get size(): number {
     return this.byId.size;
@@ -35,20 +38,24 @@ export class RuleSet {
     rules.forEach(validateRule);
     this.byId.clear();
     for (const rule of structuredClone(rules)) this.byId.set(rule.objectID, rule);
+    this.candidates = null;
   }
 
   /** Adds or replaces rules by objectID. */
   save(rules: Rule[]): void {
     rules.forEach(validateRule);
     for (const rule of structuredClone(rules)) this.byId.set(rule.objectID, rule);
+    this.candidates = null;
   }
 
   delete(objectID: string): boolean {
+    this.candidates = null;
     return this.byId.delete(objectID);
   }
 
   clear(): void {
     this.byId.clear();
+    this.candidates = null;
   }
 
   get(objectID: string): Rule | undefined {
@@ -80,7 +87,8 @@ export class RuleSet {
       separators: env.separators,
     };
     const matching: RuleMatch[] = [];
-    for (const rule of this.byId.values()) {
+    if (this.candidates === null || this.candidates.separators !== env.separators) this.candidates = indexRules(this.byId.values(), env.separators);
+    for (const rule of candidatesFor(this.candidates, request.words)) {
       if (!ruleActive(rule, nowSeconds)) continue;
       const conditions = conditionsOf(rule);
       if (conditions.length === 0) {
