@@ -20,6 +20,7 @@ import type { Insights } from '@vitrine/insights';
 import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/authenticate.ts';
 import { KeyStore } from './auth/api-keys.ts';
 import type { AuthCaller } from './auth/insights-caller.ts';
+import { ApiLogs } from './http/api-logs.ts';
 import { registerBodyParser } from './http/body.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerCompression } from './http/compression.ts';
@@ -34,8 +35,10 @@ import { indexRoutes } from './routes/indexes.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { synonymRoutes } from './routes/synonyms.ts';
 import { ruleRoutes } from './routes/rules.ts';
+import { dictionaryRoutes } from './routes/dictionaries.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { searchStore, storeObjects } from './search/in-process.ts';
@@ -113,11 +116,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { message: 'server is alive' };
   });
 
+  const apiLogs = new ApiLogs();
   let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
   await app.register(async (api) => {
     registerBodyParser(api, limits);
     registerCors(api);
+    // Before compression: the logs read answers as sent, not compressed.
+    apiLogs.register(api, LOGS_ROUTE);
     await registerCompression(api);
     api.addHook('onRoute', (route) => {
       routes.add(route.method, route.url);
@@ -158,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
@@ -166,8 +172,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     settingsRoutes(api, routeDeps);
     synonymRoutes(api, routeDeps);
     ruleRoutes(api, routeDeps);
+    dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);
+    logRoutes(api, routeDeps);
     for (const extension of deps.config.apiExtensions ?? []) await extension(api);
   });
 
