@@ -46,7 +46,6 @@ export const DEFAULT_SETTINGS: IndexSettings = {
   distinct: 0,
   maxFacetHits: 10,
   sortFacetValuesBy: 'count',
-  version: 2,
 };
 
 function truthy(value: string | undefined): boolean {
