@@ -2,7 +2,8 @@
  * Dictionaries through the official v5 client over a real socket: entries added and deleted in batches (with
  * clearExistingDictionaryEntries), searched, the settings turning standard stop words off, the languages list;
  * every write a task `waitForAppTask` waits on, and searches of every index changed by them (removeStopWords,
- * ignorePlurals, decompoundQuery). Then ACLs, a key limited to some indexes, and refused requests.
+ * ignorePlurals, decompoundQuery), on the main thread and on a search thread. Then ACLs, a key limited to some
+ * indexes, and refused requests.
  */
 import { algoliasearch } from 'algoliasearch';
 import type { Algoliasearch } from 'algoliasearch';
@@ -18,7 +19,8 @@ const RECORDS = [
   { objectID: '5', name: 'the chair' },
 ];
 
-describe('dictionaries through the official client', () => {
+// Without and with a search thread: the thread's copy of the state must get the dictionaries too.
+describe.each([0, 1])('dictionaries through the official client (%i search threads)', (searchThreads) => {
   let fixture: TestServer;
   let client: Algoliasearch;
   const connect = (key: string) => algoliasearch(APP_ID, key, { hosts: [{ url: fixture.host, protocol: 'http', accept: 'readWrite' }] });
@@ -27,7 +29,7 @@ describe('dictionaries through the official client', () => {
     (await connect(SEARCH_KEY).searchSingleIndex({ indexName, searchParams: { typoTolerance: false, ...searchParams } })).hits.map((hit) => hit.objectID).sort();
 
   beforeAll(async () => {
-    fixture = await startTestServer();
+    fixture = await startTestServer({ config: { searchThreads } });
     client = connect(ADMIN_KEY);
     // Two indexes: dictionaries are the application's, every index searches with them.
     for (const indexName of ['shop', 'other']) await client.saveObjects({ indexName, objects: RECORDS, waitForTasks: true });

@@ -11,9 +11,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Log, LogType } from '@vitrine/protocol';
+import { BODY_PREFIX_CHARS } from './body.ts';
 
 /** Algolia's `query_body` and `answer` are at most 1,000 characters. */
-export const LOG_TEXT_MAX = 1000;
+export const LOG_TEXT_MAX = BODY_PREFIX_CHARS;
 export const DEFAULT_LOG_CAPACITY = 1000;
 
 const MASK = '***';
@@ -110,7 +111,6 @@ export class ApiLogs {
       const answer = answers.get(request);
       if (answer === undefined) return;
       const { path, query } = maskUrl(request.url);
-      const body = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       const indexes = indexesOf(request);
       const requests = (request.body as { requests?: unknown } | undefined)?.requests;
       const kind = QUERY_ROUTE.test(path) || (request.method === 'GET' && /^\/1\/indexes\/[^/]+$/.test(path)) ? 'query' : request.method === 'GET' ? 'other' : 'build';
@@ -118,7 +118,8 @@ export class ApiLogs {
         timestamp: new Date(Date.now() - reply.elapsedTime).toISOString(),
         method: request.method,
         answer_code: String(reply.statusCode),
-        query_body: truncate(body),
+        // The body as sent, its first characters kept by the body parser: never a 50 MB import serialised again.
+        query_body: truncate(request.bodyPrefix ?? ''),
         // Only the keys API answers with key values (creation, listings); elsewhere `key` / `value` are data.
         answer: truncate(path.startsWith('/1/keys') ? maskAnswer(answer) : answer),
         url: path,
