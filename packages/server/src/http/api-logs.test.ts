@@ -2,7 +2,7 @@
  * The API logs' ring and masks: bounded (the oldest entries go first), newest first, keys never in clear.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiLogs, maskAnswer, maskUrl } from './api-logs.ts';
+import { ApiLogs, kindOf, maskAnswer, maskUrl } from './api-logs.ts';
 
 const entry = (n: number) => ({
   timestamp: new Date(n * 1000).toISOString(), method: 'GET', answer_code: n % 2 === 0 ? '200' : '404', query_body: '', answer: '',
@@ -24,5 +24,16 @@ describe('ApiLogs', () => {
     expect(maskUrl('/1/keys/abc123?X-Algolia-API-Key=secret&query=a')).toEqual({ path: '/1/keys/***', query: 'X-Algolia-API-Key=***&query=a' });
     expect(maskUrl('/1/keys/abc/restore')).toEqual({ path: '/1/keys/***/restore', query: '' });
     expect(maskAnswer('{"keys":[{"value":"sha256:ab","acl":["search"]}],"key":"k\\"1"}')).toBe('{"keys":[{"value":"***","acl":["search"]}],"key":"***"}');
+  });
+
+  it('sorts requests into searches, writes and other reads', () => {
+    expect(kindOf('POST', '/1/indexes/*/queries')).toBe('query');
+    expect(kindOf('GET', '/1/indexes/shop')).toBe('query');
+    expect(kindOf('POST', '/1/indexes/shop/facets/brand/query')).toBe('query');
+    expect(kindOf('POST', '/1/indexes/shop/batch')).toBe('build');
+    expect(kindOf('DELETE', '/1/indexes/shop')).toBe('build');
+    expect(kindOf('POST', '/1/indexes/*/objects')).toBe('other');
+    expect(kindOf('POST', '/1/indexes/shop/rules/search')).toBe('other');
+    expect(kindOf('GET', '/1/indexes/shop/settings')).toBe('other');
   });
 });

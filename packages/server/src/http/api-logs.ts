@@ -21,6 +21,15 @@ const MASK = '***';
 const SECRET_HEADERS = new Set(['x-algolia-api-key', 'authorization', 'cookie', 'proxy-authorization']);
 /** Routes answering searches: the `query` type of `getLogs`. */
 const QUERY_ROUTE = /\/(query|queries|browse|facets\/[^/]+\/query|recommendations)$/;
+/** Reads sent as POST (getObjects, synonym / rule / dictionary searches): neither searches nor writes. */
+const POST_READ_ROUTE = /\/(objects|search)$/;
+
+/** The `getLogs` type a request belongs to: searches, writes (`build`), or neither. */
+export function kindOf(method: string, path: string): StoredLog['kind'] {
+  if (QUERY_ROUTE.test(path) || (method === 'GET' && /^\/1\/indexes\/[^/]+$/.test(path))) return 'query';
+  if (method === 'GET' || (method === 'POST' && POST_READ_ROUTE.test(path))) return 'other';
+  return 'build';
+}
 
 interface StoredLog extends Log {
   /** Index names the request reads or writes, for the `indexName` filter. */
@@ -113,7 +122,7 @@ export class ApiLogs {
       const { path, query } = maskUrl(request.url);
       const indexes = indexesOf(request);
       const requests = (request.body as { requests?: unknown } | undefined)?.requests;
-      const kind = QUERY_ROUTE.test(path) || (request.method === 'GET' && /^\/1\/indexes\/[^/]+$/.test(path)) ? 'query' : request.method === 'GET' ? 'other' : 'build';
+      const kind = kindOf(request.method, path);
       const log: StoredLog = {
         timestamp: new Date(Date.now() - reply.elapsedTime).toISOString(),
         method: request.method,
