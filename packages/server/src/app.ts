@@ -21,6 +21,7 @@ import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/au
 import { KeyStore } from './auth/api-keys.ts';
 import type { AuthCaller } from './auth/insights-caller.ts';
 import { ApiLogs } from './http/api-logs.ts';
+import { countryReader } from './http/country.ts';
 import { registerBodyParser } from './http/body.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerCompression } from './http/compression.ts';
@@ -155,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     insights = opened;
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
-      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip }));
+      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country }));
       observer?.(search);
     };
     // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
@@ -164,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);

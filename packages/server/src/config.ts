@@ -92,6 +92,8 @@ export type SearchObserver = (search: {
   /** The key's userToken or the request's `x-algolia-usertoken` header, when any. */
   userToken?: string;
   ip: string;
+  /** The searcher's country, when a trusted proxy tells it (`http/country.ts`). */
+  country?: string;
 }) => void;
 
 export interface ServerConfig {

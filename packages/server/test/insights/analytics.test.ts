@@ -134,7 +134,7 @@ describe('Analytics API', () => {
     expect(await analytics.getStatus({ index: 'elsewhere' })).toEqual({ updatedAt: null });
   });
 
-  it('answers top countries with the spec\'s shape, empty: the search log records no country', async () => {
+  it('answers top countries with the spec\'s shape, empty when no trusted proxy told a country', async () => {
     expect(await analytics.getTopCountries(range)).toEqual({ countries: [] });
     await expect(analytics.getTopCountries({ ...range, startDate: 'yesterday' })).rejects.toMatchObject({ status: 400 });
   });
