@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { message: 'server is alive' };
   });
 
-  const apiLogs = new ApiLogs();
+  const apiLogs = new ApiLogs(limits.apiLogEntries);
   let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
   await app.register(async (api) => {

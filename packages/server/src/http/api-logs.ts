@@ -111,6 +111,7 @@ export class ApiLogs {
    * logs). Registered before the compression hook, so the answer is read before it is compressed.
    */
   register(api: FastifyInstance, skipUrl: string): void {
+    if (this.capacity === 0) return;
     const answers = new WeakMap<FastifyRequest, string>();
     api.addHook('onSend', async (request, _reply, payload) => {
       if (request.method !== 'OPTIONS' && request.routeOptions.url !== skipUrl) answers.set(request, payloadText(payload));

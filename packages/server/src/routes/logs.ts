@@ -24,7 +24,7 @@ export function logRoutes(app: FastifyInstance, { apiLogs }: RouteDeps): void {
     const { query } = request;
     const type = (query.type ?? 'all') as LogType;
     if (!TYPES.has(type)) throw createError('INVALID_PARAMETER', 'type', 'expected all, query, build or error');
-    const offset = integer(query.offset, 'offset', 0, apiLogs.capacity);
+    const offset = integer(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER);
     const length = integer(query.length, 'length', 10, 1000);
     const indexName = query.indexName === undefined || query.indexName === '' ? undefined : query.indexName;
     return { logs: apiLogs.list({ offset, length, type, ...(indexName === undefined ? {} : { indexName }) }) };
