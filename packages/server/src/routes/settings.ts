@@ -1,7 +1,7 @@
 /**
  * Settings routes. `PUT` merges (a key set to null returns to its default), `forwardToReplicas` applies the
  * same change to every replica, `replicas` creates standard and `virtual(name)` replicas. `GET` shows the
- * defaults merged with what was set, as Algolia does.
+ * defaults merged with what was set, as Algolia does (on a replica, unset lists are its primary's).
  */
 import type { FastifyInstance } from 'fastify';
 import type { IndexSettings } from '@vitrine/protocol';
@@ -10,6 +10,7 @@ import { assertWriteNames, requireWriteScope } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import type { Op } from '../storage/ops.ts';
 import { validateSettingsPatch } from '../storage/validate.ts';
+import type { IndexEntry } from '../storage/registry.ts';
 
 type IndexParams = { indexName: string };
 
@@ -52,13 +53,26 @@ function truthy(value: string | undefined): boolean {
   return value === 'true' || value === '1';
 }
 
+/** The list settings shown as defaults (`[]`, `["*"]`) when not set. */
+const LIST_DEFAULTS = Object.keys(DEFAULT_SETTINGS).filter((key) => Array.isArray(DEFAULT_SETTINGS[key]) && key !== 'ranking');
+
 export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
   const registry = store.registry;
+
+  /**
+   * A replica's searches use its primary's lists where it sets none: those are shown rather than the empty
+   * default, which a client copying what it reads (`vitrine sync`) would write back as "none".
+   */
+  const inheritedLists = (entry: IndexEntry): IndexSettings => {
+    const primary = registry.primaryOf(entry);
+    if (!primary) return {};
+    return Object.fromEntries(LIST_DEFAULTS.filter((key) => primary.settings[key] !== undefined).map((key) => [key, primary.settings[key]]));
+  };
 
   app.get<{ Params: IndexParams }>('/1/indexes/:indexName/settings', { config: { acl: 'settings' } }, async (request) => {
     const entry = registry.get(request.params.indexName);
     if (!entry) throw createError('INDEX_NOT_FOUND');
-    const settings: IndexSettings = { ...DEFAULT_SETTINGS, ...registry.settingsOf(entry) };
+    const settings: IndexSettings = { ...DEFAULT_SETTINGS, ...inheritedLists(entry), ...registry.settingsOf(entry) };
     return settings;
   });
 
