@@ -6,7 +6,7 @@ import type {
   AddToCartRateResponse, AnalyticsRate, AverageClickPositionResponse, ClickPositionBucket, ClickPositionsResponse,
   ClickThroughRateResponse, ConversionRateResponse, CountWithDates, CurrencyRevenue, FilterOperator, NoClickRateResponse,
   NoClickSearchesResponse, NoResultFiltersResponse, NoResultRateResponse, NoResultSearchesResponse, PurchaseRateResponse,
-  RevenueResponse, TopFilterAttributesResponse, TopFilterValuesResponse, TopHitsResponse, TopSearchesResponse,
+  RevenueResponse, TopCountriesResponse, TopFilterAttributesResponse, TopFilterValuesResponse, TopHitsResponse, TopSearchesResponse,
 } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
 import { getMeta } from './db.ts';
@@ -339,6 +339,16 @@ export class Analytics {
         values: (JSON.parse(r.combo as string) as Array<[string, FilterOperator, string]>).map(([attribute, operator, value]) => ({ attribute, operator, value })),
       })),
     };
+  }
+
+  /** Searches by country, for the searches whose country a trusted proxy told (most first). */
+  topCountries(q: AnalyticsQuery): TopCountriesResponse {
+    const w = this.where(q);
+    const rows = this.all(
+      `SELECT country, SUM(count) AS count FROM country_daily WHERE ${w.sql} GROUP BY country ORDER BY count DESC, country ASC LIMIT ? OFFSET ?`,
+      [...w.params, q.limit, q.offset],
+    );
+    return { countries: rows.map((r) => ({ country: r.country as string, count: Number(r.count) })) };
   }
 
   usersCount(q: AnalyticsQuery): CountWithDates {

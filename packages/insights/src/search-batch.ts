@@ -10,6 +10,8 @@ import { TOP_HITS_COUNTED } from './search-summary.ts';
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const MAX_CONDITIONS_COUNTED = 50;
 const MAX_USER_TOKEN_LENGTH = 129;
+/** A country as `/2/countries` reports it: two capital letters (ISO 3166-1 alpha-2). */
+const COUNTRY = /^[A-Z]{2}$/;
 
 /**
  * Hits by objectID: how often each came, and how often in a tracked (clickAnalytics) search, in a map of its own
@@ -57,6 +59,8 @@ export interface BaseRow {
   queries: Map<string, QueryRow>;
   hits: HitCounts;
   users: Set<string>;
+  /** Searches by country code (`country_daily`), for the searches that carried one. */
+  countries: Map<string, number>;
 }
 
 /** The rollups of the searches recorded since the last write. */
@@ -75,7 +79,7 @@ export class Batch {
     const baseId = `${index}\u0000${day}\u0000${tags}`;
     let base = this.bases.get(baseId);
     if (base === undefined) {
-      base = { index, day, tags, queries: new Map(), hits: new HitCounts(), users: new Set() };
+      base = { index, day, tags, queries: new Map(), hits: new HitCounts(), users: new Set(), countries: new Map() };
       this.bases.set(baseId, base);
     }
     let row = base.queries.get(query);
@@ -123,6 +127,7 @@ export class Batch {
     }
     const user = userOf(entry);
     if (user) base.users.add(user);
+    if (entry.country !== undefined && COUNTRY.test(entry.country)) base.countries.set(entry.country, (base.countries.get(entry.country) ?? 0) + 1);
     this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
   }
 }

@@ -62,6 +62,7 @@ export class SearchLog {
   private readonly upsertNoResultCombo;
   private readonly insertUser;
   private readonly insertTracked;
+  private readonly upsertCountry;
 
   /**
    * `aggregationWindowMs`: how long a user's search may be continued by the next (query aggregation,
@@ -100,6 +101,9 @@ export class SearchLog {
       ON CONFLICT (index_name, day, tags, query, combo) DO UPDATE SET count = count + excluded.count`);
     this.insertUser = db.prepare('INSERT OR IGNORE INTO user_daily (index_name, day, tags, user_token) VALUES (?, ?, ?, ?)');
     this.insertTracked = db.prepare('INSERT OR IGNORE INTO tracked (query_id, index_name, day, tags, query, flags) VALUES (?, ?, ?, ?, ?, 0)');
+    this.upsertCountry = db.prepare(`
+      INSERT INTO country_daily (index_name, day, tags, country, count) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (index_name, day, tags, country) DO UPDATE SET count = count + excluded.count`);
   }
 
   /** Searches counted and not yet handed to the writer. */
@@ -304,6 +308,7 @@ export class SearchLog {
       }
     }
     for (const b of bases) yield* stepsInOrder(b.users.values(), (user) => this.insertUser.run(...base(b), user));
+    for (const b of bases) yield* stepsInOrder(b.countries.keys(), (country) => this.upsertCountry.run(...base(b), country, b.countries.get(country)!));
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);
   }

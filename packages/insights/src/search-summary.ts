@@ -16,7 +16,7 @@ export interface SearchSummary {
 }
 
 /** The search-log entry of a search, from its parameters and response (a convenience for the search routes). */
-export function searchLogEntry(indexName: string, params: SearchParams, response: Pick<SearchResponse, 'nbHits' | 'queryID' | 'hits'> | SearchSummary, extra: { userToken?: string; ip?: string; timestamp?: number } = {}): SearchLogEntry {
+export function searchLogEntry(indexName: string, params: SearchParams, response: Pick<SearchResponse, 'nbHits' | 'queryID' | 'hits'> | SearchSummary, extra: { userToken?: string; ip?: string; country?: string; timestamp?: number } = {}): SearchLogEntry {
   return {
     index: indexName,
     query: typeof params.query === 'string' ? params.query : '',
@@ -24,6 +24,7 @@ export function searchLogEntry(indexName: string, params: SearchParams, response
     queryID: response.queryID,
     userToken: typeof params.userToken === 'string' ? params.userToken : extra.userToken,
     ip: extra.ip,
+    country: extra.country,
     filters: typeof params.filters === 'string' ? params.filters : undefined,
     facetFilters: params.facetFilters,
     numericFilters: params.numericFilters,

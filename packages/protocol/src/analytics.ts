@@ -14,6 +14,8 @@ export interface SearchLogEntry {
   userToken?: string;
   /** Counts the user when there is no `userToken`. */
   ip?: string;
+  /** ISO 3166-1 alpha-2 code of the searcher's country, from a header a trusted proxy sets (`/2/countries`). */
+  country?: string;
   filters?: string;
   facetFilters?: FilterList;
   numericFilters?: FilterList;
@@ -126,6 +128,8 @@ export interface TopHitsResponse { hits: Array<TopHit | TopHitWithAnalytics | To
 
 export type FilterOperator = ':' | '<' | '<=' | '=' | '!=' | '>' | '>=';
 export interface TopFilterAttributesResponse { attributes: Array<{ attribute: string; count: number }> }
+/** `GET /2/countries`: searches by ISO 3166-1 alpha-2 country code. */
+export interface TopCountriesResponse { countries: Array<{ country: string; count: number }> }
 export interface TopFilterValuesResponse { values: Array<{ attribute: string; operator: FilterOperator; value: string; count: number }> }
 export interface NoResultFiltersResponse {
   values: Array<{ count: number; values: Array<{ attribute: string; operator: FilterOperator; value: string }> }> | null;

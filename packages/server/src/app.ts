@@ -20,6 +20,8 @@ import type { Insights } from '@vitrine/insights';
 import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/authenticate.ts';
 import { KeyStore } from './auth/api-keys.ts';
 import type { AuthCaller } from './auth/insights-caller.ts';
+import { ApiLogs } from './http/api-logs.ts';
+import { countryReader } from './http/country.ts';
 import { registerBodyParser } from './http/body.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerCompression } from './http/compression.ts';
@@ -34,8 +36,10 @@ import { indexRoutes } from './routes/indexes.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { synonymRoutes } from './routes/synonyms.ts';
 import { ruleRoutes } from './routes/rules.ts';
+import { dictionaryRoutes } from './routes/dictionaries.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { searchStore, storeObjects } from './search/in-process.ts';
@@ -113,11 +117,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { message: 'server is alive' };
   });
 
+  const apiLogs = new ApiLogs(limits.apiLogEntries);
   let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
   await app.register(async (api) => {
     registerBodyParser(api, limits);
     registerCors(api);
+    // Before compression: the logs read answers as sent, not compressed.
+    apiLogs.register(api, LOGS_ROUTE);
     await registerCompression(api);
     api.addHook('onRoute', (route) => {
       routes.add(route.method, route.url);
@@ -149,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     insights = opened;
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
-      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip }));
+      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country }));
       observer?.(search);
     };
     // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
@@ -158,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
@@ -166,8 +173,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     settingsRoutes(api, routeDeps);
     synonymRoutes(api, routeDeps);
     ruleRoutes(api, routeDeps);
+    dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);
+    logRoutes(api, routeDeps);
     for (const extension of deps.config.apiExtensions ?? []) await extension(api);
   });
 

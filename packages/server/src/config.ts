@@ -49,6 +49,8 @@ export interface ServerLimits {
    * arrive, at the cost of that much more time before a write is visible (`published`).
    */
   applyIntervalMs: number;
+  /** Requests the API logs keep (`GET /1/logs`), newest first. Default 1,000, as Algolia; 0 keeps none. */
+  apiLogEntries: number;
 }
 
 export const defaultLimits: ServerLimits = {
@@ -68,6 +70,7 @@ export const defaultLimits: ServerLimits = {
   snapshotEveryOps: 20_000,
   snapshotEveryRecords: 200_000,
   applyIntervalMs: 0,
+  apiLogEntries: 1000,
 };
 
 export function resolveLimits(limits: Partial<ServerLimits> | undefined): ServerLimits {
@@ -92,6 +95,8 @@ export type SearchObserver = (search: {
   /** The key's userToken or the request's `x-algolia-usertoken` header, when any. */
   userToken?: string;
   ip: string;
+  /** The searcher's country, when a trusted proxy tells it (`http/country.ts`). */
+  country?: string;
 }) => void;
 
 export interface ServerConfig {

@@ -91,6 +91,8 @@ export function indexesWrittenBy(op: Op): string[] {
       return [op.indexName];
     case 'deleteIndex':
     case 'deleteBy':
+    case 'dictionaryEntries':
+    case 'dictionarySettings':
       return [];
   }
 }

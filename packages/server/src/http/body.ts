@@ -10,7 +10,14 @@ import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { parseJsonSafely } from './json.ts';
 
+/** How much of a body's text the request keeps for the API logs (`query_body` is at most 1,000 characters). */
+export const BODY_PREFIX_CHARS = 1000;
+
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The first characters of the body's text, for the API logs (never the whole of a 50 MB import). */
+    bodyPrefix: string | undefined;
+  }
   interface FastifyContextConfig {
     /** Write routes accept large bodies (`maxWriteBodyBytes`); every other route `maxSearchBodyBytes`. */
     largeBody?: boolean;
@@ -38,6 +45,7 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, limit: num
 /** Replaces Fastify's parsers with one that reads every content-type as JSON. */
 export function registerBodyParser(app: FastifyInstance, limits: ServerLimits): void {
   app.removeAllContentTypeParsers();
+  app.decorateRequest('bodyPrefix', undefined);
   app.addContentTypeParser(
     '*',
     // Fastify enforces each route's `bodyLimit` while reading; the cap is checked again after decompression.
@@ -49,6 +57,7 @@ export function registerBodyParser(app: FastifyInstance, limits: ServerLimits): 
         if (buffer.length > limit) throw createError('BODY_TOO_LARGE', limit);
         const decoded = decodeBody(buffer, request.headers['content-encoding'] as string | undefined, limit);
         const text = decoded.toString('utf8');
+        request.bodyPrefix = text.slice(0, BODY_PREFIX_CHARS);
         done(null, text.trim() === '' ? undefined : parseJsonSafely(text, limits.maxJsonDepth));
       } catch (error) {
         done(error as Error, undefined);

@@ -101,6 +101,8 @@ export function analyticsRoutes(app: FastifyInstance, insights: Insights): void 
   route('/2/filters/noResults', (q) => analytics.noResultFilters(q));
   route('/2/filters/:attribute', (q, request) => analytics.topFilterValues(q, (request.params as { attribute: string }).attribute));
   route('/2/users/count', (q) => analytics.usersCount(q));
+  // Countries only a trusted proxy told (`http/country.ts`): without one, the spec's shape, empty.
+  route('/2/countries', (q) => analytics.topCountries(q));
   app.get('/2/status', { config }, async (request) => {
     const index = text((request.query ?? {}) as Record<string, unknown>, 'index');
     if (index === undefined || index === '') throw createError('MISSING_PARAMETER', 'index');

@@ -2,6 +2,8 @@
 import type { Insights } from '@vitrine/insights';
 import type { SearchObserver, ServerLimits } from '../config.ts';
 import type { KeyStore } from '../auth/api-keys.ts';
+import type { ApiLogs } from '../http/api-logs.ts';
+import type { CountryReader } from '../http/country.ts';
 import type { AuthCaller } from '../auth/insights-caller.ts';
 import type { Store } from '../storage/store.ts';
 import type { SearchThreads } from '../search/threads.ts';
@@ -15,4 +17,8 @@ export interface RouteDeps {
   threads?: SearchThreads;
   /** Events, analytics, recommendations and query suggestions (`@vitrine/insights`). */
   insights: Insights<AuthCaller>;
+  /** The last requests answered, for `GET /1/logs`. */
+  apiLogs: ApiLogs;
+  /** The searcher's country from a trusted proxy's header, for the search log. */
+  countryOf: CountryReader;
 }

@@ -74,7 +74,8 @@ export function ruleRoutes(app: FastifyInstance, { store }: RouteDeps): void {
       kind: 'rules', at: updatedAt, indexName: request.params.indexName, action: 'save', rules: [rule],
       forwardToReplicas: truthy(request.query.forwardToReplicas),
     });
-    return { taskID, updatedAt, id: rule.objectID };
+    // The spec's answer (UpdatedAt): taskID and updatedAt only.
+    return { taskID, updatedAt };
   });
 
   app.post<{ Params: IndexParams; Querystring: WriteQuery }>('/1/indexes/:indexName/rules/batch', { config: write }, async (request) => {
@@ -107,12 +108,13 @@ export function ruleRoutes(app: FastifyInstance, { store }: RouteDeps): void {
   app.delete<{ Params: RuleParams; Querystring: WriteQuery }>('/1/indexes/:indexName/rules/:objectID', { config: { acl: 'editSettings' } }, async (request) => {
     const entry = registry.get(request.params.indexName);
     if (!entry?.rules.has(request.params.objectID)) throw createError('RULE_NOT_FOUND');
-    const deletedAt = now();
+    const updatedAt = now();
     const taskID = await submitWrite(store, request.auth!, {
-      kind: 'rules', at: deletedAt, indexName: request.params.indexName, action: 'delete', objectID: request.params.objectID,
+      kind: 'rules', at: updatedAt, indexName: request.params.indexName, action: 'delete', objectID: request.params.objectID,
       forwardToReplicas: truthy(request.query.forwardToReplicas),
     });
-    return { taskID, deletedAt };
+    // `updatedAt`, not `deletedAt`: deleteRule answers UpdatedAt in the spec (deleteSynonym answers DeletedAt).
+    return { taskID, updatedAt };
   });
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/rules/search', { config: read }, async (request) => {

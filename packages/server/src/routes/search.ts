@@ -50,7 +50,7 @@ function inTurns(pieces: Uint8Array[]): Readable {
   });
 }
 
-export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads }: RouteDeps): void {
+export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads, countryOf }: RouteDeps): void {
   const registry = store.registry;
   /** Searches on the main thread (no search thread ready) are answered in slices too, HTTP going on between. */
   const mainThread = new SearchScheduler(() => registry);
@@ -73,13 +73,14 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
     answer ??= await mainThread.run(call);
     if (onSearch) {
       const header = request.headers['x-algolia-usertoken'];
+      const country = countryOf(request);
       call.queries.forEach((query, i) => {
         const summary = answer.summaries[i];
         if (summary === undefined) return;
         const params = query.params;
         const userToken = typeof params.userToken === 'string' ? params.userToken : typeof header === 'string' ? header : undefined;
         try {
-          onSearch({ indexName: query.indexName, params, response: summary, userToken, ip: request.ip });
+          onSearch({ indexName: query.indexName, params, response: summary, userToken, ip: request.ip, ...(country === undefined ? {} : { country }) });
         } catch (error) {
           request.log.warn({ err: error }, 'search observer failed');
         }

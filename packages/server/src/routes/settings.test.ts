@@ -57,6 +57,21 @@ describe('settings and replicas', () => {
     expect((await get('shop_virtual')).maxValuesPerFacet).toBe(8);
   });
 
+  it('shows list settings as lists, never null: the defaults, or on a replica its primary\'s where it sets none', async () => {
+    await put('plain', { hitsPerPage: 5 });
+    const plain = await get('plain');
+    expect(Object.entries(plain).filter(([, value]) => value === null)).toEqual([]);
+    expect(plain).toMatchObject({ searchableAttributes: [], attributesToRetrieve: ['*'], customRanking: [], exactOnSingleWordQuery: 'attribute', alternativesAsExact: ['ignorePlurals', 'singleWordSynonym'] });
+    expect(plain).not.toHaveProperty('version');
+    // A list the replica sets is its own (customRanking, set above); one it does not set is its primary's.
+    expect((await get('shop_virtual')).customRanking).toEqual(['desc(price)']);
+    await put('shop', { attributesToSnippet: ['name:3'] });
+    expect((await get('shop_virtual')).attributesToSnippet).toEqual(['name:3']);
+    expect((await get('shop')).attributesToSnippet).toEqual(['name:3']);
+    await put('shop', { attributesToSnippet: null });
+    expect((await get('shop_virtual')).attributesToSnippet).toEqual([]);
+  });
+
   it('rejects invalid replica lists', async () => {
     expect((await put('shop', { replicas: ['shop'] })).json().message).toMatch(/own replica/);
     expect((await put('shop', { replicas: ['a', 'a'] })).json().message).toMatch(/listed twice/);

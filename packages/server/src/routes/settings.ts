@@ -1,7 +1,7 @@
 /**
  * Settings routes. `PUT` merges (a key set to null returns to its default), `forwardToReplicas` applies the
  * same change to every replica, `replicas` creates standard and `virtual(name)` replicas. `GET` shows the
- * defaults merged with what was set, as Algolia does.
+ * defaults merged with what was set, as Algolia does (on a replica, unset lists are its primary's).
  */
 import type { FastifyInstance } from 'fastify';
 import type { IndexSettings } from '@vitrine/protocol';
@@ -10,6 +10,7 @@ import { assertWriteNames, requireWriteScope } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import type { Op } from '../storage/ops.ts';
 import { validateSettingsPatch } from '../storage/validate.ts';
+import type { IndexEntry } from '../storage/registry.ts';
 
 type IndexParams = { indexName: string };
 
@@ -20,14 +21,18 @@ export const DEFAULT_SETTINGS: IndexSettings = {
   hitsPerPage: 20,
   maxValuesPerFacet: 100,
   paginationLimitedTo: 1000,
-  searchableAttributes: null as unknown as string[],
-  attributesForFaceting: null as unknown as string[],
-  attributesToRetrieve: null as unknown as string[],
-  unretrievableAttributes: null as unknown as string[],
-  attributesToSnippet: null as unknown as string[],
-  attributesToHighlight: null as unknown as string[],
+  // Lists as Algolia's answers show them: an empty list is what the engine reads as "not set" for each of these.
+  searchableAttributes: [],
+  attributesForFaceting: [],
+  attributesToRetrieve: ['*'],
+  unretrievableAttributes: [],
+  attributesToSnippet: [],
+  // attributesToHighlight is left out when unset: its default is "every searchable attribute", which no list
+  // says, and an empty list would turn highlighting off for a client writing the settings back.
   ranking: ['typo', 'geo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'],
-  customRanking: null as unknown as string[],
+  customRanking: [],
+  exactOnSingleWordQuery: 'attribute',
+  alternativesAsExact: ['ignorePlurals', 'singleWordSynonym'],
   separatorsToIndex: '',
   removeWordsIfNoResults: 'none',
   queryType: 'prefixLast',
@@ -42,20 +47,32 @@ export const DEFAULT_SETTINGS: IndexSettings = {
   distinct: 0,
   maxFacetHits: 10,
   sortFacetValuesBy: 'count',
-  version: 2,
 };
 
 function truthy(value: string | undefined): boolean {
   return value === 'true' || value === '1';
 }
 
+/** The list settings shown as defaults (`[]`, `["*"]`) when not set. */
+const LIST_DEFAULTS = Object.keys(DEFAULT_SETTINGS).filter((key) => Array.isArray(DEFAULT_SETTINGS[key]) && key !== 'ranking');
+
 export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
   const registry = store.registry;
+
+  /**
+   * A replica's searches use its primary's lists where it sets none: those are shown rather than the empty
+   * default, which a client copying what it reads (`vitrine sync`) would write back as "none".
+   */
+  const inheritedLists = (entry: IndexEntry): IndexSettings => {
+    const primary = registry.primaryOf(entry);
+    if (!primary) return {};
+    return Object.fromEntries(LIST_DEFAULTS.filter((key) => primary.settings[key] !== undefined).map((key) => [key, primary.settings[key]]));
+  };
 
   app.get<{ Params: IndexParams }>('/1/indexes/:indexName/settings', { config: { acl: 'settings' } }, async (request) => {
     const entry = registry.get(request.params.indexName);
     if (!entry) throw createError('INDEX_NOT_FOUND');
-    const settings: IndexSettings = { ...DEFAULT_SETTINGS, ...registry.settingsOf(entry) };
+    const settings: IndexSettings = { ...DEFAULT_SETTINGS, ...inheritedLists(entry), ...registry.settingsOf(entry) };
     return settings;
   });
 

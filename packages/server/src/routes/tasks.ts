@@ -16,7 +16,8 @@ export function taskRoutes(app: FastifyInstance, { store }: RouteDeps): void {
   app.get<{ Params: { indexName: string; taskID: string } }>('/1/indexes/:indexName/task/:taskID', { config: { anyKey: true } }, async (request) => {
     const status = store.taskStatus(parseTaskID(request.params.taskID));
     if (!status) throw createError('TASK_NOT_FOUND');
-    return { status, pendingTask: status !== 'published' };
+    // The spec's getTaskResponse has `status` only (additionalProperties: false).
+    return { status };
   });
 
   app.get<{ Params: { taskID: string } }>('/1/task/:taskID', { config: { anyKey: true } }, async (request) => {

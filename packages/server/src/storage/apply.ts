@@ -6,6 +6,7 @@
  */
 import { SearchIndex } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings } from '@vitrine/protocol';
+import { applyDictionaryEntries, applyDictionarySettings } from './dictionaries.ts';
 import type { LoggedBatchRequest, Op } from './ops.ts';
 import { applyPartial } from './partial.ts';
 import { engineSettings, parseReplicaName } from './registry.ts';
@@ -29,6 +30,10 @@ export function applyOp(registry: IndexRegistry, op: Op): void {
       return applySynonyms(registry, op);
     case 'rules':
       return applyRules(registry, op);
+    case 'dictionaryEntries':
+      return applyDictionaryEntries(registry, op);
+    case 'dictionarySettings':
+      return applyDictionarySettings(registry, op);
   }
 }
 

@@ -3,7 +3,17 @@
  * logged, then applied to the in-memory state by `applyOp`. Everything an operation needs to be replayed
  * identically is inside it: generated objectIDs and the acceptance time (`at`) are fixed when it is accepted.
  */
-import type { BatchAction, IncomingRecord, IndexSettings, Rule, SearchParams, SynonymHit } from '@vitrine/protocol';
+import type {
+  BatchAction,
+  DictionaryEntry,
+  DictionaryName,
+  DictionarySettings,
+  IncomingRecord,
+  IndexSettings,
+  Rule,
+  SearchParams,
+  SynonymHit,
+} from '@vitrine/protocol';
 
 export interface LoggedBatchRequest {
   indexName: string;
@@ -47,7 +57,17 @@ export type Op =
       clearExisting?: boolean;
       objectID?: string;
       forwardToReplicas: boolean;
-    };
+    }
+  | {
+      /** Application-wide: one dictionary's custom entries added or deleted, in order. */
+      kind: 'dictionaryEntries';
+      at: string;
+      dictionaryName: DictionaryName;
+      /** Drop every custom entry of the dictionary first (`clearExistingDictionaryEntries`). */
+      clearExisting: boolean;
+      requests: Array<{ action: 'addEntry'; entry: DictionaryEntry } | { action: 'deleteEntry'; objectID: string }>;
+    }
+  | { kind: 'dictionarySettings'; at: string; settings: DictionarySettings };
 
 /** Names of the indexes an operation touches, for per-index task status and pending counts. */
 export function opIndexNames(op: Op): string[] {
@@ -56,6 +76,10 @@ export function opIndexNames(op: Op): string[] {
       return [...new Set(op.requests.map((r) => r.indexName))];
     case 'operation':
       return [op.indexName, op.destination];
+    case 'dictionaryEntries':
+    case 'dictionarySettings':
+      // Application-wide: no index's pending count grows (Algolia's dictionary tasks are application tasks).
+      return [];
     default:
       return [op.indexName];
   }
@@ -63,5 +87,16 @@ export function opIndexNames(op: Op): string[] {
 
 /** Number of records an operation carries: drives the snapshot cadence. */
 export function opWeight(op: Op): number {
-  return op.kind === 'batch' ? op.requests.length : op.kind === 'synonyms' ? (op.hits?.length ?? 1) : op.kind === 'rules' ? (op.rules?.length ?? 1) : 1;
+  switch (op.kind) {
+    case 'batch':
+      return op.requests.length;
+    case 'synonyms':
+      return op.hits?.length ?? 1;
+    case 'rules':
+      return op.rules?.length ?? 1;
+    case 'dictionaryEntries':
+      return Math.max(1, op.requests.length);
+    default:
+      return 1;
+  }
 }

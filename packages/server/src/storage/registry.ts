@@ -2,8 +2,10 @@
  * The in-memory state of every index: settings as set, synonyms, rules, timestamps, and one engine per index that owns
  * records. Replicas (standard and virtual) own no engine: they search their primary's records with their own
  * settings through `search(params, settingsOverride)`, so a replica never holds a copy of the records.
+ * The application's dictionaries live here too: every engine the registry holds is given them.
  */
-import { SearchIndex } from '@vitrine/engine';
+import { Dictionaries, SearchIndex } from '@vitrine/engine';
+import type { DictionaryState } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 
 export interface IndexEntry {
@@ -38,6 +40,18 @@ export function parseReplicaName(raw: string): { name: string; virtual: boolean 
 
 export class IndexRegistry {
   private readonly entries = new Map<string, IndexEntry>();
+  private current = new Dictionaries();
+
+  /** Stop words, plurals and compounds of the application (`/1/dictionaries`), shared by every index. */
+  get dictionaries(): Dictionaries {
+    return this.current;
+  }
+
+  /** Replaces the dictionaries and hands them to every engine (which drops the caches built on the old ones). */
+  setDictionaryState(state: DictionaryState): void {
+    this.current = new Dictionaries(state);
+    for (const entry of this.entries.values()) entry.engine?.setDictionaries(this.current);
+  }
 
   get(name: string): IndexEntry | undefined {
     return this.entries.get(name);
@@ -49,6 +63,7 @@ export class IndexRegistry {
     return [...this.entries.values()];
   }
   set(entry: IndexEntry): void {
+    entry.engine?.setDictionaries(this.current);
     this.entries.set(entry.name, entry);
   }
   delete(name: string): void {
@@ -60,6 +75,7 @@ export class IndexRegistry {
     let entry = this.entries.get(name);
     if (!entry) {
       entry = { name, createdAt: at, updatedAt: at, settings: {}, synonyms: new Map(), rules: new Map(), engine: new SearchIndex(), virtual: false };
+      entry.engine!.setDictionaries(this.current);
       this.entries.set(name, entry);
     }
     return entry;

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, open, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadSnapshot, SearchIndex } from '@vitrine/engine';
+import type { DictionaryState } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import { engineSettings, IndexRegistry } from './registry.ts';
 
@@ -39,6 +40,8 @@ interface Manifest {
   format: 1;
   seq: number;
   indexes: ManifestIndex[];
+  /** The application's dictionaries; absent in snapshots written before they existed. */
+  dictionaries?: DictionaryState;
 }
 
 /** A snapshot's content, taken synchronously (a consistent view), written to disk afterwards. */
@@ -50,7 +53,7 @@ export interface CapturedSnapshot {
 
 /** The manifest of a snapshot of `registry`, and the engine of each index owning records with its file's name. */
 function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Manifest; engines: Array<{ item: ManifestIndex; engine: SearchIndex }> } {
-  const manifest: Manifest = { format: 1, seq, indexes: [] };
+  const manifest: Manifest = { format: 1, seq, indexes: [], dictionaries: registry.dictionaries.state };
   const engines: Array<{ item: ManifestIndex; engine: SearchIndex }> = [];
   for (const entry of registry.all()) {
     const item: ManifestIndex = {
@@ -181,6 +184,8 @@ export function readSnapshot(dataDir: string, seq: number): IndexRegistry {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   if (manifest.format !== 1 || manifest.seq !== seq) throw new Error(`snapshot ${seq}: unexpected manifest`);
   const registry = new IndexRegistry();
+  // Before the indexes: each engine is given the dictionaries as it is added.
+  if (manifest.dictionaries) registry.setDictionaryState(manifest.dictionaries);
   for (const item of manifest.indexes) {
     registry.set({
       name: item.name,

@@ -134,6 +134,11 @@ describe('Analytics API', () => {
     expect(await analytics.getStatus({ index: 'elsewhere' })).toEqual({ updatedAt: null });
   });
 
+  it('answers top countries with the spec\'s shape, empty when no trusted proxy told a country', async () => {
+    expect(await analytics.getTopCountries(range)).toEqual({ countries: [] });
+    await expect(analytics.getTopCountries({ ...range, startDate: 'yesterday' })).rejects.toMatchObject({ status: 400 });
+  });
+
   it('refuses bad parameters with 400 and keys without the analytics ACL with 403', async () => {
     expect((await t.call('GET', '/2/searches', undefined, ADMIN_KEY)).status).toBe(400);
     expect((await t.call('GET', '/2/searches?index=products&startDate=2025-13-01', undefined, ADMIN_KEY)).status).toBe(400);

@@ -1,6 +1,7 @@
 /**
  * Activity: the tasks this console started in this tab and their state (Algolia has no "recent tasks" list),
- * and the server's API logs (`getLogs`) where it offers them and the key has the `logs` ACL.
+ * and the server's API logs (`getLogs`, newest first) where it offers them and the key may read them (the
+ * `logs` ACL on Algolia; the admin key on Vitrine). "Refresh" reads both again.
  */
 import { useEffect, useState } from 'react';
 import type { Log } from 'algoliasearch';
@@ -16,6 +17,9 @@ export default function ActivityScreen() {
   const tasks = useTaskLog();
   const [logs, setLogs] = useState<Logs>({ state: 'loading' });
   const [outcome, run] = useAction();
+
+  // Bumped by "Refresh": the logs are read again with the task states.
+  const [logsRead, setLogsRead] = useState(0);
 
   useEffect(() => {
     let current = true;
@@ -34,19 +38,20 @@ export default function ActivityScreen() {
     return () => {
       current = false;
     };
-  }, [client, access]);
+  }, [client, access, logsRead]);
 
   const refresh = () =>
-    run({ action: 'read task states', busy: 'Asking the server…', done: 'Task states refreshed.' }, async () => {
+    run({ action: 'read task states', busy: 'Asking the server…', done: 'Task states and logs refreshed.' }, async () => {
       await Promise.all(tasks.filter((task) => task.status !== 'published').map((task) => refreshTask(client, task)));
+      setLogsRead((n) => n + 1);
     });
 
   return (
-    <Screen title="Activity" intro="Recent writes made from this console (in this browser tab) and whether search sees them yet.">
+    <Screen title="Activity" intro="Recent writes made from this console (in this browser tab) and whether search sees them yet, and the server's last API requests (keys masked).">
       <OutcomeLine outcome={outcome} />
       <div className="vt-console-inline">
         <button type="button" onClick={() => void refresh()}>
-          Refresh task states
+          Refresh
         </button>
       </div>
       {tasks.length === 0 ? (
@@ -85,6 +90,7 @@ export default function ActivityScreen() {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Request</th>
+                <th scope="col">Index</th>
                 <th scope="col">Status</th>
                 <th scope="col">Time (ms)</th>
               </tr>
@@ -92,10 +98,11 @@ export default function ActivityScreen() {
             <tbody>
               {logs.entries.map((entry, index) => (
                 <tr key={index}>
-                  <td>{entry.timestamp}</td>
+                  <td>{new Date(entry.timestamp).toLocaleTimeString('en-US')}</td>
                   <th scope="row">
                     {entry.method} {entry.url}
                   </th>
+                  <td>{entry.index ?? entry.inner_queries?.map((query) => query.index_name).join(', ') ?? ''}</td>
                   <td>{entry.answer_code}</td>
                   <td className="vt-num">{entry.processing_time_ms}</td>
                 </tr>
