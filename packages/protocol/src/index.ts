@@ -15,3 +15,4 @@ export type * from './analytics.ts';
 export type * from './recommend.ts';
 export type * from './rules.ts';
 export type * from './dictionaries.ts';
+export type * from './pages.ts';

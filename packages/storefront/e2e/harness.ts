@@ -25,7 +25,7 @@ import {
   renderProductImage,
 } from '@vitrine/demo';
 import type { IncomingRecord, Product } from '@vitrine/protocol';
-import { storefrontDistDir } from '../src/index.ts';
+import { storefrontDistDir, storefrontRendererPath } from '../src/index.ts';
 
 export interface HarnessOptions {
   /** Demo products to generate (seeded, so every run sees the same catalogue). Default 300. */
@@ -93,6 +93,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // As `vitrine start` runs on this machine: searches answered by a search thread.
     searchThreads: 1,
     staticRoot: storefrontDistDir,
+    storefrontRenderer: storefrontRendererPath,
     storefrontConfig: {
       provider: 'vitrine',
       appId,

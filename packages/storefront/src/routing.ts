@@ -200,8 +200,10 @@ export interface StorefrontRouting {
   flush(): void;
 }
 
-export function createRouting(context: RoutingContext): StorefrontRouting {
+/** `serverUrl`: the address rendered on the server, where there is no `window.location` to read. */
+export function createRouting(context: RoutingContext, serverUrl?: URL | null): StorefrontRouting {
   const router = history<RouteState>({
+    getLocation: () => (typeof window === 'undefined' && serverUrl ? (serverUrl as unknown as Location) : window.location),
     writeDelay: 400,
     // Leaving the search page for a product page must not rewrite the URL the shopper is navigating to.
     cleanUrlOnDispose: false,

@@ -152,12 +152,15 @@ export class Authenticator {
     if (sameSecret(keyDigest, this.adminDigest)) {
       return { kind: 'admin', acl: 'all', indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash };
     }
-    if (sameSecret(keyDigest, this.searchDigest)) {
-      return { kind: 'search', acl: SEARCH_ACL, indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash };
-    }
+    if (sameSecret(keyDigest, this.searchDigest)) return this.searchKeyContext();
     const stored = this.keys.findByValue(apiKey);
     if (stored) return this.storedContext(stored, request, ip);
     return this.securedContext(apiKey, keyHash, request, ip);
+  }
+
+  /** What the search-only key may do; in-process readers acting for the storefront (the page renderer) use it. */
+  searchKeyContext(): AuthContext {
+    return { kind: 'search', acl: SEARCH_ACL, indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash: this.searchDigest.toString('hex') };
   }
 
   /** `verified`: the refusal took a secured-key verification, which always counts against the budget. */

@@ -7,6 +7,7 @@ import type { CartLine, CartStore } from '../lib/cart.ts';
 import type { StorefrontConfig } from '../lib/config.ts';
 import type { Insights } from '../lib/insights.ts';
 import type { SearchClient } from '../lib/search-client.ts';
+import type { PageState } from '../ssr/page-state.ts';
 
 export interface Services {
   config: StorefrontConfig;
@@ -14,6 +15,18 @@ export interface Services {
   insights: Insights | undefined;
   categories: CategoryNode[];
   cart: CartStore;
+  /**
+   * What the server rendered the first page with (search results, the product record). Each part is taken
+   * once, by the page that hydrates: a page shown later must not start from the first page's data.
+   */
+  initialData: Pick<PageState, 'search' | 'product'>;
+}
+
+/** Takes (and forgets) one part of the data the page was server-rendered with. */
+export function takeInitialData<K extends keyof Services['initialData']>(services: Services, key: K): Services['initialData'][K] {
+  const value = services.initialData[key];
+  delete services.initialData[key];
+  return value;
 }
 
 export const ServicesContext = createContext<Services | null>(null);
@@ -24,9 +37,12 @@ export function useServices(): Services {
   return services;
 }
 
+const noLines: CartLine[] = [];
+
+/** The cart's lines; empty while a server-rendered page hydrates (the server knows no cart), then the browser's. */
 export function useCartLines(): CartLine[] {
   const { cart } = useServices();
-  return useSyncExternalStore(cart.subscribe, cart.getLines, cart.getLines);
+  return useSyncExternalStore(cart.subscribe, cart.getLines, () => noLines);
 }
 
 export interface Format {

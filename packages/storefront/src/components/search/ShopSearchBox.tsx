@@ -23,7 +23,8 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
 
   // Follow the search state (back/forward, a suggestion, the logo) unless the shopper is typing, or the last
   // search failed: then `query` is the older state InstantSearch fell back to, not what the shopper wants.
-  if (query !== value && status !== 'error' && document.activeElement !== inputRef.current) setValue(query);
+  const typing = typeof document !== 'undefined' && document.activeElement === inputRef.current;
+  if (query !== value && status !== 'error' && !typing) setValue(query);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
