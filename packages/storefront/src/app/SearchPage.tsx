@@ -62,11 +62,15 @@ export function SearchPage() {
   const [serverState] = useState(() => takeInitialData(services, 'search'));
   const statsTexts = useStatsTexts();
   const sorts = useMemo(() => sortOptions(config), [config]);
-  const { routing, flush } = useMemo(() => {
+  const { routing, flush, setAttached } = useMemo(() => {
     const context: RoutingContext = { indexName: config.indexName, sortOptions: sorts, categories, hitsPerPageOptions };
     return createRouting(context, serverUrl);
   }, [config.indexName, sorts, categories, serverUrl]);
   useEffect(() => onBeforeNavigate(flush), [flush]);
+  useEffect(() => {
+    setAttached(true);
+    return () => setAttached(false);
+  }, [setAttached]);
 
   return (
     <InstantSearchSSRProvider {...(serverState ?? {})}>
