@@ -84,7 +84,7 @@ describe('server-rendered pages over HTTP', () => {
     expect(status).toBe(200);
     expect(text).toContain(`<h1 class="vt-product-name">`);
     const data = jsonLd(text);
-    const item = data.find((entry) => entry['@type'] === 'Product') as Record<string, any>;
+    const item = data.find((entry) => entry['@type'] === 'Product') as Record<string, unknown>;
     expect(item.name).toBe(product.name);
     expect(item.image).toEqual([`${baseURL}${product.image}`]);
     expect(item.offers).toMatchObject({ price: product.price.toFixed(2), priceCurrency: 'USD', availability: 'https://schema.org/InStock' });
