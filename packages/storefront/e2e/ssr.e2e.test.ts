@@ -59,6 +59,34 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       await expect.poll(() => hitNames(page)).not.toEqual(before);
     });
 
+    it('searches what the shopper typed before the page hydrated', async () => {
+      const { page, harness } = shop;
+      // The page's scripts are held back, as on a slow connection, until the shopper has typed.
+      let releaseScripts!: () => void;
+      const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await scriptsReleased;
+        await route.continue();
+      });
+      try {
+        const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
+        await page.goto(`/c/${slugify(lvl0)}`, { waitUntil: 'commit' });
+        await page.locator('.vt-hit').first().waitFor();
+        const before = await hitNames(page);
+        const word = harness.products[4].name.split(' ').slice(-1)[0];
+        await page.locator('.vt-header-search .ais-SearchBox-input').pressSequentially(word);
+        expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+        releaseScripts();
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(word);
+        await expect.poll(() => hitNames(page)).not.toEqual(before);
+        expect(await page.locator('.vt-header-search .ais-SearchBox-input').inputValue()).toBe(word);
+      } finally {
+        releaseScripts();
+        await page.unroute('**/assets/*.js');
+      }
+    });
+
     it('hydrates a product page without reading the record again', async () => {
       const { page, harness } = shop;
       const product = harness.products[2];

@@ -60,6 +60,10 @@ export function SearchPage() {
   const serverUrl = useContext(ServerUrlContext);
   // The results the server rendered this page with, once: the first render shows them (no search on hydration).
   const [serverState] = useState(() => takeInitialData(services, 'search'));
+  // Hydrating from server results replaces the client's `search` with one that only takes InstantSearch's call
+  // shape: give InstantSearch a copy of its own, so the featured products, variants and suggestions (which call
+  // `search({ requests })` on the shared client) keep working.
+  const [instantSearchClient] = useState(() => (serverState ? { ...searchClient } : searchClient));
   const statsTexts = useStatsTexts();
   const sorts = useMemo(() => sortOptions(config), [config]);
   const { routing, flush, setAttached } = useMemo(() => {
@@ -75,7 +79,7 @@ export function SearchPage() {
   return (
     <InstantSearchSSRProvider {...(serverState ?? {})}>
     <InstantSearch
-      searchClient={searchClient}
+      searchClient={instantSearchClient}
       indexName={config.indexName}
       routing={routing}
       insights={insights ? insights.middleware : false}
