@@ -59,6 +59,24 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       await expect.poll(() => hitNames(page)).not.toEqual(before);
     });
 
+    it('hydrates the home page and then loads its featured products, with no script error', async () => {
+      const { page } = shop;
+      const errors: string[] = [];
+      const onError = (error: Error) => void errors.push(error.message);
+      page.on('pageerror', onError);
+      try {
+        const response = await page.goto('/');
+        expect(response?.status()).toBe(200);
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        // Featured asks the shared search client after hydration; hits stay on screen beside it.
+        await expect.poll(() => page.locator('.vt-featured .vt-card-grid > *').count()).toBeGreaterThan(0);
+        expect((await hitNames(page)).length).toBeGreaterThan(0);
+        expect(errors).toEqual([]);
+      } finally {
+        page.off('pageerror', onError);
+      }
+    });
+
     it('searches what the shopper typed before the page hydrated', async () => {
       const { page, harness } = shop;
       // The page's scripts are held back, as on a slow connection, until the shopper has typed.
