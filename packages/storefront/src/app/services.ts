@@ -1,7 +1,7 @@
 /**
  * What every page needs, created once at startup (see main.tsx) and handed down through React context.
  */
-import { createContext, useContext, useMemo, useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { CategoryNode } from '../lib/catalog.ts';
 import type { CartLine, CartStore } from '../lib/cart.ts';
 import type { StorefrontConfig } from '../lib/config.ts';
@@ -52,12 +52,22 @@ export interface Format {
   number(value: number): string;
 }
 
-/** Number formats of the configured locale: one currency, one style, on every page. */
+const formats = new Map<string, Format>();
+
+/**
+ * Number formats of the configured locale: one currency, one style, on every page. Made once per locale and
+ * currency: an `Intl.NumberFormat` costs far more to create than to use, and every hit shows a price (a server
+ * render keeps no `useMemo` between renders).
+ */
 export function useFormat(): Format {
   const { config } = useServices();
-  return useMemo(() => {
+  const key = `${config.locale}\u0000${config.currency}`;
+  let format = formats.get(key);
+  if (!format) {
     const price = new Intl.NumberFormat(config.locale, { style: 'currency', currency: config.currency });
     const number = new Intl.NumberFormat(config.locale);
-    return { price: (value) => price.format(value), number: (value) => number.format(value) };
-  }, [config.locale, config.currency]);
+    format = { price: (value) => price.format(value), number: (value) => number.format(value) };
+    formats.set(key, format);
+  }
+  return format;
 }

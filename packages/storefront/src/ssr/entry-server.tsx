@@ -13,6 +13,7 @@ import type { PageBackend, PageRenderer, PageRequest, Product, RenderedPage } fr
 import { Root } from '../app/Root.tsx';
 import type { Services } from '../app/services.ts';
 import { hitsPerPageOptions } from '../app/SearchPage.tsx';
+import { CollectAllFacetsContext } from '../components/facets/Filters.tsx';
 import { CartStore } from '../lib/cart.ts';
 import { loadCategoryTree, productPath } from '../lib/catalog.ts';
 import type { CategoryNode } from '../lib/catalog.ts';
@@ -50,7 +51,13 @@ interface Rendered {
 }
 
 async function renderSearch(request: PageRequest, url: URL, client: SearchClient, config: StorefrontConfig, categories: CategoryNode[]): Promise<Rendered> {
-  const search = await getServerState(<Root services={services(config, client, categories, {})} serverUrl={url} />, { renderToString });
+  // Every filter mounted at once: one render and one search collect the page's queries (see Filters.tsx).
+  const search = await getServerState(
+    <CollectAllFacetsContext.Provider value>
+      <Root services={services(config, client, categories, {})} serverUrl={url} />
+    </CollectAllFacetsContext.Provider>,
+    { renderToString },
+  );
   const body = await renderComplete(<Root services={services(config, client, categories, { search })} serverUrl={url} />);
   const route = pathToRoute(url.pathname, url.search, { indexName: config.indexName, sortOptions: sortOptions(config), categories, hitsPerPageOptions });
   const primary = search.initialResults[config.indexName]?.results?.[0] as { nbHits?: number } | undefined;
