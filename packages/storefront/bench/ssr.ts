@@ -39,7 +39,8 @@ async function measure(label: string, paths: string[]): Promise<void> {
     if (response.status !== 200) throw new Error(`${paths[i % paths.length]} answered ${response.status}`);
     if (i >= warmup) {
       times.push(performance.now() - started);
-      bytes += body.byteLength;
+      // fetch() hands back the decoded body: the bytes sent are the compressed body's length.
+      bytes += Number(response.headers.get('content-length') ?? body.byteLength);
     }
   }
   times.sort((a, b) => a - b);
