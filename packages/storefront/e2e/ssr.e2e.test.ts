@@ -105,6 +105,31 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       }
     });
 
+    it('keeps the product page\'s buttons disabled until the page is live, so no click is lost', async () => {
+      const { page, harness } = shop;
+      let releaseScripts!: () => void;
+      const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await scriptsReleased;
+        await route.continue();
+      });
+      try {
+        await page.goto(productPath(harness.products[5]), { waitUntil: 'commit' });
+        const addToCart = page.getByRole('button', { name: 'Add to cart' });
+        await addToCart.waitFor();
+        expect(await addToCart.isDisabled()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Increase quantity' }).isDisabled()).toBe(true);
+        releaseScripts();
+        await expect.poll(() => addToCart.isEnabled()).toBe(true);
+        await page.getByRole('button', { name: 'Increase quantity' }).click();
+        await addToCart.click();
+        await expect.poll(() => page.locator('.vt-cart-count').textContent()).toBe('2');
+      } finally {
+        releaseScripts();
+        await page.unroute('**/assets/*.js');
+      }
+    });
+
     it('hydrates a product page without reading the record again', async () => {
       const { page, harness } = shop;
       const product = harness.products[2];

@@ -14,7 +14,7 @@ import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation
 import { pageTitles, productTitle, useDocumentTitle } from '../lib/page-titles.ts';
 import { deliveryText, stockText } from '../lib/shipping.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
-import { takeInitialData, useFormat, useServices } from './services.ts';
+import { takeInitialData, useAppLive, useFormat, useServices } from './services.ts';
 
 type Load = { state: 'loading' } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'ready'; product: Product };
 
@@ -33,6 +33,7 @@ export default function ProductPage({ objectID }: { objectID: string }) {
   const services = useServices();
   const { config, searchClient, insights, cart } = services;
   const format = useFormat();
+  const live = useAppLive();
   const [load, setLoad] = useState<Load>(() => initialLoad(takeInitialData(services, 'product'), objectID));
   const prefetched = useRef(load.state !== 'loading');
   const [attempt, setAttempt] = useState(0);
@@ -115,8 +116,8 @@ export default function ProductPage({ objectID }: { objectID: string }) {
           </p>
           <VariantPicker product={product} />
           <div className="vt-buy">
-            <QuantityStepper label="Quantity" quantity={quantity} onChange={setQuantity} />
-            <button type="button" className="vt-primary" onClick={addToCart} disabled={!stock.available}>
+            <QuantityStepper label="Quantity" quantity={quantity} onChange={setQuantity} disabled={!live} />
+            <button type="button" className="vt-primary" onClick={addToCart} disabled={!stock.available || !live}>
               Add to cart
             </button>
           </div>

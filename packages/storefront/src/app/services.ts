@@ -38,6 +38,16 @@ export function useServices(): Services {
 }
 
 const noLines: CartLine[] = [];
+const subscribeToNothing = () => () => {};
+
+/**
+ * False on the server and while a server-rendered page hydrates, true once the app is live (at once on a page
+ * rendered in the browser). Buttons that only the script can handle start disabled, so a click before then is
+ * not silently lost.
+ */
+export function useAppLive(): boolean {
+  return useSyncExternalStore(subscribeToNothing, () => true, () => false);
+}
 
 /** The cart's lines; empty while a server-rendered page hydrates (the server knows no cart), then the browser's. */
 export function useCartLines(): CartLine[] {
