@@ -40,7 +40,7 @@ import { insightsRoutes } from './routes/insights.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { searchStore, storeObjects } from './search/in-process.ts';
 import { storeBackend } from './pages/backend.ts';
-import { registerPages } from './pages/page-routes.ts';
+import { registerPages, requestOrigin } from './pages/page-routes.ts';
 import type { PageSender } from './pages/page-routes.ts';
 import { loadPageRenderer } from './pages/renderer.ts';
 import { SearchThreads } from './search/threads.ts';
@@ -191,7 +191,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (rendered) {
     const backend = storeBackend(deps.store, authenticator.searchKeyContext());
-    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, staticRoot, storefrontConfig });
+    const configuredKey = typeof storefrontConfig.searchApiKey === 'string' ? storefrontConfig.searchApiKey : '';
+    // A page reads with the storefront key's rights, checked as the shopper's browser would be (from the
+    // shopper's address, the page as referer); a key this server did not issue (hosted Algolia) reads as the
+    // search-only key. A refused key fails the render: the shopper gets the app shell.
+    const backendFor = (request: FastifyRequest) => {
+      const referer = `${requestOrigin(request)}${request.url}`;
+      const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
+      return context ? storeBackend(deps.store, context) : backend;
+    };
+    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig });
   }
   for (const extend of deps.config.extend ?? []) await extend(app);
   return app;

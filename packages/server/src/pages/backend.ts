@@ -1,7 +1,8 @@
 /**
  * The `PageBackend` the storefront's renderer reads through: the query routes' own code (`searchStore`,
- * `storeObjects`) in process, under the search-only key's restrictions, with no HTTP round trip. Searches made
- * for a rendered page are not logged as shoppers' searches (a crawler would fill the analytics).
+ * `storeObjects`) in process, under the restrictions of the key it is given (the storefront's: `app.ts`), with
+ * no HTTP round trip. Searches made for a rendered page are not logged as shoppers' searches (a crawler would
+ * fill the analytics).
  */
 import type { IndexRecord, PageBackend } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';

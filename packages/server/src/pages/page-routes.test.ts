@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { startServer } from '../index.ts';
 import type { RunningServer } from '../index.ts';
-import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, tempDir } from '../test-support.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, removeDir, securedApiKey, tempDir } from '../test-support.ts';
 
 const shell = '<!doctype html><html><head><title>Shell</title></head><body><div id="root"><p>Loading</p></div></body></html>';
 
@@ -29,7 +29,7 @@ describe('server-rendered pages', () => {
     for (const dir of dirs.splice(0)) removeDir(dir);
   });
 
-  async function start(renderer: string) {
+  async function start(renderer: string, storefrontKey = SEARCH_KEY) {
     const dataDir = tempDir();
     const staticRoot = mkdtempSync(join(tmpdir(), 'vitrine-static-'));
     dirs.push(dataDir, staticRoot);
@@ -37,11 +37,36 @@ describe('server-rendered pages', () => {
     const modulePath = rendererModule(staticRoot, renderer);
     server = await startServer({
       dataDir, appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY, port: 0, staticRoot,
-      storefrontConfig: { provider: 'vitrine', appId: APP_ID, searchApiKey: SEARCH_KEY, indexName: 'products' },
+      storefrontConfig: { provider: 'vitrine', appId: APP_ID, searchApiKey: storefrontKey, indexName: 'products' },
       storefrontRenderer: modulePath,
     });
     return server;
   }
+
+  it("renders with the rights of the storefront's key: a secured key's filters apply, and its referers are checked against the page", async () => {
+    const listing = `
+      export async function render(request, backend) {
+        const { results } = await backend.search([{ indexName: 'products', params: { query: '' } }]);
+        return { status: 200, html: '<html>' + results[0].hits.map((hit) => hit.objectID).sort().join(',') + '</html>' };
+      }
+      export async function sitemapPaths() { return ['/']; }
+    `;
+    const pageOf = async (storefrontKey: string) => {
+      const running = await start(listing, storefrontKey);
+      const { store } = running;
+      await store.waitForTask((await store.saveObjects('products', [{ objectID: 'cheap', price: 5 }, { objectID: 'dear', price: 50 }])).taskID);
+      const text = await (await fetch(`${running.url}/c/x`, { headers: { accept: 'text/html', 'accept-encoding': 'identity' } })).text();
+      await running.close();
+      server = undefined;
+      return text;
+    };
+    expect(await pageOf(SEARCH_KEY)).toBe('<html>cheap,dear</html>');
+    expect(await pageOf(securedApiKey(SEARCH_KEY, { filters: 'price < 10' }))).toBe('<html>cheap</html>');
+    // Only usable from another site: the shopper gets the app shell, as the browser's searches would be refused.
+    expect(await pageOf(securedApiKey(SEARCH_KEY, { referers: ['https://elsewhere.example/*'] }))).toBe(shell);
+    // A key this server did not issue (a hosted Algolia one): the page reads as the search-only key.
+    expect(await pageOf(securedApiKey('some-other-applications-key', { filters: 'price < 10' }))).toBe('<html>cheap,dear</html>');
+  });
 
   it("sends the renderer's page with its status, compressed when the client accepts it", async () => {
     const running = await start(`

@@ -18,7 +18,10 @@ import { robotsTxt, sitemapIndex, sitemapPage, sitemapPageCount } from './sitema
 
 export interface PagesOptions {
   renderer: PageRenderer;
+  /** What the sitemap reads through (every record of the index). */
   backend: PageBackend;
+  /** What a shopper's page is rendered through: the rights of the storefront's key for that shopper (may throw). */
+  backendFor(request: FastifyRequest): PageBackend;
   staticRoot: string;
   storefrontConfig: Record<string, unknown>;
 }
@@ -52,7 +55,7 @@ function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, 
 }
 
 export async function registerPages(app: FastifyInstance, options: PagesOptions): Promise<PageSender> {
-  const { renderer, backend, storefrontConfig } = options;
+  const { renderer, backend, backendFor, storefrontConfig } = options;
   const shell = await readFile(join(options.staticRoot, 'index.html'), 'utf8');
 
   const logFailure = (request: FastifyRequest, what: string, error: unknown) => {
@@ -81,7 +84,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
       const url = request.url;
       if (isConsole(url.split('?')[0])) return sendHtml(request, reply, 200, shell);
       try {
-        const page = await renderer.render({ url, origin: requestOrigin(request), shell, config: storefrontConfig }, backend);
+        const page = await renderer.render({ url, origin: requestOrigin(request), shell, config: storefrontConfig }, backendFor(request));
         const status = page.status === 404 ? 404 : 200;
         return sendHtml(request, reply, status, page.html);
       } catch (error) {
