@@ -6,18 +6,19 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /**
  * The server's layers, bottom to top (docs/ARCHITECTURE.md): a file imports its own layer and those below it,
- * never one above. Tests are exempt (they drive the whole app); `test-support.ts` sits at the top.
+ * never one above nor a sibling on its own level (pages and routes both sit on search and know nothing of each
+ * other). Tests are exempt (they drive the whole app); `test-support.ts` sits at the top.
  */
 const SERVER_SRC = './packages/server/src';
-const SERVER_LAYERS = [
-  ['config and errors', ['config.ts', 'errors.ts', 'engine-errors.ts', 'keys-file.ts']],
-  ['http', ['http']],
-  ['storage', ['storage']],
-  ['auth', ['auth']],
-  ['search', ['search']],
-  ['routes', ['routes']],
-  ['app', ['app.ts']],
-  ['index', ['index.ts', 'test-support.ts']],
+const SERVER_LEVELS = [
+  [['config and errors', ['config.ts', 'errors.ts', 'engine-errors.ts', 'keys-file.ts']]],
+  [['http', ['http']]],
+  [['storage', ['storage']]],
+  [['auth', ['auth']]],
+  [['search', ['search']]],
+  [['pages', ['pages']], ['routes', ['routes']]],
+  [['app', ['app.ts']]],
+  [['index', ['index.ts', 'test-support.ts']]],
 ];
 /** How import-x reads the workspace: TypeScript sources parsed as such, packages resolved through node_modules. */
 const importSettings = {
@@ -25,14 +26,20 @@ const importSettings = {
   'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
   'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
 };
-const serverLayerZones = SERVER_LAYERS.slice(0, -1).map(([name, paths], i) => ({
-  target: paths.map((path) => `${SERVER_SRC}/${path}`),
-  from: SERVER_LAYERS.slice(i + 1).flatMap(([, above]) => above.map((path) => `${SERVER_SRC}/${path}`)),
-  message: `The server's ${name} layer imports only its own layer and those below it (docs/ARCHITECTURE.md).`,
-}));
+const inServer = (paths) => paths.map((path) => `${SERVER_SRC}/${path}`);
+const serverLayerZones = SERVER_LEVELS.flatMap((level, i) =>
+  level.map(([name, paths]) => ({
+    target: inServer(paths),
+    from: [
+      ...level.filter(([sibling]) => sibling !== name).flatMap(([, siblingPaths]) => inServer(siblingPaths)),
+      ...SERVER_LEVELS.slice(i + 1).flat().flatMap(([, above]) => inServer(above)),
+    ],
+    message: `The server's ${name} layer imports only its own layer and those below it (docs/ARCHITECTURE.md).`,
+  })),
+).filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/coverage/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-server/**', 'data/**', '**/coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

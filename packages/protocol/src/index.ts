@@ -16,3 +16,4 @@ export type * from './recommend.ts';
 export type * from './rules.ts';
 export type * from './dictionaries.ts';
 export type * from './logs.ts';
+export type * from './pages.ts';

@@ -43,6 +43,10 @@ import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { searchStore, storeObjects } from './search/in-process.ts';
+import { storeBackend } from './pages/backend.ts';
+import { registerPages, requestOrigin } from './pages/page-routes.ts';
+import type { PageSender } from './pages/page-routes.ts';
+import { loadPageRenderer } from './pages/renderer.ts';
 import { SearchThreads } from './search/threads.ts';
 
 declare module 'fastify' {
@@ -107,7 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerSecurityHeaders(app, deps.config.storefrontConfig);
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot));
+  let pages: PageSender | undefined;
+  app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot, pages));
 
   let ready = deps.config.ready ?? true;
   app.decorate('setReady', (value: boolean) => (ready = value));
@@ -187,8 +192,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const body = JSON.stringify(deps.config.storefrontConfig);
     app.get('/vitrine.config.json', async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json').send(body));
   }
-  if (deps.config.staticRoot) {
-    await registerStorefront(app, deps.config.staticRoot);
+  const { staticRoot, storefrontConfig, storefrontRenderer } = deps.config;
+  const rendered = staticRoot !== undefined && storefrontConfig !== undefined && storefrontRenderer !== undefined;
+  if (staticRoot) {
+    // With server rendering, `/` is a page like the others (not the static index.html).
+    await registerStorefront(app, staticRoot, { serveIndex: !rendered });
+  }
+  if (rendered) {
+    const backend = storeBackend(deps.store, authenticator.searchKeyContext());
+    const configuredKey = typeof storefrontConfig.searchApiKey === 'string' ? storefrontConfig.searchApiKey : '';
+    // A page reads with the storefront key's rights, checked as the shopper's browser would be (from the
+    // shopper's address, the page as referer); a key this server did not issue (hosted Algolia) reads as the
+    // search-only key. A refused key fails the render: the shopper gets the app shell.
+    const backendFor = (request: FastifyRequest) => {
+      const referer = `${requestOrigin(request)}${request.url}`;
+      const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
+      return context ? storeBackend(deps.store, context) : backend;
+    };
+    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig });
   }
   for (const extend of deps.config.extend ?? []) await extend(app);
   return app;
@@ -229,11 +250,12 @@ function internalError(error: unknown, request: FastifyRequest, reply: FastifyRe
   return reply.code(status).header('x-algolia-request-id', id).type('application/json').send({ message, status, id });
 }
 
-async function notFound(request: FastifyRequest, reply: FastifyReply, routes: RouteTable, staticRoot: string | undefined): Promise<FastifyReply> {
+async function notFound(request: FastifyRequest, reply: FastifyReply, routes: RouteTable, staticRoot: string | undefined, pages: PageSender | undefined): Promise<FastifyReply> {
   const path = request.url.split('?')[0];
   const api = path.startsWith('/1/') || path.startsWith('/2/');
-  // Client-side routes (`/product/…`, `/search?…`) get the app shell; the app routes itself.
-  if (staticRoot && wantsAppShell(request, staticRoot)) return reply.sendFile('index.html');
+  // Page addresses (`/p/…`, `/c/…`, `/search?…`) are server-rendered when a renderer is configured; else they
+  // get the app shell, and the app routes itself.
+  if (staticRoot && wantsAppShell(request, staticRoot)) return pages ? pages.send(request, reply) : reply.sendFile('index.html');
   if (api && routes.otherMethods(request.method, path)) {
     return sendError(createError('METHOD_NOT_ALLOWED', request.method, path), request, reply);
   }

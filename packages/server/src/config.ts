@@ -117,6 +117,13 @@ export interface ServerConfig {
   staticRoot?: string;
   /** When set: served at `GET /vitrine.config.json`. */
   storefrontConfig?: Record<string, unknown>;
+  /**
+   * With `staticRoot` and `storefrontConfig`: the storefront's server renderer (its SSR bundle,
+   * `dist-server/entry-server.js`), a module exporting `PageRenderer` (@vitrine/protocol). Shoppers' pages are
+   * then server-rendered with real status codes, and `sitemap.xml` and `robots.txt` are served
+   * (`pages/page-routes.ts`). Without it, every page request gets the app shell.
+   */
+  storefrontRenderer?: string;
   limits?: Partial<ServerLimits>;
   /** Request logging (keys redacted). Default false. */
   log?: boolean;

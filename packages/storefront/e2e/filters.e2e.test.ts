@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { slugify } from '../src/lib/catalog.ts';
-import { hitNames, useShop } from './harness.ts';
+import { hitNames, openShopPage, useShop } from './harness.ts';
 
 const shop = useShop();
 
@@ -13,7 +13,7 @@ const panel = (title: string) => shop.page.locator('section.vt-panel', { has: sh
 const prices = () => shop.page.locator('.vt-hit .vt-price').allTextContents();
 
 async function openSearch(path = '/') {
-  await shop.page.goto(path);
+  await openShopPage(shop.page, path);
   await shop.page.locator('.vt-hit').first().waitFor();
 }
 

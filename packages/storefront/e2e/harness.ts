@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, vi } from 'vitest';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { startServer } from '@vitrine/server';
 import type { RunningServer } from '@vitrine/server';
 import {
@@ -25,7 +25,7 @@ import {
   renderProductImage,
 } from '@vitrine/demo';
 import type { IncomingRecord, Product } from '@vitrine/protocol';
-import { storefrontDistDir } from '../src/index.ts';
+import { storefrontDistDir, storefrontRendererPath } from '../src/index.ts';
 
 export interface HarnessOptions {
   /** Demo products to generate (seeded, so every run sees the same catalogue). Default 300. */
@@ -93,6 +93,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // As `vitrine start` runs on this machine: searches answered by a search thread.
     searchThreads: 1,
     staticRoot: storefrontDistDir,
+    storefrontRenderer: storefrontRendererPath,
     storefrontConfig: {
       provider: 'vitrine',
       appId,
@@ -209,6 +210,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Opens a shop page and waits until the app is live (`<html data-hydrated>`): a server-rendered page shows its
+ * hits before its script runs, and a filter clicked before then does nothing but follow a link.
+ */
+export async function openShopPage(page: Page, path: string): Promise<Response | null> {
+  const response = await page.goto(path);
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  return response;
 }
 
 /** Types into the search box one key at a time, as a shopper would. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { hitNames, startHarness, typeQuery } from './harness.ts';
+import { hitNames, openShopPage, startHarness, typeQuery } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 let harness: Harness;
@@ -25,7 +25,7 @@ function panel(title: string) {
 }
 
 async function openSearch(path = '/') {
-  await page.goto(path);
+  await openShopPage(page, path);
   await page.locator('.vt-hit').first().waitFor();
 }
 
@@ -39,8 +39,9 @@ describe('search page', () => {
     await typeQuery(page, 'floor lamp');
     await expect.poll(() => hitNames(page)).not.toEqual([]);
     await expect.poll(async () => (await hitNames(page)).every((name) => /lamp/i.test(name))).toBe(true);
-    const marked = await page.locator('.vt-hit-name mark').allTextContents();
-    expect(marked.map((text) => text.toLowerCase())).toContain('lamp');
+    // Names for "floor lam" match /lamp/ too: wait for the highlights of the whole query.
+    const marked = async () => (await page.locator('.vt-hit-name mark').allTextContents()).map((text) => text.toLowerCase());
+    await expect.poll(marked).toContain('lamp');
     await expect.poll(() => page.locator('.ais-Stats-text').textContent()).toMatch(/^[\d,]+ results?$/);
   });
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { hitNames, startHarness, typeQuery } from './harness.ts';
+import { hitNames, openShopPage, startHarness, typeQuery } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 let harness: Harness;
@@ -45,7 +45,7 @@ const readLog = () => page.evaluate(() => (window as unknown as { __log: Log }).
 
 async function openSearch(path = '/') {
   await page.unrouteAll({ behavior: 'wait' });
-  await page.goto(path);
+  await openShopPage(page, path);
   await page.locator('.vt-hit').first().waitFor();
 }
 
@@ -162,7 +162,7 @@ describe('search status and URL timing', () => {
     // A brand that sells no lamps, searched for "lamp".
     const lampBrands = new Set(harness.products.filter((product) => /lamp/i.test(product.name)).map((product) => product.brand));
     const brand = harness.products.map((product) => product.brand).find((candidate) => !lampBrands.has(candidate))!;
-    await page.goto(`/?q=lamp&brand=${encodeURIComponent(brand)}`);
+    await openShopPage(page, `/?q=lamp&brand=${encodeURIComponent(brand)}`);
     const noResults = page.locator('.vt-no-results');
     await expect.poll(() => noResults.getByRole('heading').textContent()).toBe('No results for “lamp”');
     const item = noResults.locator('li', { hasText: `Brand: ${brand}` });

@@ -9,3 +9,6 @@ export { parseStorefrontConfig } from './lib/config.ts';
 
 /** Absolute path of the production build (`npm run build -w @vitrine/storefront`). */
 export const storefrontDistDir: string = fileURLToPath(new URL('../dist', import.meta.url));
+
+/** The server renderer built beside it (`dist-server/entry-server.js`, a `PageRenderer`), for `storefrontRenderer`. */
+export const storefrontRendererPath: string = fileURLToPath(new URL('../dist-server/entry-server.js', import.meta.url));

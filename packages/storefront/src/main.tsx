@@ -1,44 +1,45 @@
 /**
  * Startup: read the runtime config, create the search client (the one seam), load the category tree that
  * category URLs are read against, set up insights, then render. A failure here shows a message, not a blank page.
+ *
+ * A server-rendered page carries its config, category tree and first results (`ssr/page-state.ts`): the app
+ * then hydrates the markup it came with, asking the network for nothing before the shopper acts.
  */
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'instantsearch.css/themes/satellite-min.css';
 import './styles/app.css';
 import './styles/pages.css';
-import { App } from './app/App.tsx';
-import { ServicesContext } from './app/services.ts';
+import { Root } from './app/Root.tsx';
 import type { Services } from './app/services.ts';
 import { loadCategoryTree } from './lib/catalog.ts';
 import { CartStore } from './lib/cart.ts';
+import { parseStorefrontConfig } from './lib/config.ts';
 import { createInsights } from './lib/insights.ts';
 import { createSearchClient, insightsHost, loadConfig } from './lib/search-client.ts';
+import { readPageState } from './ssr/page-state.ts';
+import type { PageState } from './ssr/page-state.ts';
 
-async function boot(): Promise<Services> {
-  const config = await loadConfig();
+async function boot(state: PageState | undefined): Promise<Services> {
+  const config = state ? parseStorefrontConfig(state.config) : await loadConfig();
   const searchClient = createSearchClient(config, window.location);
   const [categories, insights] = await Promise.all([
     // Without the tree, category paths can't be read; the shop still works, only `/c/…` links fall back to all products.
-    loadCategoryTree(searchClient, config.indexName).catch(() => []),
+    state ? state.categories : loadCategoryTree(searchClient, config.indexName).catch(() => []),
     createInsights(config, insightsHost(config, window.location)),
   ]);
-  return { config, searchClient, insights, categories, cart: new CartStore(window.localStorage) };
+  const initialData = { ...(state?.search ? { search: state.search } : {}), ...(state?.product ? { product: state.product } : {}) };
+  return { config, searchClient, insights, categories, cart: new CartStore(window.localStorage), initialData };
 }
 
-const root = createRoot(document.getElementById('root')!);
-boot().then(
+const container = document.getElementById('root')!;
+const state = readPageState(document);
+boot(state).then(
   (services) => {
-    root.render(
-      <StrictMode>
-        <ServicesContext.Provider value={services}>
-          <App />
-        </ServicesContext.Provider>
-      </StrictMode>,
-    );
+    if (state) hydrateRoot(container, <Root services={services} />);
+    else createRoot(container).render(<Root services={services} />);
   },
   (error: unknown) => {
-    root.render(
+    createRoot(container).render(
       <div className="vt-boot" role="alert">
         <h1>The shop could not start</h1>
         <p>{error instanceof Error ? error.message : String(error)}</p>

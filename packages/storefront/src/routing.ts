@@ -198,10 +198,18 @@ export interface StorefrontRouting {
    * on a hit) would otherwise drop it, and Back would return to the search before that change.
    */
   flush(): void;
+  /**
+   * Stops (or resumes) URL writes: the search page detaches its router when it unmounts. Its widgets unmount
+   * before InstantSearch disposes of the router, and each removal is a state change the router would write
+   * 400 ms later, over the page the shopper went to (a stray `/` in the history and a search title).
+   */
+  setAttached(attached: boolean): void;
 }
 
-export function createRouting(context: RoutingContext): StorefrontRouting {
+/** `serverUrl`: the address rendered on the server, where there is no `window.location` to read. */
+export function createRouting(context: RoutingContext, serverUrl?: URL | null): StorefrontRouting {
   const router = history<RouteState>({
+    getLocation: () => (typeof window === 'undefined' && serverUrl ? (serverUrl as unknown as Location) : window.location),
     writeDelay: 400,
     // Leaving the search page for a product page must not rewrite the URL the shopper is navigating to.
     cleanUrlOnDispose: false,
@@ -212,8 +220,10 @@ export function createRouting(context: RoutingContext): StorefrontRouting {
   // The router keeps its timer private; `write` is wrapped to remember what a pending timer would write.
   const timed = router as unknown as { writeTimer?: ReturnType<typeof setTimeout> };
   let lastRoute: RouteState | undefined;
+  let attached = true;
   const write = router.write.bind(router);
   router.write = (route: RouteState) => {
+    if (!attached) return;
     lastRoute = route;
     write(route);
   };
@@ -224,6 +234,13 @@ export function createRouting(context: RoutingContext): StorefrontRouting {
         stateToRoute: (uiState: UiState) => stateToRoute(uiState, context),
         routeToState: (route: RouteState) => routeToState(route, context),
       },
+    },
+    setAttached(value: boolean) {
+      attached = value;
+      if (!value && timed.writeTimer !== undefined) {
+        clearTimeout(timed.writeTimer);
+        timed.writeTimer = undefined;
+      }
     },
     flush() {
       if (timed.writeTimer === undefined || !lastRoute) return;

@@ -63,6 +63,9 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     ...(options.withStorefront
       ? {
           staticRoot,
+          // Shoppers' pages are server-rendered when the renderer was built (`npm run build`); a storefront
+          // from VITRINE_STOREFRONT_DIR brings its own `../dist-server/` or is served as an app shell.
+          ...rendererFor(staticRoot),
           storefrontConfig: {
             provider: 'vitrine',
             appId: env.appId,
@@ -146,6 +149,11 @@ ${ENVIRONMENT_HELP}`,
   positionals: { min: 0, max: 0 },
   run: (values, _positionals, ctx) => runServer({ withStorefront: false, demo: values.demo === true }, ctx),
 };
+
+function rendererFor(staticRoot: string): { storefrontRenderer?: string } {
+  const beside = join(staticRoot, '..', 'dist-server', 'entry-server.js');
+  return existsSync(beside) ? { storefrontRenderer: beside } : {};
+}
 
 /** Creates an empty file and flushes it, so that it is on disk before the writes it announces. */
 function markDurably(path: string): void {

@@ -91,6 +91,12 @@ function credential(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a secured key is refused before its own restrictions are read: not a secured key, signed by no key of
+ * this server (`unsigned`: a verification was spent), or signed by a key that is gone or lost `search`.
+ */
+type SecuredRefusal = 'malformed' | 'unsigned' | 'orphaned';
+
 /** A secured key's parent: a stored key, or null for the configured search-only key. */
 type Parent = StoredKey | null;
 
@@ -152,12 +158,42 @@ export class Authenticator {
     if (sameSecret(keyDigest, this.adminDigest)) {
       return { kind: 'admin', acl: 'all', indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash };
     }
-    if (sameSecret(keyDigest, this.searchDigest)) {
-      return { kind: 'search', acl: SEARCH_ACL, indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash };
-    }
+    if (sameSecret(keyDigest, this.searchDigest)) return this.searchKeyContext();
     const stored = this.keys.findByValue(apiKey);
-    if (stored) return this.storedContext(stored, request, ip);
-    return this.securedContext(apiKey, keyHash, request, ip);
+    if (stored) return this.storedContext(stored, this.referer(request), ip);
+    return this.securedContext(apiKey, keyHash, this.referer(request), ip, (reason) => this.fail(ip, keyHash, reason === 'unsigned'));
+  }
+
+  /** What the search-only key may do; in-process readers acting for the storefront (the page renderer) use it. */
+  searchKeyContext(): AuthContext {
+    return { kind: 'search', acl: SEARCH_ACL, indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash: this.searchDigest.toString('hex') };
+  }
+
+  /**
+   * The rights of the key a storefront's configuration names, for reads made in process on a shopper's behalf
+   * (the page renderer), checked as the shopper's browser would be: from `caller.ip`, with the page's own address
+   * as referer. Throws the same errors as a request with that key (expired, referer, source, rate). Undefined
+   * for a key this server did not issue (a hosted Algolia key): the caller decides. Never counts as a failed
+   * authentication: the key is the merchant's configuration, not a guess.
+   */
+  configuredKeyContext(apiKey: string, caller: { ip: string; referer: string }): AuthContext | undefined {
+    const keyDigest = digest(apiKey);
+    // The admin key gives a page no more than the search-only key would.
+    if (sameSecret(keyDigest, this.searchDigest) || sameSecret(keyDigest, this.adminDigest)) return this.searchKeyContext();
+    const stored = this.keys.findByValue(apiKey);
+    if (stored) {
+      if (!stored.acl.includes('search')) throw createError('INVALID_CREDENTIALS');
+      return this.storedContext(stored, caller.referer, caller.ip);
+    }
+    const notIssuedHere = new Error('not a key of this server');
+    try {
+      return this.securedContext(apiKey, keyDigest.toString('hex'), caller.referer, caller.ip, (reason) => {
+        throw reason === 'orphaned' ? createError('INVALID_CREDENTIALS') : notIssuedHere;
+      });
+    } catch (error) {
+      if (error === notIssuedHere) return undefined;
+      throw error;
+    }
   }
 
   /** `verified`: the refusal took a secured-key verification, which always counts against the budget. */
@@ -171,8 +207,8 @@ export class Authenticator {
     return typeof value === 'string' ? value : undefined;
   }
 
-  private storedContext(key: StoredKey, request: FastifyRequest, ip: string): AuthContext {
-    if (!refererAllowed(key.referers, this.referer(request))) throw createError('REFERER_NOT_ALLOWED');
+  private storedContext(key: StoredKey, referer: string | undefined, ip: string): AuthContext {
+    if (!refererAllowed(key.referers, referer)) throw createError('REFERER_NOT_ALLOWED');
     const forced = key.queryParameters ? parseParamsString(key.queryParameters) : {};
     const { restrictSources, ...rest } = forced;
     if (typeof restrictSources === 'string' && !sourceAllowed(restrictSources, ip)) throw createError('SOURCE_NOT_ALLOWED');
@@ -187,20 +223,20 @@ export class Authenticator {
    * stored key that can be a parent (api-keys.ts). That is one HMAC per key for a key seen for the first time, which
    * the failed-authentication budget bounds for guessers; verified keys are cached and cost one map lookup after.
    */
-  private securedContext(apiKey: string, keyHash: string, request: FastifyRequest, ip: string): AuthContext {
+  private securedContext(apiKey: string, keyHash: string, referer: string | undefined, ip: string, refuse: (reason: SecuredRefusal) => never): AuthContext {
     let entry = this.securedCache.get(keyHash);
     if (!entry) {
       const decoded = decodeSecuredKey(apiKey);
-      if (!decoded) return this.fail(ip, keyHash, false);
+      if (!decoded) return refuse('malformed');
       const signer = verifySecuredKey(this.config.searchApiKey, decoded) ? null : this.keys.findParent((value) => verifySecuredKey(value, decoded));
-      if (signer === undefined) return this.fail(ip, keyHash, true);
+      if (signer === undefined) return refuse('unsigned');
       entry = { parentHash: signer?.hash ?? null };
       if (this.securedCache.size >= SECURED_CACHE_SIZE) this.securedCache.delete(this.securedCache.keys().next().value!);
       this.securedCache.set(keyHash, entry);
     }
     // The parent as it is now: a deleted or expired parent, or one that lost the search ACL, takes its secured keys with it.
     const parent: Parent | undefined = entry.parentHash === null ? null : this.keys.findLiveByHash(entry.parentHash);
-    if (parent === undefined || (parent !== null && !parent.acl.includes('search'))) return this.fail(ip, keyHash, false);
+    if (parent === undefined || (parent !== null && !parent.acl.includes('search'))) return refuse('orphaned');
     let grant = entry.grant;
     if (!grant || grant.parent !== parent) {
       grant = this.securedGrant(parent, parseRestrictions(decodeSecuredKey(apiKey)!.params));
@@ -211,7 +247,6 @@ export class Authenticator {
     }
     if (grant.validUntil !== undefined && Date.now() / 1000 > grant.validUntil) throw createError('KEY_EXPIRED');
     for (const sources of grant.sources) if (!sourceAllowed(sources, ip)) throw createError('SOURCE_NOT_ALLOWED');
-    const referer = this.referer(request);
     for (const referers of grant.referers) if (!refererAllowed(referers, referer)) throw createError('REFERER_NOT_ALLOWED');
     if (parent && parent.maxQueriesPerIPPerHour > 0) {
       // The parent's budget, shared with the parent's own queries; per userToken when the secured key has one, as Algolia.

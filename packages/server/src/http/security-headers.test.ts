@@ -27,6 +27,8 @@ function expectPageHeaders(response: Response, what: string): void {
   expect(csp['script-src'], what).toEqual(["'self'"]);
   expect(csp['script-src-attr'], what).toEqual(["'none'"]);
   expect(csp['style-src'], what).toEqual(["'self'"]);
+  // Style attributes: only the one of a server-rendered page's `<Stats>` (the hash of its exact text).
+  expect(csp['style-src-attr'], what).toEqual(["'unsafe-hashes'", "'sha256-dix/XJG12kCqxLb6eWw0upinpGc+47pIN6TKw3ooax4='"]);
   expect(csp['object-src'], what).toEqual(["'none'"]);
   expect(csp['frame-ancestors'], what).toEqual(["'none'"]);
   expect(csp['connect-src'], what).toEqual(["'self'"]);

@@ -24,11 +24,12 @@ const REVALIDATE = 'no-cache';
 /** A last path segment ending in `.ext`: a file, not a client-side route. */
 const FILE_EXTENSION = /\.[A-Za-z0-9]{1,16}$/;
 
-export async function registerStorefront(app: FastifyInstance, root: string): Promise<void> {
+/** `serveIndex: false` leaves `/` to the page renderer (the file stays at `/index.html`). */
+export async function registerStorefront(app: FastifyInstance, root: string, options: { serveIndex: boolean } = { serveIndex: true }): Promise<void> {
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
-    index: ['index.html'],
+    index: options.serveIndex ? ['index.html'] : false,
     preCompressed: true,
     // Our own cache headers (setHeaders); @fastify/static's would say `max-age=0` for everything.
     cacheControl: false,

@@ -4,7 +4,9 @@ import { Header } from '../components/layout/Header.tsx';
 import { HeaderSearch } from '../components/layout/HeaderSearch.tsx';
 import { PageLoadBoundary } from '../components/layout/PageLoadBoundary.tsx';
 import { usePage } from '../lib/navigation.ts';
+import { NotFoundPage } from './NotFoundPage.tsx';
 import { SearchPage } from './SearchPage.tsx';
+import { useServices } from './services.ts';
 
 // Product, cart, checkout and analytics pages are separate chunks: the search page's JS budget pays only for search.
 const ProductPage = lazy(() => import('./ProductPage.tsx'));
@@ -15,7 +17,8 @@ const HelpPage = lazy(() => import('./HelpPage.tsx'));
 const ConsolePage = lazy(() => import('../console/ConsolePage.tsx'));
 
 export function App() {
-  const page = usePage();
+  const { categories } = useServices();
+  const page = usePage(categories);
   return (
     <>
       <a className="vt-skip" href="#main">
@@ -37,6 +40,7 @@ export function App() {
                 {page.kind === 'checkout' && <CheckoutPage />}
                 {page.kind === 'help' && <HelpPage />}
                 {page.kind === 'console' && <ConsolePage section={page.section} />}
+                {page.kind === 'notFound' && <NotFoundPage />}
               </Suspense>
             </PageLoadBoundary>
           </main>

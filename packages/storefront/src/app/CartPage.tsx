@@ -1,4 +1,5 @@
 /** `/cart`: each line with its unit price, a quantity stepper and line total; the order summary; the way to checkout. */
+import { pageTitles, useDocumentTitle } from '../lib/page-titles.ts';
 import { OrderSummary } from '../components/cart/OrderSummary.tsx';
 import { QuantityStepper } from '../components/product/QuantityStepper.tsx';
 import { productPath } from '../lib/catalog.ts';
@@ -6,6 +7,7 @@ import { handleLinkClick } from '../lib/navigation.ts';
 import { useCartLines, useFormat, useServices } from './services.ts';
 
 export default function CartPage() {
+  useDocumentTitle(pageTitles.cart);
   const { cart } = useServices();
   const format = useFormat();
   const lines = useCartLines();

@@ -3,6 +3,7 @@
  * purchase event is sent for the ordered products. The form is checked on submit: each problem is written
  * under its field, listed in an alert above the form, and the first invalid field gets the focus.
  */
+import { pageTitles, useDocumentTitle } from '../lib/page-titles.ts';
 import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { OrderSummary } from '../components/cart/OrderSummary.tsx';
@@ -43,6 +44,7 @@ function Confirmation({ order }: { order: Order }) {
 }
 
 export default function CheckoutPage() {
+  useDocumentTitle(pageTitles.checkout);
   const { cart, config, insights } = useServices();
   const format = useFormat();
   const lines = useCartLines();

@@ -1,7 +1,9 @@
 /** `/help`: how the shop works, in a few answers (the demo's "help" search leads here through a rule's redirect). */
+import { pageTitles, useDocumentTitle } from '../lib/page-titles.ts';
 import { handleLinkClick } from '../lib/navigation.ts';
 
 export default function HelpPage() {
+  useDocumentTitle(pageTitles.help);
   return (
     <section className="vt-help">
       <h1>Help</h1>

@@ -2,7 +2,7 @@
  * `/p/<slug>-<objectID>`: the record loaded from the index by objectID, a view event, and 'Add to cart'
  * (a conversion event attributed to the search that led here, when there was one).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
 import { CategoryTrail } from '../components/product/CategoryTrail.tsx';
 import { QuantityStepper } from '../components/product/QuantityStepper.tsx';
@@ -11,32 +11,56 @@ import { VariantPicker } from '../components/product/VariantPicker.tsx';
 import { ProductRecommendations } from '../components/recommend/ProductRecommendations.tsx';
 import { getProduct, productPath } from '../lib/catalog.ts';
 import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation.ts';
+import { pageTitles, productTitle, useDocumentTitle } from '../lib/page-titles.ts';
 import { deliveryText, stockText } from '../lib/shipping.ts';
-import { useFormat, useServices } from './services.ts';
+import { NotFoundPage } from './NotFoundPage.tsx';
+import { takeInitialData, useAppLive, useFormat, useServices } from './services.ts';
 
 type Load = { state: 'loading' } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'ready'; product: Product };
 
+/** The record the server rendered this page with, when it is this product: the page then starts ready. */
+function initialLoad(prefetched: { objectID: string; record: Product | null } | undefined, objectID: string): Load {
+  if (prefetched?.objectID !== objectID) return { state: 'loading' };
+  return prefetched.record ? { state: 'ready', product: prefetched.record } : { state: 'missing' };
+}
+
+function loadTitle(load: Load): string {
+  if (load.state === 'ready') return productTitle(load.product);
+  return load.state === 'missing' ? pageTitles.missingProduct : pageTitles.loadingProduct;
+}
+
 export default function ProductPage({ objectID }: { objectID: string }) {
-  const { config, searchClient, insights, cart } = useServices();
+  const services = useServices();
+  const { config, searchClient, insights, cart } = services;
   const format = useFormat();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const live = useAppLive();
+  const [load, setLoad] = useState<Load>(() => initialLoad(takeInitialData(services, 'product'), objectID));
+  const prefetched = useRef(load.state !== 'loading');
   const [attempt, setAttempt] = useState(0);
   const [added, setAdded] = useState(0);
   const [quantity, setQuantity] = useState(1);
 
+  useDocumentTitle(loadTitle(load));
+
   useEffect(() => {
     let cancelled = false;
+    const shown = (product: Product) => {
+      insights?.productViewed(product);
+      // Keep the canonical slug in the address bar when the link had an old or missing one.
+      const canonical = productPath(product);
+      if (window.location.pathname !== canonical) window.history.replaceState(window.history.state, '', canonical);
+    };
+    // A server-rendered product is already there: no second request for it.
+    if (prefetched.current && attempt === 0) {
+      prefetched.current = false;
+      if (load.state === 'ready') shown(load.product);
+      return;
+    }
     getProduct(searchClient, config.indexName, objectID).then(
       (product) => {
         if (cancelled) return;
         setLoad(product ? { state: 'ready', product } : { state: 'missing' });
-        if (product) {
-          document.title = `${product.name} – Vitrine`;
-          insights?.productViewed(product);
-          // Keep the canonical slug in the address bar when the link had an old or missing one.
-          const canonical = productPath(product);
-          if (window.location.pathname !== canonical) window.history.replaceState(window.history.state, '', canonical);
-        }
+        if (product) shown(product);
       },
       (error: unknown) => {
         if (!cancelled) setLoad({ state: 'error', message: error instanceof Error ? error.message : String(error) });
@@ -45,19 +69,12 @@ export default function ProductPage({ objectID }: { objectID: string }) {
     return () => {
       cancelled = true;
     };
+    // `load` is read once, for the server-rendered product; a change of it must not load the product again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchClient, config.indexName, objectID, insights, attempt]);
 
   if (load.state === 'loading') return <p className="vt-loading" role="status">Loading product…</p>;
-  if (load.state === 'missing') {
-    return (
-      <section className="vt-product-missing">
-        <h1>Product not found</h1>
-        <p>
-          It may have been removed from the catalogue. <a href="/" onClick={(event) => handleLinkClick(event, '/')}>Search the shop</a>
-        </p>
-      </section>
-    );
-  }
+  if (load.state === 'missing') return <NotFoundPage what="product" />;
   if (load.state === 'error') {
     return (
       <div className="vt-error" role="alert">
@@ -99,8 +116,8 @@ export default function ProductPage({ objectID }: { objectID: string }) {
           </p>
           <VariantPicker product={product} />
           <div className="vt-buy">
-            <QuantityStepper label="Quantity" quantity={quantity} onChange={setQuantity} />
-            <button type="button" className="vt-primary" onClick={addToCart} disabled={!stock.available}>
+            <QuantityStepper label="Quantity" quantity={quantity} onChange={setQuantity} disabled={!live} />
+            <button type="button" className="vt-primary" onClick={addToCart} disabled={!stock.available || !live}>
               Add to cart
             </button>
           </div>

@@ -2,11 +2,12 @@
  * The search page: one `<InstantSearch>` with URL routing, insights, and the stock widgets (default texts and
  * `ais-*` classes kept) around a few headless ones of our own.
  */
-import { useEffect, useMemo } from 'react';
+import { useContext, useEffect, useMemo, useState } from 'react';
 import {
   Breadcrumb,
   HitsPerPage,
   InstantSearch,
+  InstantSearchSSRProvider,
   SortBy,
   Stats,
   useInstantSearch,
@@ -27,10 +28,10 @@ import { SearchStatus } from '../components/search/SearchStatus.tsx';
 import { useStatsTexts } from '../components/search/stats-texts.ts';
 import { categoryAttributes } from '../lib/catalog.ts';
 import { sortOptions } from '../lib/config.ts';
-import { onBeforeNavigate } from '../lib/navigation.ts';
+import { onBeforeNavigate, ServerUrlContext } from '../lib/navigation.ts';
 import { createRouting } from '../routing.ts';
 import type { RoutingContext } from '../routing.ts';
-import { useServices } from './services.ts';
+import { takeInitialData, useServices } from './services.ts';
 
 export const hitsPerPageOptions = [20, 40, 60];
 
@@ -54,18 +55,31 @@ function SearchHeader() {
 }
 
 export function SearchPage() {
-  const { config, searchClient, insights, categories } = useServices();
+  const services = useServices();
+  const { config, searchClient, insights, categories } = services;
+  const serverUrl = useContext(ServerUrlContext);
+  // The results the server rendered this page with, once: the first render shows them (no search on hydration).
+  const [serverState] = useState(() => takeInitialData(services, 'search'));
+  // Hydrating from server results replaces the client's `search` with one that only takes InstantSearch's call
+  // shape: give InstantSearch a copy of its own, so the featured products, variants and suggestions (which call
+  // `search({ requests })` on the shared client) keep working.
+  const [instantSearchClient] = useState(() => (serverState ? { ...searchClient } : searchClient));
   const statsTexts = useStatsTexts();
   const sorts = useMemo(() => sortOptions(config), [config]);
-  const { routing, flush } = useMemo(() => {
+  const { routing, flush, setAttached } = useMemo(() => {
     const context: RoutingContext = { indexName: config.indexName, sortOptions: sorts, categories, hitsPerPageOptions };
-    return createRouting(context);
-  }, [config.indexName, sorts, categories]);
+    return createRouting(context, serverUrl);
+  }, [config.indexName, sorts, categories, serverUrl]);
   useEffect(() => onBeforeNavigate(flush), [flush]);
+  useEffect(() => {
+    setAttached(true);
+    return () => setAttached(false);
+  }, [setAttached]);
 
   return (
+    <InstantSearchSSRProvider {...(serverState ?? {})}>
     <InstantSearch
-      searchClient={searchClient}
+      searchClient={instantSearchClient}
       indexName={config.indexName}
       routing={routing}
       insights={insights ? insights.middleware : false}
@@ -106,5 +120,6 @@ export function SearchPage() {
         </main>
       </div>
     </InstantSearch>
+    </InstantSearchSSRProvider>
   );
 }

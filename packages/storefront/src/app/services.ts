@@ -1,12 +1,13 @@
 /**
  * What every page needs, created once at startup (see main.tsx) and handed down through React context.
  */
-import { createContext, useContext, useMemo, useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { CategoryNode } from '../lib/catalog.ts';
 import type { CartLine, CartStore } from '../lib/cart.ts';
 import type { StorefrontConfig } from '../lib/config.ts';
 import type { Insights } from '../lib/insights.ts';
 import type { SearchClient } from '../lib/search-client.ts';
+import type { PageState } from '../ssr/page-state.ts';
 
 export interface Services {
   config: StorefrontConfig;
@@ -14,6 +15,18 @@ export interface Services {
   insights: Insights | undefined;
   categories: CategoryNode[];
   cart: CartStore;
+  /**
+   * What the server rendered the first page with (search results, the product record). Each part is taken
+   * once, by the page that hydrates: a page shown later must not start from the first page's data.
+   */
+  initialData: Pick<PageState, 'search' | 'product'>;
+}
+
+/** Takes (and forgets) one part of the data the page was server-rendered with. */
+export function takeInitialData<K extends keyof Services['initialData']>(services: Services, key: K): Services['initialData'][K] {
+  const value = services.initialData[key];
+  delete services.initialData[key];
+  return value;
 }
 
 export const ServicesContext = createContext<Services | null>(null);
@@ -24,9 +37,22 @@ export function useServices(): Services {
   return services;
 }
 
+const noLines: CartLine[] = [];
+const subscribeToNothing = () => () => {};
+
+/**
+ * False on the server and while a server-rendered page hydrates, true once the app is live (at once on a page
+ * rendered in the browser). Buttons that only the script can handle start disabled, so a click before then is
+ * not silently lost.
+ */
+export function useAppLive(): boolean {
+  return useSyncExternalStore(subscribeToNothing, () => true, () => false);
+}
+
+/** The cart's lines; empty while a server-rendered page hydrates (the server knows no cart), then the browser's. */
 export function useCartLines(): CartLine[] {
   const { cart } = useServices();
-  return useSyncExternalStore(cart.subscribe, cart.getLines, cart.getLines);
+  return useSyncExternalStore(cart.subscribe, cart.getLines, () => noLines);
 }
 
 export interface Format {
@@ -36,12 +62,22 @@ export interface Format {
   number(value: number): string;
 }
 
-/** Number formats of the configured locale: one currency, one style, on every page. */
+const formats = new Map<string, Format>();
+
+/**
+ * Number formats of the configured locale: one currency, one style, on every page. Made once per locale and
+ * currency: an `Intl.NumberFormat` costs far more to create than to use, and every hit shows a price (a server
+ * render keeps no `useMemo` between renders).
+ */
 export function useFormat(): Format {
   const { config } = useServices();
-  return useMemo(() => {
+  const key = `${config.locale}\u0000${config.currency}`;
+  let format = formats.get(key);
+  if (!format) {
     const price = new Intl.NumberFormat(config.locale, { style: 'currency', currency: config.currency });
     const number = new Intl.NumberFormat(config.locale);
-    return { price: (value) => price.format(value), number: (value) => number.format(value) };
-  }, [config.locale, config.currency]);
+    format = { price: (value) => price.format(value), number: (value) => number.format(value) };
+    formats.set(key, format);
+  }
+  return format;
 }

@@ -11,7 +11,18 @@ describe('pageFor', () => {
     expect(pageFor('/admin/analytics/')).toEqual({ kind: 'console', section: 'analytics' });
     expect(pageFor('/admin')).toEqual({ kind: 'console', section: 'indices' });
     expect(pageFor('/admin/synonyms')).toEqual({ kind: 'console', section: 'synonyms' });
-    expect(pageFor('/admin/nothing-here')).toEqual({ kind: 'search' });
+    expect(pageFor('/search')).toEqual({ kind: 'search' });
+    expect(pageFor('/admin/nothing-here')).toEqual({ kind: 'notFound' });
+    expect(pageFor('/nope')).toEqual({ kind: 'notFound' });
     expect(pageFor('/p/desk-lamp-42')).toEqual({ kind: 'product', objectID: '42' });
+  });
+
+  it('knows a category path names no category once the tree is known', () => {
+    const tree = [{ name: 'Lighting', slug: 'lighting', children: [{ name: 'Lamps', slug: 'lamps', children: [] }] }];
+    expect(pageFor('/c/lighting/lamps', tree)).toEqual({ kind: 'search' });
+    expect(pageFor('/c/lighting/sofas', tree)).toEqual({ kind: 'notFound' });
+    expect(pageFor('/c/nothing', tree)).toEqual({ kind: 'notFound' });
+    // Without a tree (it could not be loaded) the path is read as a search, as before.
+    expect(pageFor('/c/nothing')).toEqual({ kind: 'search' });
   });
 });

@@ -3,9 +3,10 @@
  * merchant console under `/admin`), told apart by the path alone. Search URLs (`/`, `/c/…`) are written by InstantSearch's history router; this module only moves
  * between kinds of page and tells React when the kind changes (links, back/forward).
  */
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { MouseEvent as ReactMouseEvent } from 'react';
-import { parseProductPath } from './catalog.ts';
+import { parseProductPath, slugsToCategory } from './catalog.ts';
+import type { CategoryNode } from './catalog.ts';
 import { saveScrollPosition } from './scroll-memory.ts';
 
 export type Page =
@@ -14,7 +15,8 @@ export type Page =
   | { kind: 'cart' }
   | { kind: 'checkout' }
   | { kind: 'help' }
-  | { kind: 'console'; section: ConsoleSection };
+  | { kind: 'console'; section: ConsoleSection }
+  | { kind: 'notFound' };
 
 /** The merchant console's screens, each at `/admin/<section>` (`/admin` alone is the indices list). */
 export const consoleSections = ['indices', 'records', 'import', 'configuration', 'synonyms', 'rules', 'keys', 'analytics', 'activity'] as const;
@@ -22,7 +24,28 @@ export type ConsoleSection = (typeof consoleSections)[number];
 
 const navigateEvent = 'vitrine:navigate';
 
-export function pageFor(pathname: string): Page {
+/** The category slugs of a `/c/…` path, or undefined for another path (or one that does not decode). */
+export function categoryPathSlugs(pathname: string): string[] | undefined {
+  const match = /^\/c\/(.+?)\/?$/.exec(pathname);
+  if (!match) return undefined;
+  try {
+    return match[1].split('/').map(decodeURIComponent);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The kind of page a path shows. With the category tree, a `/c/…` path that names no category is "not found"
+ * (without it, as when the tree could not be loaded, such a path shows the whole catalogue).
+ */
+export function pageFor(pathname: string, categories: CategoryNode[] = []): Page {
+  if (pathname === '/' || pathname === '/search' || pathname === '/search/' || pathname === '/index.html') return { kind: 'search' };
+  const slugs = categoryPathSlugs(pathname);
+  if (slugs !== undefined) {
+    const known = categories.length === 0 || (slugs.length > 0 && slugsToCategory(categories, slugs) !== undefined);
+    return known ? { kind: 'search' } : { kind: 'notFound' };
+  }
   if (pathname === '/cart' || pathname === '/cart/') return { kind: 'cart' };
   if (pathname === '/checkout' || pathname === '/checkout/') return { kind: 'checkout' };
   if (pathname === '/help' || pathname === '/help/') return { kind: 'help' };
@@ -33,12 +56,18 @@ export function pageFor(pathname: string): Page {
   }
   const objectID = parseProductPath(pathname);
   if (objectID !== undefined) return { kind: 'product', objectID };
-  return { kind: 'search' };
+  return { kind: 'notFound' };
 }
 
+/**
+ * The address being rendered on the server (there is no `window` there). In the browser it is absent: the page
+ * is `window.location`, and the first render of a hydrating page reads the same address the server did.
+ */
+export const ServerUrlContext = createContext<URL | null>(null);
+
 /** A string that changes only when the kind of page (or the product) changes, so search URL updates don't re-render the app. */
-function pageKey(): string {
-  const page = pageFor(window.location.pathname);
+function pageKey(pathname: string, categories: CategoryNode[]): string {
+  const page = pageFor(pathname, categories);
   if (page.kind === 'product') return `product:${page.objectID}`;
   return page.kind === 'console' ? `console:${page.section}` : page.kind;
 }
@@ -53,8 +82,13 @@ function subscribe(listener: () => void): () => void {
 }
 
 /** The current page; re-renders the caller when the shopper moves to another page. */
-export function usePage(): Page {
-  const key = useSyncExternalStore(subscribe, pageKey, () => 'search');
+export function usePage(categories: CategoryNode[]): Page {
+  const serverUrl = useContext(ServerUrlContext);
+  const key = useSyncExternalStore(
+    subscribe,
+    () => pageKey(window.location.pathname, categories),
+    () => pageKey(serverUrl ? serverUrl.pathname : window.location.pathname, categories),
+  );
   if (key.startsWith('product:')) return { kind: 'product', objectID: key.slice('product:'.length) };
   if (key.startsWith('console:')) return { kind: 'console', section: key.slice('console:'.length) as ConsoleSection };
   return { kind: key } as Page;

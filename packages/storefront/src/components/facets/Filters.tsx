@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import { ClearRefinements, DynamicWidgets, HierarchicalMenu, RefinementList, ToggleRefinement, useInstantSearch } from 'react-instantsearch';
 import { categoryAttributes } from '../../lib/catalog.ts';
 import { Panel } from './Panel.tsx';
@@ -13,6 +14,14 @@ function orderOrDefault(attributes: string[]): string[] {
 }
 
 /**
+ * True while the server collects a page's queries (`ssr/entry-server.tsx`): every filter is then mounted at
+ * once, without DynamicWidgets, so react-instantsearch's `getServerState` needs one render and one search
+ * instead of two (DynamicWidgets is a two-pass widget). The page itself is rendered with DynamicWidgets, from
+ * results that hold every facet, so it shows what the browser shows.
+ */
+export const CollectAllFacetsContext = createContext(false);
+
+/**
  * Every filter of the search page, stock widgets with their default texts, ordered (and chosen) by the
  * results' `renderingContent.facetOrdering` when a rule or the index settings give one, else in the shop's own
  * order. `facets={[]}`: each widget asks for its own facet, as without DynamicWidgets, instead of `*`.
@@ -22,29 +31,37 @@ function orderOrDefault(attributes: string[]): string[] {
 export function Filters() {
   const { results } = useInstantSearch({ catchError: true });
   const empty = !results.__isArtificial && results.nbHits === 0;
+  const collectAll = useContext(CollectAllFacetsContext);
+  const panels = [
+    <Panel key="category" title="Category" hidden={empty}>
+      <HierarchicalMenu attributes={[...categoryAttributes]} showMore limit={10} showMoreLimit={20} />
+    </Panel>,
+    <Panel key="brand" title="Brand" hidden={empty}>
+      <RefinementList attribute="brand" searchable searchablePlaceholder="Search brands" showMore limit={10} showMoreLimit={20} />
+    </Panel>,
+    <Panel key="color" title="Color" hidden={empty}>
+      <RefinementList attribute="color" showMore limit={10} showMoreLimit={20} />
+    </Panel>,
+    <Panel key="price" title="Price" hidden={empty}>
+      <PriceRange attribute="price" />
+    </Panel>,
+    <Panel key="rating" title="Rating" hidden={empty}>
+      <Ratings attribute="rating" />
+    </Panel>,
+    <Panel key="shipping" title="Shipping" hidden={empty}>
+      <ToggleRefinement attribute="free_shipping" label="Free shipping" />
+    </Panel>,
+  ];
   return (
     <>
       <ClearRefinements />
-      <DynamicWidgets facets={[]} transformItems={orderOrDefault}>
-        <Panel title="Category" hidden={empty}>
-          <HierarchicalMenu attributes={[...categoryAttributes]} showMore limit={10} showMoreLimit={20} />
-        </Panel>
-        <Panel title="Brand" hidden={empty}>
-          <RefinementList attribute="brand" searchable searchablePlaceholder="Search brands" showMore limit={10} showMoreLimit={20} />
-        </Panel>
-        <Panel title="Color" hidden={empty}>
-          <RefinementList attribute="color" showMore limit={10} showMoreLimit={20} />
-        </Panel>
-        <Panel title="Price" hidden={empty}>
-          <PriceRange attribute="price" />
-        </Panel>
-        <Panel title="Rating" hidden={empty}>
-          <Ratings attribute="rating" />
-        </Panel>
-        <Panel title="Shipping" hidden={empty}>
-          <ToggleRefinement attribute="free_shipping" label="Free shipping" />
-        </Panel>
-      </DynamicWidgets>
+      {collectAll ? (
+        panels
+      ) : (
+        <DynamicWidgets facets={[]} transformItems={orderOrDefault}>
+          {panels}
+        </DynamicWidgets>
+      )}
     </>
   );
 }

@@ -8,6 +8,8 @@ export interface QuantityStepperProps {
   /** The accessible name of the field ("Quantity", "Quantity of <product>"). */
   label: string;
   min?: number;
+  /** Every control disabled (the page is not live yet). */
+  disabled?: boolean;
 }
 
 /**
@@ -15,12 +17,12 @@ export interface QuantityStepperProps {
  * nothing changes (so no total is computed from a half-typed value), and leaving it empty or invalid puts the
  * current quantity back.
  */
-export function QuantityStepper({ quantity, onChange, label, min = 1 }: QuantityStepperProps) {
+export function QuantityStepper({ quantity, onChange, label, min = 1, disabled = false }: QuantityStepperProps) {
   const [draft, setDraft] = useState<string | null>(null);
   const valid = (text: string) => /^\d{1,2}$/.test(text) && Number(text) >= min && Number(text) <= maxQuantity;
   return (
     <span className="vt-stepper" role="group" aria-label={label}>
-      <button type="button" aria-label={`Decrease ${label.toLowerCase()}`} disabled={quantity <= min} onClick={() => onChange(Math.max(min, quantity - 1))}>
+      <button type="button" aria-label={`Decrease ${label.toLowerCase()}`} disabled={disabled || quantity <= min} onClick={() => onChange(Math.max(min, quantity - 1))}>
         −
       </button>
       <input
@@ -28,6 +30,7 @@ export function QuantityStepper({ quantity, onChange, label, min = 1 }: Quantity
         inputMode="numeric"
         pattern="[0-9]*"
         aria-label={label}
+        disabled={disabled}
         value={draft ?? String(quantity)}
         onChange={(event) => {
           const text = event.currentTarget.value;
@@ -38,7 +41,7 @@ export function QuantityStepper({ quantity, onChange, label, min = 1 }: Quantity
         }}
         onBlur={() => setDraft(null)}
       />
-      <button type="button" aria-label={`Increase ${label.toLowerCase()}`} disabled={quantity >= maxQuantity} onClick={() => onChange(Math.min(maxQuantity, quantity + 1))}>
+      <button type="button" aria-label={`Increase ${label.toLowerCase()}`} disabled={disabled || quantity >= maxQuantity} onClick={() => onChange(Math.min(maxQuantity, quantity + 1))}>
         +
       </button>
     </span>

@@ -2,6 +2,7 @@
  * Trending items on the home page (the search page before any query or filter). The search page's state says
  * when; the widget lives in a `RecommendScope` of its own, so it never mixes with the search's status.
  */
+import { useSyncExternalStore } from 'react';
 import { TrendingItems, useInstantSearch } from 'react-instantsearch';
 import { useServices } from '../../app/services.ts';
 import { isHomeState, recommendLimits } from '../../lib/recommend.ts';
@@ -12,10 +13,20 @@ import type { RecommendedProduct } from './RecommendedItem.tsx';
 const Nothing = () => <></>;
 const TrendingItem = ({ item }: { item: unknown }) => <RecommendedItem item={item as RecommendedProduct} eventName="Trending Item Clicked" />;
 
+const noSubscription = () => () => {};
+
+/** False on the server and while a server-rendered page hydrates, true after. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
+
 export function HomeTrending() {
   const { config } = useServices();
   const { indexUiState } = useInstantSearch();
-  if (!config.recommend.enabled || !isHomeState(indexUiState, config.indexName)) return null;
+  // A second InstantSearch inside the search page's cannot be server-rendered (react-instantsearch's
+  // getServerState takes one): the carousel comes after hydration, below the fold.
+  const hydrated = useHydrated();
+  if (!hydrated || !config.recommend.enabled || !isHomeState(indexUiState, config.indexName)) return null;
   return (
     <RecommendScope>
       <TrendingItems classNames={{ root: 'vt-recommendations' }} limit={recommendLimits.trending} itemComponent={TrendingItem} emptyComponent={Nothing} />

@@ -1,10 +1,13 @@
 import { useQueryRules } from 'react-instantsearch';
-import { handleLinkClick } from '../../lib/navigation.ts';
+import { useContext } from 'react';
+import { handleLinkClick, ServerUrlContext } from '../../lib/navigation.ts';
 import { bannersFrom, resolveRuleUrl } from '../../lib/rules.ts';
 import type { RuleBanner } from '../../lib/rules.ts';
 
 function BannerLink({ link, children }: { link: string; children: string }) {
-  const target = resolveRuleUrl(link, window.location.origin);
+  const serverUrl = useContext(ServerUrlContext);
+  const origin = serverUrl ? serverUrl.origin : window.location.origin;
+  const target = resolveRuleUrl(link, origin);
   if (target === undefined) return null;
   if ('external' in target) return <a className="vt-banner-link" href={target.external}>{children}</a>;
   return (

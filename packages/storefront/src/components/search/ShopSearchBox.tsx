@@ -5,7 +5,7 @@
  * search whenever it loses focus, and after a failed search InstantSearch restores that older state, so a
  * shopper who typed "lamp desk" while the server was down would see "lamp" again. This box keeps the text.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, InputHTMLAttributes } from 'react';
 import { useInstantSearch, useSearchBox } from 'react-instantsearch';
 import { maxQueryLength } from '../../routing.ts';
@@ -23,7 +23,18 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
 
   // Follow the search state (back/forward, a suggestion, the logo) unless the shopper is typing, or the last
   // search failed: then `query` is the older state InstantSearch fell back to, not what the shopper wants.
-  if (query !== value && status !== 'error' && document.activeElement !== inputRef.current) setValue(query);
+  const typing = typeof document !== 'undefined' && document.activeElement === inputRef.current;
+  if (query !== value && status !== 'error' && !typing) setValue(query);
+
+  // A server-rendered page shows this box before its script runs: what a shopper typed meanwhile is in the DOM
+  // but not in the search state. Search it once the box is live (a client-rendered box starts equal: no-op).
+  useEffect(() => {
+    const typed = inputRef.current?.value;
+    if (typed === undefined || typed === query) return;
+    setValue(typed);
+    refine(typed);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the box becomes live
+  }, []);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

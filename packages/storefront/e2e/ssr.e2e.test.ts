@@ -1,0 +1,181 @@
+/**
+ * Server-rendered pages in the browser: a category or product page arrives complete, hydrates without asking
+ * the search API for anything until the shopper acts, and does not move on load (layout-shift entries sum to
+ * about 0); titles follow in-app navigation; unknown addresses answer 404 with a search box. Desktop and phone.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { productPath, slugify } from '../src/lib/catalog.ts';
+import { desktop, hitNames, phone, useShop } from './harness.ts';
+
+/** Search API calls (multi-queries and record reads) the page makes; insights events are not searches. */
+function recordSearchRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/^\/1\/indexes\/.+\/(queries|query|objects)$/.test(path) || /^\/1\/indexes\/[^/]+\/[^/]+$/.test(path)) seen.push(path);
+  });
+  return seen;
+}
+
+/** Sums the page's layout shifts (as CLS counts them: not those right after an input). */
+async function observeLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const holder = window as unknown as { __layoutShift: number };
+    holder.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+        if (!entry.hadRecentInput) holder.__layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+function isHydrated(page: Page): Promise<boolean> {
+  return page.evaluate(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer')));
+}
+
+for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as const) {
+  describe(`server-rendered pages (${screen})`, () => {
+    const shop = useShop({}, viewport);
+
+    it('hydrates a category page without a search request, without a layout shift, and searches once the shopper acts', async () => {
+      const { page, harness } = shop;
+      await observeLayoutShifts(page);
+      const searches = recordSearchRequests(page);
+      const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
+      const response = await page.goto(`/c/${slugify(lvl0)}`);
+      expect(response?.status()).toBe(200);
+      await expect.poll(() => isHydrated(page)).toBe(true);
+      await page.waitForLoadState('networkidle');
+      expect((await hitNames(page)).length).toBeGreaterThan(0);
+      expect(searches).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBeLessThan(0.01);
+
+      // The hydrated page is live: a new query goes to the search API and changes the results.
+      const before = await hitNames(page);
+      await page.locator('.vt-header-search .ais-SearchBox-input').fill(harness.products[1].name.split(' ').slice(-2).join(' '));
+      await expect.poll(() => searches.length).toBeGreaterThan(0);
+      await expect.poll(() => hitNames(page)).not.toEqual(before);
+    });
+
+    it('hydrates the home page and then loads its featured products, with no script error', async () => {
+      const { page } = shop;
+      const errors: string[] = [];
+      const onError = (error: Error) => void errors.push(error.message);
+      page.on('pageerror', onError);
+      try {
+        const response = await page.goto('/');
+        expect(response?.status()).toBe(200);
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        // Featured asks the shared search client after hydration; hits stay on screen beside it.
+        await expect.poll(() => page.locator('.vt-featured .vt-card-grid > *').count()).toBeGreaterThan(0);
+        expect((await hitNames(page)).length).toBeGreaterThan(0);
+        expect(errors).toEqual([]);
+      } finally {
+        page.off('pageerror', onError);
+      }
+    });
+
+    it('searches what the shopper typed before the page hydrated', async () => {
+      const { page, harness } = shop;
+      // The page's scripts are held back, as on a slow connection, until the shopper has typed.
+      let releaseScripts!: () => void;
+      const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await scriptsReleased;
+        await route.continue();
+      });
+      try {
+        const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
+        await page.goto(`/c/${slugify(lvl0)}`, { waitUntil: 'commit' });
+        await page.locator('.vt-hit').first().waitFor();
+        const before = await hitNames(page);
+        const word = harness.products[4].name.split(' ').slice(-1)[0];
+        await page.locator('.vt-header-search .ais-SearchBox-input').pressSequentially(word);
+        expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+        releaseScripts();
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(word);
+        await expect.poll(() => hitNames(page)).not.toEqual(before);
+        expect(await page.locator('.vt-header-search .ais-SearchBox-input').inputValue()).toBe(word);
+      } finally {
+        releaseScripts();
+        await page.unroute('**/assets/*.js');
+      }
+    });
+
+    it('keeps the product page\'s buttons disabled until the page is live, so no click is lost', async () => {
+      const { page, harness } = shop;
+      let releaseScripts!: () => void;
+      const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await scriptsReleased;
+        await route.continue();
+      });
+      try {
+        await page.goto(productPath(harness.products[5]), { waitUntil: 'commit' });
+        const addToCart = page.getByRole('button', { name: 'Add to cart' });
+        await addToCart.waitFor();
+        expect(await addToCart.isDisabled()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Increase quantity' }).isDisabled()).toBe(true);
+        releaseScripts();
+        await expect.poll(() => addToCart.isEnabled()).toBe(true);
+        await page.getByRole('button', { name: 'Increase quantity' }).click();
+        await addToCart.click();
+        await expect.poll(() => page.locator('.vt-cart-count').textContent()).toBe('2');
+      } finally {
+        releaseScripts();
+        await page.unroute('**/assets/*.js');
+      }
+    });
+
+    it('hydrates a product page without reading the record again', async () => {
+      const { page, harness } = shop;
+      const product = harness.products[2];
+      const searches = recordSearchRequests(page);
+      const response = await page.goto(productPath(product));
+      expect(response?.status()).toBe(200);
+      await expect.poll(() => isHydrated(page)).toBe(true);
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(product.name);
+      expect(searches.filter((path) => path.endsWith('/objects'))).toEqual([]);
+      expect(await page.title()).toBe(`${product.name} – Vitrine`);
+    });
+
+    it('keeps the title right through in-app navigation', async () => {
+      const { page, harness } = shop;
+      const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
+      await page.goto(`/c/${slugify(lvl0)}`);
+      await expect.poll(() => isHydrated(page)).toBe(true);
+      expect(await page.title()).toBe(`${lvl0} – Vitrine`);
+      const firstHit = page.locator('.vt-hit-link').first();
+      const name = (await page.locator('.vt-hit-name').first().textContent())!;
+      await firstHit.click();
+      await expect.poll(() => page.title()).toBe(`${name} – Vitrine`);
+      await page.locator('.vt-cart-link').click();
+      await expect.poll(() => page.title()).toBe('Your cart – Vitrine');
+      await page.goBack();
+      await expect.poll(() => page.title()).toBe(`${name} – Vitrine`);
+      await page.goBack();
+      await expect.poll(() => page.title()).toBe(`${lvl0} – Vitrine`);
+    });
+
+    it('answers an unknown address, category or product with a 404 page that has a search box', async () => {
+      const { page, harness } = shop;
+      for (const path of ['/nope', '/c/no-such-category', '/p/no-such-product-zz404']) {
+        const response = await page.goto(path);
+        expect(response?.status(), path).toBe(404);
+        await expect.poll(() => isHydrated(page)).toBe(true);
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/not found/);
+        expect(await page.title()).toMatch(/not found – Vitrine/);
+      }
+      const box = page.locator('.vt-not-found-search .ais-SearchBox-input');
+      const word = harness.products[3].name.split(' ').slice(-1)[0];
+      await box.fill(word);
+      await box.press('Enter');
+      await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(word);
+      await expect.poll(async () => (await hitNames(page)).length).toBeGreaterThan(0);
+    });
+  });
+}
