@@ -16,6 +16,7 @@ import { ApiError } from '../errors.ts';
 import { applyOp } from '../storage/apply.ts';
 import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
+import { replayRows } from '../storage/replay.ts';
 import { readSnapshot, SNAPSHOT_SLICE_MS, writeSnapshotFiles } from '../storage/snapshot.ts';
 import { SearchScheduler } from './scheduler.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
@@ -37,6 +38,8 @@ let deferTimer: NodeJS.Timeout | undefined;
 const DEFER_MS = 50;
 /** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
 let held: Array<{ seq: number; json: string }> | null = null;
+/** Until the start point is loaded: the operations sent meanwhile (applied after it, before `ready`). */
+let starting: Array<{ seq: number; json: string }> | null = [];
 
 function apply(ops: Array<{ seq: number; json: string }>): void {
   for (const { seq, json } of ops) {
@@ -89,6 +92,21 @@ function applyDeferred(): void {
   applyAndTell(ops);
 }
 
+/**
+ * Loads the start point (snapshot, then the log after it) while the main thread loads its own copy, then the
+ * operations sent since; ready after that.
+ */
+async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promise<void> {
+  const loaded = message.snapshotSeq > 0 ? await readSnapshot(message.dataDir, message.snapshotSeq) : new IndexRegistry();
+  await replayRows(loaded, message.ops, () => {});
+  registry = loaded;
+  appliedSeq = message.appliedSeq;
+  const sent = starting ?? [];
+  starting = null;
+  apply(sent);
+  post({ type: 'ready', appliedSeq });
+}
+
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
 }
@@ -96,14 +114,16 @@ function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
 port.on('message', (message: ThreadRequest) => {
   switch (message.type) {
     case 'start': {
-      registry = message.snapshotSeq > 0 ? readSnapshot(message.dataDir, message.snapshotSeq) : new IndexRegistry();
-      apply(message.ops);
-      appliedSeq = message.appliedSeq;
-      post({ type: 'ready', appliedSeq });
+      void start(message).catch((error: unknown) => {
+        // Nothing to search with: the thread ends, and is started again after a delay (`threads.ts`).
+        console.error('search thread could not load the indexes:', error);
+        port.close();
+      });
       return;
     }
     case 'apply':
-      if (held !== null) for (const op of message.ops) held.push(op);
+      if (starting !== null) for (const op of message.ops) starting.push(op);
+      else if (held !== null) for (const op of message.ops) held.push(op);
       else if (scheduler.pending > 0) {
         if (deferred.length === 0) deferTimer = setTimeout(applyDeferred, DEFER_MS);
         for (const op of message.ops) deferred.push(op);

@@ -26,6 +26,8 @@ const RESTART_DELAY_MS = 500;
 /** How long a stopping thread may take to end on its own before it is terminated. */
 const STOP_GRACE_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
+/** How long a snapshot waits for a thread to be ready before it is captured on the main thread. */
+const CAPTURE_WAIT_MS = 60_000;
 
 interface Pending {
   resolve: (answer: SearchAnswer) => void;
@@ -60,6 +62,8 @@ export class SearchThreads {
   private catchUpWaiters: Array<() => void> = [];
   /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
+  /** A thread was ready once, or the first failed to start (searches then run on the main thread). */
+  started = false;
 
   constructor(
     private readonly store: Store,
@@ -75,7 +79,7 @@ export class SearchThreads {
         this.send(thread, { type: 'apply', ops });
       }
     });
-    store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released));
+    store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released), () => this.captureAvailable());
     store.setApplyGate(() => this.behind());
     for (let i = 0; i < count; i++) this.spawn();
   }
@@ -124,6 +128,18 @@ export class SearchThreads {
       thread.snapshot = { id, released, resolve, reject };
       this.send(thread, { type: 'snapshot', id, seq, dir });
     });
+  }
+
+  /**
+   * Resolves once a thread is ready to write a snapshot, or none will be soon (none running, or still none ready
+   * after `CAPTURE_WAIT_MS`): after a restart, the store's first snapshot waits for the thread loading in
+   * parallel rather than being captured on the main thread, HTTP stopped meanwhile.
+   */
+  private async captureAvailable(): Promise<void> {
+    const until = performance.now() + CAPTURE_WAIT_MS;
+    while (this.readyCount === 0 && this.threads.size > 0 && !this.closed && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   /**
@@ -189,6 +205,7 @@ export class SearchThreads {
       if (message.type === 'ready') {
         start.release();
         thread.ready = true;
+        this.started = true;
         this.restartDelay = RESTART_DELAY_MS;
       } else if (message.type === 'applied') {
         thread.appliedSeq = message.seq;
@@ -218,6 +235,7 @@ export class SearchThreads {
     worker.on('error', (error) => this.onError(error));
     worker.once('exit', () => {
       start.release();
+      this.started = true;
       this.threads.delete(thread);
       for (const pending of thread.inFlight.takeAll()) pending.reject(new ThreadGone('search thread exited'));
       thread.snapshot?.reject(new ThreadGone('search thread exited'));
