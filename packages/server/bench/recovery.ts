@@ -10,7 +10,7 @@
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,10 +47,23 @@ function snapshotInProgress(dataDir: string): boolean {
   }
 }
 
+/** CPU time (ms) a process has used, all threads, from /proc (Linux): the work, whatever the machine's load. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name, in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 interface Restart {
   server: ServerProcess;
   url: string;
   aliveMs: number;
+  /** CPU time the server process had used when it answered `/1/isalive` with 200 (both threads). */
+  aliveCpuMs: number;
   firstSearchMs: number;
   firstSearchLatency: number;
   p50: number;
@@ -73,12 +86,15 @@ async function restart(dataDir: string, workload: Workload): Promise<Restart> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawned = performance.now();
-  const starting = spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SEARCH_THREADS: values.threads!, PORT: String(port) });
+  let pid: number | undefined;
+  const starting = spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SEARCH_THREADS: values.threads!, PORT: String(port) }, undefined, [], (child) => (pid = child.pid));
   let aliveMs = 0;
+  let aliveCpuMs = 0;
   for (;;) {
     const status = await fetch(`${url}/1/isalive`).then((response) => response.status, () => 0);
     if (status === 200) {
       aliveMs = performance.now() - spawned;
+      aliveCpuMs = processCpuMs(pid);
       break;
     }
     await sleep(20);
@@ -90,7 +106,7 @@ async function restart(dataDir: string, workload: Workload): Promise<Restart> {
   for (let i = 0; i < 100; i++) latencies.push((await search(url, workload.searchBody())).ms);
   latencies.sort((a, b) => a - b);
   const { nbHits } = await search(url, EVERYTHING);
-  return { server, url, aliveMs, firstSearchMs, firstSearchLatency: first.ms, p50: latencies[49], p99: latencies[98], nbHits };
+  return { server, url, aliveMs, aliveCpuMs, firstSearchMs, firstSearchLatency: first.ms, p50: latencies[49], p99: latencies[98], nbHits };
 }
 
 /** Imports products `from` to `to` (exclusive) in batches, two in flight; resolves with how many were acknowledged. */
@@ -119,10 +135,34 @@ async function importProducts(url: string, products: Product[], from: number, to
   return acknowledged;
 }
 
+/** Runs `work` while one client searches, one call at a time; prints the searches' latency percentiles. */
+async function whileSearching<T>(url: string, workload: Workload, what: string, work: () => Promise<T>): Promise<T> {
+  const latencies: number[] = [];
+  let done = false;
+  const searcher = (async () => {
+    while (!done) {
+      try {
+        latencies.push((await search(url, workload.searchBody())).ms);
+      } catch {
+        return; // the server was killed
+      }
+    }
+  })();
+  try {
+    return await work();
+  } finally {
+    done = true;
+    await searcher;
+    latencies.sort((a, b) => a - b);
+    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]?.toFixed(0) ?? '-';
+    console.log(`  searches ${what}: ${latencies.length}, p50 ${at(0.5)} / p99 ${at(0.99)} / max ${at(1)} ms`);
+  }
+}
+
 function report(moment: string, result: Restart, expected: number): void {
   const found = result.nbHits >= expected ? 'all found' : `MISSING ${expected - result.nbHits}`;
   console.log(
-    `${moment.padEnd(26)} isalive 200 after ${(result.aliveMs / 1000).toFixed(1)} s, first search after ${(result.firstSearchMs / 1000).toFixed(1)} s ` +
+    `${moment.padEnd(26)} isalive 200 after ${(result.aliveMs / 1000).toFixed(1)} s (CPU ${(result.aliveCpuMs / 1000).toFixed(1)} s), first search after ${(result.firstSearchMs / 1000).toFixed(1)} s ` +
       `(${result.firstSearchLatency.toFixed(0)} ms), next 100: p50 ${result.p50.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms; ${result.nbHits.toLocaleString('en-US')} products (${found})`,
   );
 }
@@ -138,7 +178,7 @@ try {
 
   // 1. During the import: killed once half the products are acknowledged, batches still in flight.
   let started = performance.now();
-  let acknowledged = await importProducts(server.url, products, 0, half);
+  let acknowledged = await whileSearching(server.url, workload, 'during the import', () => importProducts(server.url, products, 0, half));
   const inFlight = importProducts(server.url, products, half, half + 4 * BATCH).catch(() => half);
   await sleep(50);
   await server.kill();
@@ -149,7 +189,7 @@ try {
 
   // 2. Right after the import: the last batch acknowledged, then SIGKILL at once.
   started = performance.now();
-  acknowledged = await importProducts(result.url, products, acknowledged, SIZE);
+  acknowledged = await whileSearching(result.url, workload, 'during the import', () => importProducts(result.url, products, acknowledged, SIZE));
   console.log(`imported the rest in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await result.server.kill();
   result = await restart(dataDir, workload);

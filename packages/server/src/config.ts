@@ -44,10 +44,10 @@ export interface ServerLimits {
   /**
    * Records in the log (as replaying them costs: a copy or a rebuild counts the index's records) after which a
    * snapshot is taken. With `snapshotEveryBytes`, bounds the replay after a crash whatever the catalogue's size:
-   * past twice either, writes wait for the snapshot being written (docs/RELIABILITY.md). Default 100,000.
+   * past twice either, writes wait for the snapshot being written (docs/RELIABILITY.md). Default 25,000.
    */
   snapshotEveryRecords: number;
-  /** Bytes of operations (JSON) in the log after which a snapshot is taken. Default 64 MB (67,108,864). */
+  /** Bytes of operations (JSON) in the log after which a snapshot is taken. Default 16 MB (16,777,216). */
   snapshotEveryBytes: number;
   /**
    * Minimum time between two applies of logged writes to the engines (ms). 0 (default) applies at once; a
@@ -72,8 +72,8 @@ export const defaultLimits: ServerLimits = {
   maxPendingTasks: 1000,
   maxFailedAuthPerIPPerHour: 100,
   snapshotEveryOps: 20_000,
-  snapshotEveryRecords: 100_000,
-  snapshotEveryBytes: 64 * 1024 * 1024,
+  snapshotEveryRecords: 25_000,
+  snapshotEveryBytes: 16 * 1024 * 1024,
   applyIntervalMs: 0,
 };
 

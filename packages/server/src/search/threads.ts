@@ -91,6 +91,11 @@ export class SearchThreads {
     return ready;
   }
 
+  /** Resolves once `started`: a thread was ready once, or the first failed. */
+  async whenStarted(): Promise<void> {
+    while (!this.started && !this.closed) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
   /** Resolves once `count` threads are ready (tests, benchmarks). */
   async whenReady(count = 1): Promise<void> {
     while (this.readyCount < count) {
