@@ -278,7 +278,10 @@ export class Store {
       // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
       this.applyScheduled = true;
       setImmediate(() => this.applyPending());
-    } else this.maybeSnapshot();
+    }
+    // After every slice, not once the queue is empty: under a sustained import it never is, and the log (what a
+    // crash would replay) grew by a million records without a snapshot.
+    this.maybeSnapshot();
   }
 
   /** The last operation every search sees: applied here, and by the replicas (see `publicationHeldAt`). */
