@@ -116,7 +116,7 @@ async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promis
 function warmUp(loaded: IndexRegistry): void {
   for (const entry of loaded.all()) {
     try {
-      loaded.engineOf(entry).search({ query: '', hitsPerPage: 1, facets: ['*'] }, loaded.searchSettingsOf(entry));
+      loaded.engineOf(entry).search({ query: '', hitsPerPage: 1 }, loaded.searchSettingsOf(entry));
     } catch {
       // An index that cannot answer this search answers its real ones as it can; nothing to prepare.
     }

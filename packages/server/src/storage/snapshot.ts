@@ -200,13 +200,22 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
 }
 
 async function loadEngine(path: string, item: ManifestIndex): Promise<SearchIndex> {
-  if (item.engineFormat !== 'records') return loadSnapshot(new Uint8Array(await readFile(path)));
+  if (item.engineFormat !== 'records') return loadSnapshot(ownBytes(await readFile(path)));
   const engine = new SearchIndex(engineSettings(item.settings));
   const text = await readFile(path, 'utf8');
   if (text !== '') engine.saveObjects(text.split('\n').map((line) => JSON.parse(line) as IndexRecord));
   engine.setSynonyms(item.synonyms);
   engine.setRules(item.rules ?? []);
   return engine;
+}
+
+/**
+ * The file's bytes as a Uint8Array of their own: the buffer itself when it owns its whole memory (a file read
+ * whole does), a copy otherwise. Copying a million products' snapshot (1.2 GB) took 9 s of a 20 s load.
+ */
+function ownBytes(buffer: Buffer): Uint8Array {
+  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
+  return new Uint8Array(buffer);
 }
 
 /** Removes every snapshot folder but `keep` (older snapshots and leftovers of interrupted writes). */
