@@ -62,7 +62,10 @@ export class SearchThreads {
   private catchUpWaiters: Array<() => void> = [];
   /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
-  /** A thread was ready once, or the first failed to start (searches then run on the main thread). */
+  /**
+   * A thread was ready once, the first failed to start (searches then run on the main thread), or there was
+   * nothing to load when the first started.
+   */
   started = false;
 
   constructor(
@@ -205,6 +208,8 @@ export class SearchThreads {
       worker, ready: false, sentSeq: start.appliedSeq, previousSentSeq: start.appliedSeq, appliedSeq: start.appliedSeq, inFlight: new PendingCalls(), snapshot: null,
     };
     this.threads.add(thread);
+    // Nothing to load (a new data folder): the main thread's copy is as ready, searches need not wait for this one.
+    if (start.snapshotSeq === 0 && start.ops.length === 0) this.started = true;
     this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq });
     worker.on('message', (message: ThreadResponse) => {
       if (message.type === 'ready') {
