@@ -4,6 +4,7 @@
  * and a numeric filter, plus the disjunctive facet's own query) and small write batches (10 partial updates).
  */
 import { demoSettings, generateProducts } from '@vitrine/demo';
+import type { Product } from '@vitrine/protocol';
 import { ADMIN_KEY, APP_ID } from '../src/test-support.ts';
 
 export const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY, 'content-type': 'text/plain' };
@@ -31,16 +32,17 @@ export interface Workload {
   writeBody(): string;
 }
 
+/** The demo catalogue's settings on `products`. */
+export async function putDemoSettings(url: string): Promise<void> {
+  await post(url, '/1/indexes/products/settings', demoSettings, 'PUT');
+}
+
 /** Seeds `size` demo products into `products` (demo settings) and returns the request generators. */
 export async function seedCatalogue(url: string, size: number): Promise<Workload> {
-  await post(url, '/1/indexes/products/settings', demoSettings, 'PUT');
-  const words = new Set<string>();
-  const brands = new Set<string>();
+  await putDemoSettings(url);
   let batch: unknown[] = [];
   let lastTask = 0;
   for (const product of generateProducts(size)) {
-    if (words.size < 2000) for (const word of product.name.toLowerCase().split(/\s+/)) if (word.length > 3) words.add(word);
-    if (brands.size < 200) brands.add(product.brand);
     batch.push({ action: 'updateObject', body: product });
     if (batch.length === 1000) {
       lastTask = (await post(url, WRITE_PATH, { requests: batch })).taskID as number;
@@ -49,7 +51,19 @@ export async function seedCatalogue(url: string, size: number): Promise<Workload
   }
   if (batch.length > 0) lastTask = (await post(url, WRITE_PATH, { requests: batch })).taskID as number;
   await waitTask(url, lastTask);
+  return workloadOf(generateProducts(size));
+}
 
+/** Request generators over a catalogue of `products` (words and brands taken from its first products). */
+export function workloadOf(products: Iterable<Product>): Workload {
+  const words = new Set<string>();
+  const brands = new Set<string>();
+  let size = 0;
+  for (const product of products) {
+    if (words.size < 2000) for (const word of product.name.toLowerCase().split(/\s+/)) if (word.length > 3) words.add(word);
+    if (brands.size < 200) brands.add(product.brand);
+    size++;
+  }
   const wordList = [...words];
   const brandList = [...brands];
   const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];

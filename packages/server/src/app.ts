@@ -116,15 +116,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   let ready = deps.config.ready ?? true;
   app.decorate('setReady', (value: boolean) => (ready = value));
-  // Load balancers and start-up scripts ask it: alive only once the catalogue is there.
+  let insights: Insights<AuthCaller> | undefined;
+  let threads: SearchThreads | undefined;
+  // Load balancers and start-up scripts ask it: alive only once the catalogue is there, loaded (after a restart)
+  // here and in a search thread, so that searches are answered at full speed from the first.
   app.get('/1/isalive', { config: { public: true } }, async () => {
-    if (!ready) throw createError('NOT_READY');
+    if (!ready || !deps.store.loaded || (threads !== undefined && !threads.started)) throw createError('NOT_READY');
     return { message: 'server is alive' };
   });
 
   const apiLogs = new ApiLogs(limits.apiLogEntries);
-  let insights: Insights<AuthCaller> | undefined;
-  let threads: SearchThreads | undefined;
   await app.register(async (api) => {
     registerBodyParser(api, limits);
     registerCors(api);
@@ -140,6 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.addHook('onRequest', async (request) => {
       const config = request.routeOptions.config;
       if (config?.public || request.method === 'OPTIONS') return;
+      // A server listening while it loads (`startServer`) holds requests until the state is whole.
+      if (!deps.store.loaded) await deps.store.load();
       const auth = authenticator.authenticate(request);
       if (config?.acl) requireAcl(auth, config.acl);
       else if (!config?.anyKey) requireAdmin(auth);
@@ -150,9 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const store = deps.store;
     const opened = openInsights<AuthCaller>({
       dataDir: store.dataDir,
-      search: (indexName, params, caller) => searchStore(store, indexName, params, caller?.auth ?? null),
-      getObjects: (indexName, ids, caller) => storeObjects(store, indexName, ids, caller?.auth ?? null),
-      listIndices: () => store.listIndices(),
+      search: (indexName, params, caller) => afterLoad(store, () => searchStore(store, indexName, params, caller?.auth ?? null)),
+      getObjects: (indexName, ids, caller) => afterLoad(store, () => storeObjects(store, indexName, ids, caller?.auth ?? null)),
+      listIndices: () => afterLoad(store, () => store.listIndices()),
       saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
       options: deps.config.insights,
       now: deps.config.now,
@@ -213,6 +216,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   for (const extend of deps.config.extend ?? []) await extend(app);
   return app;
+}
+
+/** `read()` now when the store is loaded, else once it is (insights may ask while a restart loads it). */
+function afterLoad<T>(store: Store, read: () => T): T | Promise<T> {
+  return store.loaded ? read() : store.load().then(read);
 }
 
 /** Every error as Algolia's body. Anything that is not a known caller mistake is a 500 (`internalError`). */

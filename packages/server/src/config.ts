@@ -41,8 +41,14 @@ export interface ServerLimits {
   maxFailedAuthPerIPPerHour: number;
   /** Operations in the log after which a snapshot is taken (and the log compacted). Default 20,000. */
   snapshotEveryOps: number;
-  /** Records in the log after which a snapshot is taken, or the number of records held if larger. Default 200,000. */
+  /**
+   * Records in the log (as replaying them costs: a copy or a rebuild counts the index's records) after which a
+   * snapshot is taken. With `snapshotEveryBytes`, bounds the replay after a crash whatever the catalogue's size:
+   * past twice either, writes wait for the snapshot being written (docs/RELIABILITY.md). Default 25,000.
+   */
   snapshotEveryRecords: number;
+  /** Bytes of operations (JSON) in the log after which a snapshot is taken. Default 16 MB (16,777,216). */
+  snapshotEveryBytes: number;
   /**
    * Minimum time between two applies of logged writes to the engines (ms). 0 (default) applies at once; a
    * few hundred ms batches a stream of small writes into fewer applies, which keeps searches fast while writes
@@ -68,7 +74,8 @@ export const defaultLimits: ServerLimits = {
   maxPendingTasks: 1000,
   maxFailedAuthPerIPPerHour: 100,
   snapshotEveryOps: 20_000,
-  snapshotEveryRecords: 200_000,
+  snapshotEveryRecords: 25_000,
+  snapshotEveryBytes: 16 * 1024 * 1024,
   applyIntervalMs: 0,
   apiLogEntries: 1000,
 };
@@ -149,6 +156,8 @@ export interface ServerConfig {
    * Default 0: searches run on the main thread. `vitrine start` uses 1 when the machine has 2 cores or more.
    */
   searchThreads?: number;
+  /** Called once the server listens, before the indexes are loaded (`startServer` resolves after). */
+  onListening?: (url: string) => void;
   /** Tuning of insights, analytics, recommendations and query suggestions (`@vitrine/insights`, `src/deps.ts`). */
   insights?: Partial<InsightsOptions>;
   /**

@@ -44,25 +44,36 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the data folder and listens at once; the indexes load meanwhile (the snapshot and the log after it, here
+ * and in each search thread in parallel), `/1/isalive` answering 503 and other requests held until they are.
+ * Resolves once loaded.
+ */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const limits = resolveLimits(config.limits);
-  const store = await Store.open({ dataDir: config.dataDir, limits });
-  let app: FastifyInstance;
+  const store = Store.create({ dataDir: config.dataDir, limits });
+  let app: FastifyInstance | undefined;
+  let url: string;
+  let port: number;
   try {
     app = await buildApp({ store, config, limits });
     await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : (config.port ?? 0);
+    const host = config.host ?? '127.0.0.1';
+    // IPv6 literals need brackets in URLs; 0.0.0.0 is reachable as loopback.
+    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    url = `http://${shownHost}:${port}`;
+    config.onListening?.(url);
+    await store.load();
   } catch (error) {
+    await app?.close();
     await store.close();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : (config.port ?? 0);
-  const host = config.host ?? '127.0.0.1';
-  // IPv6 literals need brackets in URLs; 0.0.0.0 is reachable as loopback.
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${port}`,
+    url,
     port,
     app,
     store,

@@ -159,11 +159,12 @@ export interface ServerProcess {
 
 /**
  * Runs `script` (default the real server entry, with the test keys, configured by `env`) as a child process and resolves once it
- * prints `LISTENING <url>`; rejects if it exits first.
+ * prints `LISTENING <url>`; rejects if it exits first. `onSpawn` gets the process at once (to watch it start).
  */
-export function spawnServer(env: Record<string, string>, script = SERVE_SCRIPT, nodeArgs: string[] = []): Promise<ServerProcess> {
+export function spawnServer(env: Record<string, string>, script = SERVE_SCRIPT, nodeArgs: string[] = [], onSpawn?: (child: ChildProcess) => void): Promise<ServerProcess> {
   const keys = { VITRINE_APP_ID: APP_ID, VITRINE_ADMIN_API_KEY: ADMIN_KEY, VITRINE_SEARCH_API_KEY: SEARCH_KEY };
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...keys, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  onSpawn?.(child);
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {

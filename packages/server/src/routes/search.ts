@@ -62,6 +62,9 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
    */
   const execute = async (request: FastifyRequest, reply: FastifyReply, call: SearchCall): Promise<FastifyReply> => {
     let answer: SearchAnswer | undefined;
+    // After a restart, searches wait for the thread loading in parallel rather than run on this thread's copy,
+    // whose first searches build what the thread's warm-up does (seconds at a million products, HTTP stopped).
+    if (threads !== undefined && !threads.started) await threads.whenStarted();
     const threaded = threads?.run(call);
     if (threaded) {
       try {

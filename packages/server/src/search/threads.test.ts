@@ -137,7 +137,7 @@ describe('search threads', () => {
     const seq = Number(getMeta(store.db, 'snapshot_seq'));
     expect(seq).toBe(task.taskID);
     // What the thread wrote is what the main thread holds: same answers from a registry loaded from it.
-    const loaded = readSnapshot(dataDir, seq);
+    const loaded = await readSnapshot(dataDir, seq);
     const call = searchCall([{ indexName: 'products', type: 'default', params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default', params: { query: 'oak', hitsPerPage: 50 } }]);
     const fromSnapshot = results(answerSearchCall(loaded, call).body).map(comparable);
     const live = results(answerSearchCall(store.registry, call).body).map(comparable);

@@ -26,6 +26,8 @@ const RESTART_DELAY_MS = 500;
 /** How long a stopping thread may take to end on its own before it is terminated. */
 const STOP_GRACE_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
+/** How long a snapshot waits for a thread to be ready before it is captured on the main thread. */
+const CAPTURE_WAIT_MS = 60_000;
 
 interface Pending {
   resolve: (answer: SearchAnswer) => void;
@@ -60,6 +62,11 @@ export class SearchThreads {
   private catchUpWaiters: Array<() => void> = [];
   /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
+  /**
+   * A thread was ready once, the first failed to start (searches then run on the main thread), or there was
+   * nothing to load when the first started.
+   */
+  started = false;
 
   constructor(
     private readonly store: Store,
@@ -75,7 +82,7 @@ export class SearchThreads {
         this.send(thread, { type: 'apply', ops });
       }
     });
-    store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released));
+    store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released), () => this.captureAvailable());
     store.setApplyGate(() => this.behind());
     for (let i = 0; i < count; i++) this.spawn();
   }
@@ -85,6 +92,11 @@ export class SearchThreads {
     let ready = 0;
     for (const thread of this.threads) if (thread.ready) ready++;
     return ready;
+  }
+
+  /** Resolves once `started`: a thread was ready once, or the first failed. */
+  async whenStarted(): Promise<void> {
+    while (!this.started && !this.closed) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   /** Resolves once `count` threads are ready (tests, benchmarks). */
@@ -124,6 +136,18 @@ export class SearchThreads {
       thread.snapshot = { id, released, resolve, reject };
       this.send(thread, { type: 'snapshot', id, seq, dir });
     });
+  }
+
+  /**
+   * Resolves once a thread is ready to write a snapshot, or none will be soon (none running, or still none ready
+   * after `CAPTURE_WAIT_MS`): after a restart, the store's first snapshot waits for the thread loading in
+   * parallel rather than being captured on the main thread, HTTP stopped meanwhile.
+   */
+  private async captureAvailable(): Promise<void> {
+    const until = performance.now() + CAPTURE_WAIT_MS;
+    while (this.readyCount === 0 && this.threads.size > 0 && !this.closed && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   /**
@@ -184,11 +208,14 @@ export class SearchThreads {
       worker, ready: false, sentSeq: start.appliedSeq, previousSentSeq: start.appliedSeq, appliedSeq: start.appliedSeq, inFlight: new PendingCalls(), snapshot: null,
     };
     this.threads.add(thread);
+    // Nothing to load (a new data folder): the main thread's copy is as ready, searches need not wait for this one.
+    if (start.snapshotSeq === 0 && start.ops.length === 0) this.started = true;
     this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq });
     worker.on('message', (message: ThreadResponse) => {
       if (message.type === 'ready') {
         start.release();
         thread.ready = true;
+        this.started = true;
         this.restartDelay = RESTART_DELAY_MS;
       } else if (message.type === 'applied') {
         thread.appliedSeq = message.seq;
@@ -218,6 +245,7 @@ export class SearchThreads {
     worker.on('error', (error) => this.onError(error));
     worker.once('exit', () => {
       start.release();
+      this.started = true;
       this.threads.delete(thread);
       for (const pending of thread.inFlight.takeAll()) pending.reject(new ThreadGone('search thread exited'));
       thread.snapshot?.reject(new ThreadGone('search thread exited'));

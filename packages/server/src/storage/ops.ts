@@ -85,8 +85,15 @@ export function opIndexNames(op: Op): string[] {
   }
 }
 
-/** Number of records an operation carries: drives the snapshot cadence. */
-export function opWeight(op: Op): number {
+/** Settings whose change makes the engine rebuild an index's structures, or copy records to a detached replica. */
+const REBUILDING_SETTINGS = ['searchableAttributes', 'attributesForFaceting', 'separatorsToIndex', 'replicas'];
+
+/**
+ * What replaying an operation costs, in records indexed: the records a batch carries, the synonyms or rules it
+ * saves, and the whole index for what copies or rebuilds one (`recordsOf` gives an index's size before the
+ * operation). Drives the snapshot cadence, which bounds the replay after a crash (docs/RELIABILITY.md).
+ */
+export function opWeight(op: Op, recordsOf: (indexName: string) => number = () => 0): number {
   switch (op.kind) {
     case 'batch':
       return op.requests.length;
@@ -96,6 +103,10 @@ export function opWeight(op: Op): number {
       return op.rules?.length ?? 1;
     case 'dictionaryEntries':
       return Math.max(1, op.requests.length);
+    case 'operation':
+      return op.operation === 'copy' ? 1 + recordsOf(op.indexName) : 1;
+    case 'settings':
+      return REBUILDING_SETTINGS.some((key) => key in op.settings) ? 1 + recordsOf(op.indexName) : 1;
     default:
       return 1;
   }

@@ -8,8 +8,8 @@
  * search thread can), `writeSnapshotFiles` streams it from the indexes' own arrays (on a search thread, which
  * answers searches between slices of the work and holds the operations arriving meanwhile).
  */
-import { readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, mkdtemp, open, rename, rm } from 'node:fs/promises';
+import { readdirSync, rmSync, writeSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadSnapshot, SearchIndex } from '@vitrine/engine';
@@ -179,11 +179,14 @@ export async function commitSnapshotFolder(dataDir: string, dir: string, seq: nu
   await fsyncDir(root);
 }
 
-export function readSnapshot(dataDir: string, seq: number): IndexRegistry {
+/**
+ * Loads snapshot `seq` into `registry` (empty). Files are read asynchronously, each engine restored in one
+ * synchronous step: the event loop turns between files (a server loading answers `/1/isalive` meanwhile).
+ */
+export async function readSnapshot(dataDir: string, seq: number, registry = new IndexRegistry()): Promise<IndexRegistry> {
   const dir = join(dataDir, SNAPSHOTS_DIR, String(seq));
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   if (manifest.format !== 1 || manifest.seq !== seq) throw new Error(`snapshot ${seq}: unexpected manifest`);
-  const registry = new IndexRegistry();
   // Before the indexes: each engine is given the dictionaries as it is added.
   if (manifest.dictionaries) registry.setDictionaryState(manifest.dictionaries);
   for (const item of manifest.indexes) {
@@ -194,21 +197,30 @@ export function readSnapshot(dataDir: string, seq: number): IndexRegistry {
       settings: item.settings,
       synonyms: new Map(item.synonyms.map((hit) => [hit.objectID, hit])),
       rules: new Map((item.rules ?? []).map((rule) => [rule.objectID, rule])),
-      engine: item.engineFile ? loadEngine(join(dir, item.engineFile), item) : undefined,
+      engine: item.engineFile ? await loadEngine(join(dir, item.engineFile), item) : undefined,
       virtual: item.virtual,
     });
   }
   return registry;
 }
 
-function loadEngine(path: string, item: ManifestIndex): SearchIndex {
-  if (item.engineFormat !== 'records') return loadSnapshot(new Uint8Array(readFileSync(path)));
+async function loadEngine(path: string, item: ManifestIndex): Promise<SearchIndex> {
+  if (item.engineFormat !== 'records') return loadSnapshot(ownBytes(await readFile(path)));
   const engine = new SearchIndex(engineSettings(item.settings));
-  const text = readFileSync(path, 'utf8');
+  const text = await readFile(path, 'utf8');
   if (text !== '') engine.saveObjects(text.split('\n').map((line) => JSON.parse(line) as IndexRecord));
   engine.setSynonyms(item.synonyms);
   engine.setRules(item.rules ?? []);
   return engine;
+}
+
+/**
+ * The file's bytes as a Uint8Array of their own: the buffer itself when it owns its whole memory (a file read
+ * whole does), a copy otherwise. Copying a million products' snapshot (1.2 GB) took 9 s of a 20 s load.
+ */
+function ownBytes(buffer: Buffer): Uint8Array {
+  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
+  return new Uint8Array(buffer);
 }
 
 /** Removes every snapshot folder but `keep` (older snapshots and leftovers of interrupted writes). */

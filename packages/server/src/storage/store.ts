@@ -25,7 +25,9 @@ import type { Op } from './ops.ts';
 import { IndexRegistry } from './registry.ts';
 import { captureSnapshot, commitSnapshotFolder, createSnapshotFolder, pruneSnapshots, readSnapshot, writeCapturedFiles } from './snapshot.ts';
 import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
-import { replayLog } from './replay.ts';
+import { LogBudget } from './log-budget.ts';
+import { readLogTail, recordsIn, replayRows } from './replay.ts';
+import type { LoggedRow } from './replay.ts';
 import type { AppliedOp, ReplicaStart, SnapshotCapture } from './replica.ts';
 import { WalSync } from './wal-sync.ts';
 
@@ -58,8 +60,12 @@ export class Store {
   private appliedSeq: number;
   private lastSeq: number;
   private snapshotSeq: number;
-  private opsSinceSnapshot = 0;
-  private recordsSinceSnapshot = 0;
+  /** How much log a restart would replay, and when the next snapshot is due (docs/RELIABILITY.md). */
+  private readonly budget: LogBudget;
+  /** The log after the snapshot, read when the store is created; dropped once loaded (`load`). */
+  private tail: LoggedRow[] | null;
+  private loading: Promise<void> | undefined;
+  private isLoaded = false;
   private closing: Promise<void> | undefined;
   /** Set once close() stops taking snapshots of its own accord. */
   private closed = false;
@@ -72,6 +78,7 @@ export class Store {
   private snapshotsInProgress = 0;
   /** Writes snapshots somewhere else than on this thread (a replica); null: here. */
   private captureElsewhere: SnapshotCapture | null = null;
+  private captureAvailable: (() => Promise<void>) | undefined;
   /** Asked before each apply slice: a promise holds the loop back until it settles (see `setApplyGate`). */
   private applyGate: (() => Promise<void> | undefined) | null = null;
   /**
@@ -92,21 +99,44 @@ export class Store {
   private constructor(
     readonly dataDir: string,
     readonly db: Db,
-    readonly registry: IndexRegistry,
-    seqs: { snapshot: number; applied: number; last: number },
+    snapshotSeq: number,
+    tail: LoggedRow[],
     limits: ServerLimits,
     private readonly onApplyError: (taskID: number, error: unknown) => void,
     walFsync?: (fd: number, done: (error: Error | null) => void) => void,
   ) {
     this.limits = limits;
-    this.snapshotSeq = seqs.snapshot;
-    this.appliedSeq = seqs.applied;
-    this.lastSeq = seqs.last;
+    this.registry = new IndexRegistry();
+    this.snapshotSeq = snapshotSeq;
+    this.appliedSeq = snapshotSeq;
+    // AUTOINCREMENT keeps new task IDs above every past one; those of the tail are published once loaded.
+    this.lastSeq = tail.length > 0 ? tail[tail.length - 1].seq : snapshotSeq;
+    this.tail = tail;
+    this.budget = new LogBudget(limits);
     this.walSync = new WalSync(join(dataDir, `${DB_FILE}-wal`), walFsync);
   }
 
+  /** The in-memory state; filled by `load` (the same object throughout: routes keep it). */
+  readonly registry: IndexRegistry;
+
   /** Opens (or creates) a data folder: loads the latest snapshot, then replays the log after it. */
   static async open(options: StoreOptions): Promise<Store> {
+    const store = Store.create(options);
+    try {
+      await store.load();
+    } catch (error) {
+      store.db.close();
+      store.walSync.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /**
+   * Opens (or creates) a data folder without loading it: the log is ready for writes (applied once loaded), and
+   * replicas can start from it (`startReplica`) while `load` runs, in parallel.
+   */
+  static create(options: StoreOptions): Store {
     // Records, key hashes and events (insights) are private: a new data folder is readable by its owner only.
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const limits = resolveLimits(options.limits);
@@ -114,27 +144,36 @@ export class Store {
     const db = openDb(options.dataDir);
     try {
       const snapshot = Number(getMeta(db, 'snapshot_seq') ?? 0);
-      const registry = snapshot > 0 ? readSnapshot(options.dataDir, snapshot) : new IndexRegistry();
       pruneSnapshots(options.dataDir, snapshot > 0 ? snapshot : undefined);
-      const { applied, replayed, replayedRecords } = replayLog(db, registry, snapshot, onApplyError);
-      // Every logged operation is applied by now; AUTOINCREMENT keeps new task IDs above every past one.
-      const store = new Store(
-        options.dataDir,
-        db,
-        registry,
-        { snapshot, applied, last: applied },
-        limits,
-        onApplyError,
-        options.walFsync,
-      );
-      store.opsSinceSnapshot = replayed;
-      store.recordsSinceSnapshot = replayedRecords;
-      store.maybeSnapshot();
-      return store;
+      return new Store(options.dataDir, db, snapshot, readLogTail(db, snapshot), limits, onApplyError, options.walFsync);
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  /** True once the snapshot is loaded and the log after it replayed. */
+  get loaded(): boolean {
+    return this.isLoaded;
+  }
+
+  /**
+   * Loads the latest snapshot, then replays the log after it, letting the event loop turn between files and
+   * slices of the replay. Writes submitted meanwhile are logged and applied after. Idempotent.
+   */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      if (this.snapshotSeq > 0) await readSnapshot(this.dataDir, this.snapshotSeq, this.registry);
+      const tail = this.tail ?? [];
+      const replayed = await replayRows(this.registry, tail, this.onApplyError);
+      this.tail = null;
+      if (tail.length > 0) this.appliedSeq = tail[tail.length - 1].seq;
+      this.budget.replayed(replayed);
+      this.isLoaded = true;
+      this.scheduleApply();
+      this.maybeSnapshot();
+    })();
+    return this.loading;
   }
 
   // ---------------------------------------------------------------- tasks
@@ -156,6 +195,8 @@ export class Store {
 
   private flush(): void {
     this.flushScheduled = false;
+    // Past the log's cap, writes wait for the snapshot under way: what a crash now would replay stays bounded.
+    if (this.snapshotting && this.budget.overCap()) return;
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
@@ -178,6 +219,7 @@ export class Store {
       () => {
         if (this.logFailure !== undefined) throw this.logFailure;
         batch.forEach((item, i) => {
+          this.budget.loggedOp(opWeight(item.op), texts[i].length);
           this.applyQueue.push({ seq: seqs[i], op: item.op, json: texts[i] });
           for (const name of opIndexNames(item.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
           this.lastSeq = Math.max(this.lastSeq, seqs[i]);
@@ -193,7 +235,7 @@ export class Store {
   }
 
   private scheduleApply(): void {
-    if (this.applyScheduled || this.applyQueue.length === 0) return;
+    if (this.applyScheduled || this.applyQueue.length === 0 || !this.isLoaded) return;
     this.applyScheduled = true;
     // With an apply interval, writes arriving in a burst are applied together, once per interval: each apply
     // can make the next searches rebuild derived structures, so fewer applies keep searches fast under writes.
@@ -217,14 +259,13 @@ export class Store {
       const next = this.applyQueue.shift()!;
       applied.push(next);
       const { seq, op } = next;
+      this.budget.applied(opWeight(op), opWeight(op, (name) => recordsIn(this.registry, name)), next.json.length);
       try {
         applyOp(this.registry, op);
       } catch (error) {
         this.onApplyError(seq, error instanceof EngineError ? error.message : error);
       }
       this.appliedSeq = seq;
-      this.opsSinceSnapshot++;
-      this.recordsSinceSnapshot += opWeight(op);
       for (const name of opIndexNames(op)) {
         const left = (this.pendingByIndex.get(name) ?? 1) - 1;
         if (left > 0) this.pendingByIndex.set(name, left);
@@ -237,7 +278,10 @@ export class Store {
       // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
       this.applyScheduled = true;
       setImmediate(() => this.applyPending());
-    } else this.maybeSnapshot();
+    }
+    // After every slice, not once the queue is empty: under a sustained import it never is, and the log (what a
+    // crash would replay) grew by a million records without a snapshot.
+    this.maybeSnapshot();
   }
 
   /** The last operation every search sees: applied here, and by the replicas (see `publicationHeldAt`). */
@@ -270,14 +314,16 @@ export class Store {
    * synchronously. Register its `onApplied` listener in the same turn, and the replica misses nothing.
    */
   startReplica(): ReplicaStart {
-    const rows = this.db.prepare('SELECT seq, op FROM ops WHERE seq > ? AND seq <= ? ORDER BY seq').all(this.snapshotSeq, this.appliedSeq) as Array<{ seq: number; op: string }>;
+    // While loading, the replica starts where the load ends (the tail read once for both): nothing is applied
+    // before then, so it misses nothing either.
+    const ops = this.tail ?? readLogTail(this.db, this.snapshotSeq).filter((row) => row.seq <= this.appliedSeq);
     this.snapshotPins++;
     let released = false;
     return {
       dataDir: this.dataDir,
       snapshotSeq: this.snapshotSeq,
-      ops: rows.map((row) => ({ seq: row.seq, json: row.op })),
-      appliedSeq: this.appliedSeq,
+      ops,
+      appliedSeq: ops.length > 0 ? ops[ops.length - 1].seq : this.snapshotSeq,
       release: () => {
         if (released) return;
         released = true;
@@ -290,9 +336,13 @@ export class Store {
     };
   }
 
-  /** Lets a replica write snapshots (see `SnapshotCapture`). Null: capture them here again. */
-  setSnapshotCapture(capture: SnapshotCapture | null): void {
+  /**
+   * Lets a replica write snapshots (see `SnapshotCapture`). Null: capture them here again. `available` resolves
+   * once a replica can take one (or none will): a snapshot waits for it rather than capturing here.
+   */
+  setSnapshotCapture(capture: SnapshotCapture | null, available?: () => Promise<void>): void {
     this.captureElsewhere = capture;
+    this.captureAvailable = capture ? available : undefined;
   }
 
   /**
@@ -325,16 +375,22 @@ export class Store {
   // ---------------------------------------------------------------- snapshots
 
   private maybeSnapshot(): void {
-    if (this.snapshotting || this.closed) return;
-    // Taking a snapshot costs in proportion to the records held, so the record threshold grows with them: the
-    // snapshot work stays proportional to the indexing work, and replaying the log on restart never costs more
-    // than about one full rebuild.
-    const recordThreshold = Math.max(this.limits.snapshotEveryRecords, this.totalRecords());
-    if (this.opsSinceSnapshot < this.limits.snapshotEveryOps && this.recordsSinceSnapshot < recordThreshold) return;
+    if (this.snapshotting || this.closed || !this.isLoaded) return;
+    // Due after so many operations, records or bytes whatever the catalogue's size: that bounds a restart's
+    // replay (docs/RELIABILITY.md), at the price of snapshots more frequent than indexing at a million records.
+    if (!this.budget.snapshotDue()) return;
     this.snapshotting = this.snapshot()
       // Nothing is lost: the log keeps every operation; the next attempt comes after as many operations again.
       .catch((error: unknown) => console.error('snapshot failed, the log is kept:', error))
-      .finally(() => (this.snapshotting = undefined));
+      .finally(() => {
+        this.snapshotting = undefined;
+        // Writes held at the log's cap go on (after a failure too: refusing them would not make the log shorter).
+        if (this.queue.length > 0 && !this.flushScheduled) {
+          this.flushScheduled = true;
+          setImmediate(() => this.flush());
+        }
+        this.maybeSnapshot();
+      });
   }
 
   /**
@@ -352,10 +408,11 @@ export class Store {
   }
 
   private async takeSnapshot(): Promise<void> {
-    this.opsSinceSnapshot = 0;
-    this.recordsSinceSnapshot = 0;
     let dir = await createSnapshotFolder(this.dataDir);
     let written: { seq: number; manifest: string } | undefined;
+    // A replica starting (a restart) loads as fast as this thread: waiting for it spares this thread the capture.
+    if (this.captureElsewhere) await this.captureAvailable?.();
+    let mark = this.budget.snapshotStarted();
     if (this.captureElsewhere) {
       // The position is taken now, after the folder exists: the replica has received every operation up to it.
       const seq = this.appliedSeq;
@@ -372,6 +429,7 @@ export class Store {
         // clean folder (the replica may have left a file behind).
         await rm(dir, { recursive: true, force: true });
         dir = await createSnapshotFolder(this.dataDir);
+        mark = this.budget.snapshotStarted();
       } finally {
         release();
       }
@@ -389,24 +447,24 @@ export class Store {
     // Durable before anything is pruned: a restart then starts from this snapshot, and reads only the log after it.
     setMeta(this.db, 'snapshot_seq', String(seq));
     this.snapshotSeq = seq;
+    this.budget.snapshotDurable(mark);
     await trimLog(this.db, seq);
     // A replica still loading an older snapshot keeps it (pruned when the replica releases it); so does another
     // snapshot still being written (pruned at its own end).
     if (this.snapshotPins === 0 && this.snapshotsInProgress === 1) pruneSnapshots(this.dataDir, seq);
   }
 
-  private totalRecords(): number {
-    let total = 0;
-    for (const entry of this.registry.all()) total += entry.engine?.size ?? 0;
-    return total;
-  }
-
   /** Resolves once every accepted write is applied and no snapshot is being written. */
   async settled(): Promise<void> {
-    if (this.queue.length > 0) this.flush();
-    await this.durable;
-    if (this.lastSeq > this.appliedSeq) await new Promise<void>((resolve) => this.waiters.push({ seq: this.lastSeq, resolve }));
-    while (this.snapshotting) await this.snapshotting;
+    await this.load();
+    for (;;) {
+      if (this.queue.length > 0) this.flush();
+      await this.durable;
+      if (this.lastSeq > this.appliedSeq) await new Promise<void>((resolve) => this.waiters.push({ seq: this.lastSeq, resolve }));
+      if (this.snapshotting) await this.snapshotting;
+      // Writes held at the log's cap (`flush`) go once the snapshot is written: wait for them too.
+      else if (this.queue.length === 0) return;
+    }
   }
 
   // ---------------------------------------------------------------- convenience API (CLI, importers, tests)
@@ -471,9 +529,11 @@ export class Store {
   /** Waits for accepted writes to be applied, snapshots when the log grew, closes the database. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.settled();
+      // A store whose load failed has nothing to write: its log is as it was.
+      const loaded = await this.load().then(() => true, () => false);
+      if (loaded) await this.settled();
       this.closed = true;
-      if (this.opsSinceSnapshot > 0) {
+      if (loaded && this.appliedSeq > this.snapshotSeq) {
         try {
           await this.snapshot();
         } catch (error) {

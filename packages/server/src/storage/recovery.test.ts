@@ -1,0 +1,90 @@
+/**
+ * What bounds a restart: the log a crash leaves to replay is capped (writes wait for the snapshot under way past
+ * twice the snapshot thresholds), and a server loading its data folder answers `/1/isalive` with 503 and holds
+ * other requests until the indexes are whole.
+ */
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { ADMIN_KEY, APP_ID, SEARCH_KEY, tempDir } from '../test-support.ts';
+import { getMeta } from './db.ts';
+import { Store } from './store.ts';
+
+/** Lets the event loop turn a few times: enough for a queued write to be committed and flushed if it may be. */
+async function turns(count = 5): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('recovery bounds', () => {
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = tempDir('vitrine-recovery-');
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds writes past twice the snapshot threshold until the snapshot under way is current', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir, limits: { snapshotEveryRecords: 10, snapshotEveryOps: 1_000_000, snapshotEveryBytes: 1e9 } });
+    // A replica that takes the first snapshot and gives it back only when told; the store then captures it
+    // itself, as it does every later one.
+    let giveBack: ((error: Error) => void) | undefined;
+    let asked!: () => void;
+    const captureAsked = new Promise<void>((resolve) => (asked = resolve));
+    store.setSnapshotCapture(() => new Promise<string>((_resolve, reject) => {
+      if (giveBack !== undefined) return reject(new Error('no replica'));
+      giveBack = reject;
+      asked();
+    }));
+    const records = (prefix: string) => Array.from({ length: 10 }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
+    const first = await store.saveObjects('products', records('a'));
+    await store.waitForTask(first.taskID);
+    await captureAsked;
+    // The log since the durable snapshot (none) holds 10 records: 10 more are taken, reaching the cap of 20.
+    const second = await store.saveObjects('products', records('b'));
+    let thirdAcknowledged = false;
+    const third = store.saveObjects('products', records('c')).then((task) => {
+      thirdAcknowledged = true;
+      return task;
+    });
+    await turns();
+    expect(thirdAcknowledged, 'a write past the cap waits for the snapshot').toBe(false);
+    giveBack!(new Error('replica gone'));
+    const { taskID } = await third;
+    expect(taskID).toBeGreaterThan(second.taskID);
+    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
+    await store.waitForTask(taskID);
+    expect(store.registry.get('products')!.engine!.size).toBe(30);
+    await store.close();
+  });
+
+  it('answers isalive 503 while loading, holds searches until loaded, then answers them whole', async () => {
+    const dataDir = newDir();
+    const writer = await Store.open({ dataDir });
+    const task = await writer.saveObjects('products', [{ objectID: '1', name: 'oak table' }, { objectID: '2', name: 'oak chair' }]);
+    await writer.waitForTask(task.taskID);
+    // Left as a crash leaves it: the writes in the log only, replayed by the next start.
+    writer.db.close();
+
+    const store = Store.create({ dataDir });
+    const app = await buildApp({ store, config: { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY } });
+    try {
+      const notReady = await app.inject({ method: 'GET', url: '/1/isalive' });
+      expect(notReady.statusCode).toBe(503);
+      expect(notReady.json()).toEqual({ message: 'Not ready: the indexes are still being loaded', status: 503 });
+      const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY };
+      const search = app.inject({ method: 'POST', url: '/1/indexes/products/query', headers, payload: JSON.stringify({ query: 'oak' }) });
+      await store.load();
+      const answer = await search;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().nbHits).toBe(2);
+      expect((await app.inject({ method: 'GET', url: '/1/isalive' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+});
