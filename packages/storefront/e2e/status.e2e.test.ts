@@ -54,11 +54,10 @@ describe('search status and URL timing', () => {
     await openSearch();
     // A probe 150 ms after each keystroke records what the address bar said then.
     await page.evaluate(() => {
-      const probes: Array<{ elapsed: number; href: string }> = [];
+      const probes: Array<{ at: number; href: string }> = [];
       (window as unknown as { __probes: typeof probes }).__probes = probes;
       document.addEventListener('input', () => {
-        const at = performance.now();
-        setTimeout(() => probes.push({ elapsed: performance.now() - at, href: location.href }), 150);
+        setTimeout(() => probes.push({ at: performance.now(), href: location.href }), 150);
       });
     });
     await typeQuery(page, 'kettle');
@@ -71,10 +70,12 @@ describe('search status and URL timing', () => {
     expect(write.at - lastInput).toBeGreaterThanOrEqual(399);
     // Only one history entry for the whole word, not one per key.
     expect(log.pushes.filter((entry) => entry.url.includes('q=')).length).toBe(1);
-    const probes = await page.evaluate(() => (window as unknown as { __probes: Array<{ elapsed: number; href: string }> }).__probes);
-    const lastProbe = probes.at(-1)!;
-    expect(lastProbe.elapsed).toBeLessThan(400);
-    expect(lastProbe.href).not.toContain('q=');
+    // Every probe that ran before the write saw an address bar without the query (a loaded machine may run a
+    // timer late, past the write: such probes say nothing, but the first keystrokes' probes come well before).
+    const probes = await page.evaluate(() => (window as unknown as { __probes: Array<{ at: number; href: string }> }).__probes);
+    const beforeWrite = probes.filter((probe) => probe.at < write.at);
+    expect(beforeWrite.length).toBeGreaterThan(0);
+    for (const probe of beforeWrite) expect(probe.href).not.toContain('q=');
   });
 
   it('restores earlier searches with back and forward', async () => {
