@@ -6,7 +6,7 @@
  * placeholder-only pattern, `alternatives` (plurals and synonyms match other words) — is weighed on every search.
  */
 import type { Rule } from '@vitrine/protocol';
-import { conditionsOf, parsePattern } from './match.ts';
+import { conditionsOf, patternOf } from './match.ts';
 
 export interface RuleCandidates {
   separators: string;
@@ -23,7 +23,7 @@ function keyTerms(rule: Rule, separators: string): string[] | null {
   const keys: string[] = [];
   for (const condition of conditions) {
     if (typeof condition.pattern !== 'string' || condition.alternatives === true) return null;
-    const literal = parsePattern(condition.pattern, separators).find((element) => element.kind === 'word');
+    const literal = patternOf(condition, separators).find((element) => element.kind === 'word');
     if (literal === undefined) return null;
     keys.push(literal.term);
   }

@@ -170,7 +170,7 @@ export function matchPattern(elements: PatternElement[], anchoring: Anchoring, r
 const compiledPatterns = new WeakMap<Condition, { separators: string; elements: PatternElement[] }>();
 const compiledFacts = new WeakMap<Condition, string[]>();
 
-function patternOf(condition: Condition, separators: string): PatternElement[] {
+export function patternOf(condition: Condition, separators: string): PatternElement[] {
   const cached = compiledPatterns.get(condition);
   if (cached !== undefined && cached.separators === separators) return cached.elements;
   const elements = parsePattern(condition.pattern!, separators);
