@@ -10,26 +10,27 @@
  * log after it. See DESIGN.md.
  */
 import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { EngineError, validateRule } from '@vitrine/engine';
 import type { IncomingRecord, IndexSettings, Rule, TaskInfo } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { applyOp } from './apply.ts';
-import { DB_FILE, getMeta, openDb, setMeta, trimLog, withoutFsync } from './db.ts';
+import { getMeta, openDb, setMeta, trimLog } from './db.ts';
 import type { Db } from './db.ts';
 import { opIndexNames, opWeight } from './ops.ts';
 import type { Op } from './ops.ts';
 import { IndexRegistry } from './registry.ts';
-import { captureSnapshot, commitSnapshotFolder, createSnapshotFolder, pruneSnapshots, readSnapshot, writeCapturedFiles } from './snapshot.ts';
+import { pruneSnapshots, readSnapshot } from './snapshot.ts';
+import { writeSnapshotFolder } from './snapshot-folder.ts';
+import type { SnapshotDelegate } from './snapshot-folder.ts';
 import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
 import { LogBudget } from './log-budget.ts';
+import type { LogMark } from './log-budget.ts';
 import { readLogTail, recordsIn, replayRows } from './replay.ts';
 import type { LoggedRow } from './replay.ts';
 import type { AppliedOp, ReplicaStart, SnapshotCapture } from './replica.ts';
-import { WalSync } from './wal-sync.ts';
+import { LogWriter } from './log-writer.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -40,18 +41,10 @@ export interface StoreOptions {
   walFsync?: (fd: number, done: (error: Error | null) => void) => void;
 }
 
-interface Queued {
-  op: Op;
-  resolve: (seq: number) => void;
-  reject: (error: unknown) => void;
-}
-
 /** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
 const APPLY_SLICE_MS = 10;
 export class Store {
   readonly limits: ServerLimits;
-  private queue: Queued[] = [];
-  private flushScheduled = false;
   private readonly applyQueue: AppliedOp[] = [];
   private applyScheduled = false;
   private lastApplyAt = -Infinity;
@@ -77,8 +70,7 @@ export class Store {
   /** Snapshots being captured or written: nothing may prune the folders meanwhile (the new one is not yet current). */
   private snapshotsInProgress = 0;
   /** Writes snapshots somewhere else than on this thread (a replica); null: here. */
-  private captureElsewhere: SnapshotCapture | null = null;
-  private captureAvailable: (() => Promise<void>) | undefined;
+  private delegate: SnapshotDelegate | null = null;
   /** Asked before each apply slice: a promise holds the loop back until it settles (see `setApplyGate`). */
   private applyGate: (() => Promise<void> | undefined) | null = null;
   /**
@@ -86,15 +78,8 @@ export class Store {
    * are not published (`publishedSeq`) until it applies them; null otherwise.
    */
   private publicationHeldAt: number | null = null;
-  /** Flushes the log's commits to disk off the event loop. */
-  private readonly walSync: WalSync;
-  /** Settles once the last commit is durable (and its writes queued for applying) or failed. */
-  private durable: Promise<void> = Promise.resolve();
-  /**
-   * A flush of the log failed: what was committed since may not be on disk, and a later flush succeeding would
-   * not say otherwise (the kernel may have dropped the pages it could not write). Every later write is refused.
-   */
-  private logFailure: unknown = undefined;
+  /** Commits writes to the log, durably, off the event loop. */
+  private readonly log: LogWriter;
 
   private constructor(
     readonly dataDir: string,
@@ -113,7 +98,11 @@ export class Store {
     this.lastSeq = tail.length > 0 ? tail[tail.length - 1].seq : snapshotSeq;
     this.tail = tail;
     this.budget = new LogBudget(limits);
-    this.walSync = new WalSync(join(dataDir, `${DB_FILE}-wal`), walFsync);
+    this.log = new LogWriter(db, dataDir, {
+      // Past the log's cap, writes wait for the snapshot under way: what a crash now would replay stays bounded.
+      mayCommit: () => !(this.snapshotting && this.budget.overCap()),
+      onDurable: (ops) => this.queueForApplying(ops),
+    }, walFsync);
   }
 
   /** The in-memory state; filled by `load` (the same object throughout: routes keep it). */
@@ -126,7 +115,7 @@ export class Store {
       await store.load();
     } catch (error) {
       store.db.close();
-      store.walSync.close();
+      store.log.close();
       throw error;
     }
     return store;
@@ -181,57 +170,21 @@ export class Store {
   /** Queues a validated operation; resolves with its task ID once it is durable in the log. */
   submit(op: Op): Promise<number> {
     if (this.closing) return Promise.reject(createError('TOO_MANY_PENDING_TASKS', 'the server is shutting down'));
-    if (this.queue.length + this.applyQueue.length >= this.limits.maxPendingTasks) {
+    if (this.log.waiting + this.applyQueue.length >= this.limits.maxPendingTasks) {
       return Promise.reject(createError('TOO_MANY_PENDING_TASKS', this.limits.maxPendingTasks));
     }
-    return new Promise<number>((resolve, reject) => {
-      this.queue.push({ op, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return this.log.submit(op);
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    // Past the log's cap, writes wait for the snapshot under way: what a crash now would replay stays bounded.
-    if (this.snapshotting && this.budget.overCap()) return;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0) return;
-    if (this.logFailure !== undefined) {
-      for (const item of batch) item.reject(this.logFailure);
-      return;
+  /** Durable operations, in log order: counted against the log's budget and queued for applying. */
+  private queueForApplying(ops: AppliedOp[]): void {
+    for (const entry of ops) {
+      this.budget.loggedOp(opWeight(entry.op), entry.json.length);
+      this.applyQueue.push(entry);
+      for (const name of opIndexNames(entry.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
+      this.lastSeq = Math.max(this.lastSeq, entry.seq);
     }
-    let seqs: number[];
-    const texts = batch.map((item) => JSON.stringify(item.op));
-    try {
-      const insert = this.db.prepare('INSERT INTO ops (op) VALUES (?)');
-      // Written to the WAL here, flushed to disk by `walSync` without holding up the event loop.
-      seqs = withoutFsync(this.db, () => this.db.transaction(() => texts.map((text) => Number(insert.run(text).lastInsertRowid)))());
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    // Flushes complete in commit order, so batches are queued for applying in log order.
-    this.durable = this.walSync.sync().then(
-      () => {
-        if (this.logFailure !== undefined) throw this.logFailure;
-        batch.forEach((item, i) => {
-          this.budget.loggedOp(opWeight(item.op), texts[i].length);
-          this.applyQueue.push({ seq: seqs[i], op: item.op, json: texts[i] });
-          for (const name of opIndexNames(item.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
-          this.lastSeq = Math.max(this.lastSeq, seqs[i]);
-          item.resolve(seqs[i]);
-        });
-        this.scheduleApply();
-      },
-    ).catch((error: unknown) => {
-      if (this.logFailure === undefined) console.error('flushing the operation log failed, writes are refused from now on:', error);
-      this.logFailure ??= error;
-      for (const item of batch) item.reject(this.logFailure);
-    });
+    this.scheduleApply();
   }
 
   private scheduleApply(): void {
@@ -289,6 +242,16 @@ export class Store {
     return this.publicationHeldAt === null ? this.appliedSeq : Math.min(this.appliedSeq, this.publicationHeldAt);
   }
 
+  /** While a replica writes a snapshot after `seq`: see `publicationHeldAt`. Returns the release. */
+  private holdPublication(seq: number): () => void {
+    this.publicationHeldAt = seq;
+    return () => {
+      if (this.publicationHeldAt !== seq) return;
+      this.publicationHeldAt = null;
+      this.wakeWaiters();
+    };
+  }
+
   private wakeWaiters(): void {
     if (this.waiters.length === 0) return;
     const published = this.publishedSeq;
@@ -341,8 +304,7 @@ export class Store {
    * once a replica can take one (or none will): a snapshot waits for it rather than capturing here.
    */
   setSnapshotCapture(capture: SnapshotCapture | null, available?: () => Promise<void>): void {
-    this.captureElsewhere = capture;
-    this.captureAvailable = capture ? available : undefined;
+    this.delegate = capture ? { capture, available } : null;
   }
 
   /**
@@ -385,10 +347,7 @@ export class Store {
       .finally(() => {
         this.snapshotting = undefined;
         // Writes held at the log's cap go on (after a failure too: refusing them would not make the log shorter).
-        if (this.queue.length > 0 && !this.flushScheduled) {
-          this.flushScheduled = true;
-          setImmediate(() => this.flush());
-        }
+        this.log.flushSoon();
         this.maybeSnapshot();
       });
   }
@@ -408,46 +367,24 @@ export class Store {
   }
 
   private async takeSnapshot(): Promise<void> {
-    let dir = await createSnapshotFolder(this.dataDir);
-    let written: { seq: number; manifest: string } | undefined;
-    // A replica starting (a restart) loads as fast as this thread: waiting for it spares this thread the capture.
-    if (this.captureElsewhere) await this.captureAvailable?.();
-    let mark = this.budget.snapshotStarted();
-    if (this.captureElsewhere) {
-      // The position is taken now, after the folder exists: the replica has received every operation up to it.
-      const seq = this.appliedSeq;
-      this.publicationHeldAt = seq;
-      const release = (): void => {
-        if (this.publicationHeldAt !== seq) return;
-        this.publicationHeldAt = null;
-        this.wakeWaiters();
-      };
-      try {
-        written = { seq, manifest: await this.captureElsewhere(seq, dir, release) };
-      } catch {
-        // No replica could take it (none ready, or it died): take it here, at wherever the state is now, in a
-        // clean folder (the replica may have left a file behind).
-        await rm(dir, { recursive: true, force: true });
-        dir = await createSnapshotFolder(this.dataDir);
+    let mark: LogMark | undefined;
+    const seq = await writeSnapshotFolder({
+      dataDir: this.dataDir,
+      registry: this.registry,
+      delegate: () => this.delegate,
+      appliedSeq: () => this.appliedSeq,
+      holdPublication: (held) => this.holdPublication(held),
+      started: () => {
         mark = this.budget.snapshotStarted();
-      } finally {
-        release();
-      }
-    }
-    if (written === undefined) {
-      const captured = captureSnapshot(this.registry, this.appliedSeq);
-      await writeCapturedFiles(dir, captured);
-      written = captured;
-    }
-    const seq = written.seq;
-    await commitSnapshotFolder(this.dataDir, dir, seq, written.manifest);
+      },
+    });
     // Another snapshot, of a later position, became current meanwhile: this one must not take its place (the
     // log before that one is gone). Its folder goes with the next prune.
     if (seq <= this.snapshotSeq) return;
     // Durable before anything is pruned: a restart then starts from this snapshot, and reads only the log after it.
     setMeta(this.db, 'snapshot_seq', String(seq));
     this.snapshotSeq = seq;
-    this.budget.snapshotDurable(mark);
+    this.budget.snapshotDurable(mark!);
     await trimLog(this.db, seq);
     // A replica still loading an older snapshot keeps it (pruned when the replica releases it); so does another
     // snapshot still being written (pruned at its own end).
@@ -458,12 +395,11 @@ export class Store {
   async settled(): Promise<void> {
     await this.load();
     for (;;) {
-      if (this.queue.length > 0) this.flush();
-      await this.durable;
+      await this.log.drain();
       if (this.lastSeq > this.appliedSeq) await new Promise<void>((resolve) => this.waiters.push({ seq: this.lastSeq, resolve }));
       if (this.snapshotting) await this.snapshotting;
       // Writes held at the log's cap (`flush`) go once the snapshot is written: wait for them too.
-      else if (this.queue.length === 0) return;
+      else if (this.log.waiting === 0) return;
     }
   }
 
@@ -542,7 +478,7 @@ export class Store {
         }
       }
       this.db.close();
-      this.walSync.close();
+      this.log.close();
     })();
     return this.closing;
   }
