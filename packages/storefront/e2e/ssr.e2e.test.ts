@@ -31,6 +31,26 @@ async function observeLayoutShifts(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Holds the page's scripts back, as on a slow connection, until `release` is called: the server-rendered page
+ * is on screen and not yet live. `restore` releases them and removes the hold.
+ */
+async function holdScripts(page: Page): Promise<{ release: () => void; restore: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return {
+    release,
+    restore: async () => {
+      release();
+      await page.unroute('**/assets/*.js');
+    },
+  };
+}
+
 function isHydrated(page: Page): Promise<boolean> {
   return page.evaluate(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer')));
 }
@@ -79,13 +99,7 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
 
     it('searches what the shopper typed before the page hydrated', async () => {
       const { page, harness } = shop;
-      // The page's scripts are held back, as on a slow connection, until the shopper has typed.
-      let releaseScripts!: () => void;
-      const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-      await page.route('**/assets/*.js', async (route) => {
-        await scriptsReleased;
-        await route.continue();
-      });
+      const scripts = await holdScripts(page);
       try {
         const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
         await page.goto(`/c/${slugify(lvl0)}`, { waitUntil: 'commit' });
@@ -94,14 +108,13 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
         const word = harness.products[4].name.split(' ').slice(-1)[0];
         await page.locator('.vt-header-search .ais-SearchBox-input').pressSequentially(word);
         expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
-        releaseScripts();
+        scripts.release();
         await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
         await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(word);
         await expect.poll(() => hitNames(page)).not.toEqual(before);
         expect(await page.locator('.vt-header-search .ais-SearchBox-input').inputValue()).toBe(word);
       } finally {
-        releaseScripts();
-        await page.unroute('**/assets/*.js');
+        await scripts.restore();
       }
     });
 
@@ -109,12 +122,7 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       // On a phone the filters sit behind a button, refused the same way (covered by the same style rule).
       it('lets no filter click be lost before the page is live, and takes them once it is', async () => {
         const { page, harness } = shop;
-        let releaseScripts!: () => void;
-        const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-        await page.route('**/assets/*.js', async (route) => {
-          await scriptsReleased;
-          await route.continue();
-        });
+        const scripts = await holdScripts(page);
         try {
           const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
           await page.goto(`/c/${slugify(lvl0)}`, { waitUntil: 'commit' });
@@ -127,7 +135,7 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
           expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
           expect(await brand.locator('input[type=checkbox]').isChecked()).toBe(false);
           expect(page.url()).toBe(address);
-          releaseScripts();
+          scripts.release();
           await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
           const before = await hitNames(page);
           await brand.locator('.ais-RefinementList-label').click();
@@ -135,34 +143,27 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
           await expect.poll(() => page.url()).not.toBe(address);
           await expect.poll(() => hitNames(page)).not.toEqual(before);
         } finally {
-          releaseScripts();
-          await page.unroute('**/assets/*.js');
+          await scripts.restore();
         }
       });
     }
 
     it('keeps the product page\'s buttons disabled until the page is live, so no click is lost', async () => {
       const { page, harness } = shop;
-      let releaseScripts!: () => void;
-      const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-      await page.route('**/assets/*.js', async (route) => {
-        await scriptsReleased;
-        await route.continue();
-      });
+      const scripts = await holdScripts(page);
       try {
         await page.goto(productPath(harness.products[5]), { waitUntil: 'commit' });
         const addToCart = page.getByRole('button', { name: 'Add to cart' });
         await addToCart.waitFor();
         expect(await addToCart.isDisabled()).toBe(true);
         expect(await page.getByRole('button', { name: 'Increase quantity' }).isDisabled()).toBe(true);
-        releaseScripts();
+        scripts.release();
         await expect.poll(() => addToCart.isEnabled()).toBe(true);
         await page.getByRole('button', { name: 'Increase quantity' }).click();
         await addToCart.click();
         await expect.poll(() => page.locator('.vt-cart-count').textContent()).toBe('2');
       } finally {
-        releaseScripts();
-        await page.unroute('**/assets/*.js');
+        await scripts.restore();
       }
     });
 
