@@ -148,6 +148,22 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       });
     }
 
+    it('sends a click on a server-rendered hit as an event the server accepts', async () => {
+      const { page, harness } = shop;
+      const word = harness.products[2].name.split(' ').slice(-1)[0];
+      await page.goto(`/search?q=${encodeURIComponent(word)}`);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/1/events' && (response.request().postData() ?? '').includes('Product Clicked'));
+      await page.locator('.vt-hit-link').first().click();
+      const response = await answered;
+      // The rendered hits have no queryID: the click goes without a position rather than refused (422).
+      expect(response.status()).toBe(200);
+      const [event] = (JSON.parse(response.request().postData()!) as { events: Array<Record<string, unknown>> }).events;
+      expect(event).toMatchObject({ eventType: 'click', eventName: 'Product Clicked', index: 'products' });
+      expect(event.positions).toBeUndefined();
+      expect(event.queryID).toBeUndefined();
+    });
+
     it('keeps the product page\'s buttons disabled until the page is live, so no click is lost', async () => {
       const { page, harness } = shop;
       const scripts = await holdScripts(page);

@@ -93,6 +93,19 @@ function withoutUsageReports(client: InsightsClient): InsightsClient {
   return wrapped;
 }
 
+/**
+ * The hits of a server-rendered page carry no queryID (the server renders for no one in particular and logs no
+ * search), yet InstantSearch sends a click on one as a click after a search, with its position: an event both
+ * the Vitrine server and hosted Algolia refuse (422). It goes as what it is, a click on the product.
+ */
+export function withoutMissingSearch(method: string, payload: Record<string, unknown>): [string, Record<string, unknown>] {
+  if ((method === 'clickedObjectIDsAfterSearch' || method === 'convertedObjectIDsAfterSearch') && !payload.queryID) {
+    const { queryID: _queryID, positions: _positions, ...rest } = payload;
+    return [method.slice(0, -'AfterSearch'.length), rest];
+  }
+  return [method, payload];
+}
+
 const cdnVersion = '2.17.3';
 
 /**
@@ -164,7 +177,7 @@ export async function createInsights(config: StorefrontConfig, host: string | un
         // filter: one event per keystroke, each a durable write on the Vitrine server. The shop sends the events
         // that mean something (product clicks, product views, conversions) and skips those.
         if (event.eventModifier === 'internal' || !event.insightsMethod) return;
-        send(event.insightsMethod, event.payload as Record<string, unknown>);
+        send(...withoutMissingSearch(event.insightsMethod, event.payload as Record<string, unknown>));
       },
     },
     rememberQueryID(objectID, queryID) {
