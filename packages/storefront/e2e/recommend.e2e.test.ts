@@ -99,9 +99,23 @@ describe('recommendations', () => {
   it('shows trending items on the home page only', async () => {
     const [trending] = await recommend([{ indexName: 'products', model: 'trending-items', maxRecommendations: recommendLimits.trending }]);
     expect(trending.hits.length).toBeGreaterThan(0);
+    const searches: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/1\/indexes\/[^/]+\/queries/.test(request.url())) searches.push(request.url());
+    };
+    page.on('request', onRequest);
     await page.goto('/');
     await expect.poll(() => page.locator('.ais-TrendingItems-title').textContent()).toBe('Trending items');
     await expect.poll(() => itemNames(page, 'TrendingItems')).toEqual(trending.hits.map((hit) => hit.name));
+    page.off('request', onRequest);
+    // The carousel loads after the server-rendered page is live: below the results, where it moves nothing in
+    // view, and in an InstantSearch of its own, so the search page asks for no search when it appears.
+    expect(searches).toEqual([]);
+    expect(await page.evaluate(() => {
+      const results = document.querySelector('.vt-results-body')!;
+      const trending = document.querySelector('.ais-TrendingItems')!;
+      return Boolean(results.compareDocumentPosition(trending) & Node.DOCUMENT_POSITION_FOLLOWING);
+    })).toBe(true);
     await typeQuery(page, 'wallet');
     await expect.poll(() => page.locator('.ais-TrendingItems').count()).toBe(0);
     await page.goto('/?q=wallet');

@@ -13,6 +13,7 @@ function recordSearchRequests(page: Page): string[] {
   const seen: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
+    if (path.endsWith('/recommendations')) return;
     if (/^\/1\/indexes\/.+\/(queries|query|objects)$/.test(path) || /^\/1\/indexes\/[^/]+\/[^/]+$/.test(path)) seen.push(path);
   });
   return seen;
@@ -79,18 +80,26 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       await expect.poll(() => hitNames(page)).not.toEqual(before);
     });
 
-    it('hydrates the home page and then loads its featured products, with no script error', async () => {
+    it('hydrates the home page with its featured products, no search request, no layout shift and no script error', async () => {
       const { page } = shop;
+      await observeLayoutShifts(page);
+      const searches = recordSearchRequests(page);
       const errors: string[] = [];
       const onError = (error: Error) => void errors.push(error.message);
       page.on('pageerror', onError);
       try {
         const response = await page.goto('/');
         expect(response?.status()).toBe(200);
+        // The featured products are in the server's page, above the hits.
+        const html = await response!.text();
+        expect(html).toMatch(/<section class="vt-home-section vt-featured"[^>]*><h2[^>]*>Featured<\/h2><div class="vt-card-grid"><a class="vt-rec-item" href="\/p\//);
+        expect(html.indexOf('vt-featured')).toBeLessThan(html.search(/class="vt-hit[" ]/));
         await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-        // Featured asks the shared search client after hydration; hits stay on screen beside it.
-        await expect.poll(() => page.locator('.vt-featured .vt-card-grid > *').count()).toBeGreaterThan(0);
+        await page.waitForLoadState('networkidle');
+        expect(await page.locator('.vt-featured .vt-card-grid > *').count()).toBeGreaterThan(0);
         expect((await hitNames(page)).length).toBeGreaterThan(0);
+        expect(searches).toEqual([]);
+        expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBeLessThan(0.01);
         expect(errors).toEqual([]);
       } finally {
         page.off('pageerror', onError);

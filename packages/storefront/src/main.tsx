@@ -27,7 +27,11 @@ async function boot(state: PageState | undefined): Promise<Services> {
     state ? state.categories : loadCategoryTree(searchClient, config.indexName).catch(() => []),
     createInsights(config, insightsHost(config, window.location)),
   ]);
-  const initialData = { ...(state?.search ? { search: state.search } : {}), ...(state?.product ? { product: state.product } : {}) };
+  const initialData = {
+    ...(state?.search ? { search: state.search } : {}),
+    ...(state?.product ? { product: state.product } : {}),
+    ...(state?.featured ? { featured: state.featured } : {}),
+  };
   return { config, searchClient, insights, categories, cart: new CartStore(window.localStorage), initialData };
 }
 

@@ -16,6 +16,7 @@ import { Header } from '../components/layout/Header.tsx';
 import { ActiveFilters } from '../components/facets/ActiveFilters.tsx';
 import { FiltersDrawer } from '../components/facets/FiltersDrawer.tsx';
 import { Filters } from '../components/facets/Filters.tsx';
+import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
 import { HomeSections } from '../components/home/HomeSections.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
@@ -117,6 +118,7 @@ export function SearchPage() {
               <Results />
             </NoResultsBoundary>
           </StaleWhileFailing>
+          <HomeTrending />
         </main>
       </div>
     </InstantSearch>

@@ -19,7 +19,7 @@ export interface Services {
    * What the server rendered the first page with (search results, the product record). Each part is taken
    * once, by the page that hydrates: a page shown later must not start from the first page's data.
    */
-  initialData: Pick<PageState, 'search' | 'product'>;
+  initialData: Pick<PageState, 'search' | 'product' | 'featured'>;
 }
 
 /** Takes (and forgets) one part of the data the page was server-rendered with. */

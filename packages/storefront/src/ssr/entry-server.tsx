@@ -22,7 +22,9 @@ import type { StorefrontConfig } from '../lib/config.ts';
 import { pageFor } from '../lib/navigation.ts';
 import { pageTitles } from '../lib/page-titles.ts';
 import type { SearchClient } from '../lib/search-client.ts';
-import { pathToRoute } from '../routing.ts';
+import { pathToRoute, routeToState } from '../routing.ts';
+import { isHomeState } from '../lib/recommend.ts';
+import { fetchFeatured } from '../components/home/Featured.tsx';
 import { backendSearchClient } from './backend-client.ts';
 import { fillShell, headTags } from './head.tsx';
 import { clientPageMeta, notFoundMeta, productPageMeta, searchPageMeta } from './page-meta.ts';
@@ -51,18 +53,25 @@ interface Rendered {
 }
 
 async function renderSearch(request: PageRequest, url: URL, client: SearchClient, config: StorefrontConfig, categories: CategoryNode[]): Promise<Rendered> {
+  const context = { indexName: config.indexName, sortOptions: sortOptions(config), categories, hitsPerPageOptions };
+  const route = pathToRoute(url.pathname, url.search, context);
+  const home = isHomeState(routeToState(route, context)[config.indexName] ?? {}, config.indexName);
   // Every filter mounted at once: one render and one search collect the page's queries (see Filters.tsx).
-  const search = await getServerState(
-    <CollectAllFacetsContext.Provider value>
-      <Root services={services(config, client, categories, {})} serverUrl={url} />
-    </CollectAllFacetsContext.Provider>,
-    { renderToString },
-  );
-  const body = await renderComplete(<Root services={services(config, client, categories, { search })} serverUrl={url} />);
-  const route = pathToRoute(url.pathname, url.search, { indexName: config.indexName, sortOptions: sortOptions(config), categories, hitsPerPageOptions });
+  const [search, featured] = await Promise.all([
+    getServerState(
+      <CollectAllFacetsContext.Provider value>
+        <Root services={services(config, client, categories, {})} serverUrl={url} />
+      </CollectAllFacetsContext.Provider>,
+      { renderToString },
+    ),
+    // The home page's featured products, in the page: nothing appears above the results once it is live.
+    home ? fetchFeatured(client, config.indexName) : undefined,
+  ]);
+  const initialData = { search, ...(featured ? { featured } : {}) };
+  const body = await renderComplete(<Root services={services(config, client, categories, { ...initialData })} serverUrl={url} />);
   const primary = search.initialResults[config.indexName]?.results?.[0] as { nbHits?: number } | undefined;
   const meta = searchPageMeta({ origin: request.origin, route, categories, nbHits: primary?.nbHits ?? 0, format: config });
-  return { status: 200, meta, body, state: { config: request.config, categories, search } };
+  return { status: 200, meta, body, state: { config: request.config, categories, ...initialData } };
 }
 
 async function renderProduct(request: PageRequest, url: URL, client: SearchClient, backend: PageBackend, config: StorefrontConfig, categories: CategoryNode[], objectID: string): Promise<Rendered> {

@@ -16,6 +16,8 @@ export interface PageState {
   categories: CategoryNode[];
   /** InstantSearch's results for the search or category page, as `getServerState()` returned them. */
   search?: { initialResults: InitialResults };
+  /** The home page's featured products. */
+  featured?: Product[];
   /** The product page's record, null for an unknown product. */
   product?: { objectID: string; record: Product | null };
 }

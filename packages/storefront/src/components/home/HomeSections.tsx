@@ -1,11 +1,14 @@
 import { useInstantSearch } from 'react-instantsearch';
 import { useServices } from '../../app/services.ts';
 import { isHomeState } from '../../lib/recommend.ts';
-import { HomeTrending } from '../recommend/HomeTrending.tsx';
 import { CategoryNav } from './CategoryNav.tsx';
 import { Featured } from './Featured.tsx';
 
-/** The home page (the search page before any query or filter): categories, featured and trending products. */
+/**
+ * The top of the home page (the search page before any query or filter): categories and featured products,
+ * both in the server-rendered page. Trending items come after the results (`SearchPage`): they load once the
+ * app is live, and there they move nothing the shopper sees.
+ */
 export function HomeSections() {
   const { config } = useServices();
   const { indexUiState } = useInstantSearch();
@@ -14,7 +17,6 @@ export function HomeSections() {
     <div className="vt-home">
       <CategoryNav />
       <Featured />
-      <HomeTrending />
     </div>
   );
 }

@@ -24,7 +24,7 @@ export function HomeTrending() {
   const { config } = useServices();
   const { indexUiState } = useInstantSearch();
   // A second InstantSearch inside the search page's cannot be server-rendered (react-instantsearch's
-  // getServerState takes one): the carousel comes after hydration, below the fold.
+  // getServerState takes one): the carousel comes after hydration, after the results (below the fold).
   const hydrated = useHydrated();
   if (!hydrated || !config.recommend.enabled || !isHomeState(indexUiState, config.indexName)) return null;
   return (
