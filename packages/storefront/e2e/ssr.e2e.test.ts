@@ -106,6 +106,21 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       }
     });
 
+    it('serves the help page whole and hydrates it without a layout shift; the cart stays in the browser', async () => {
+      const { page } = shop;
+      await observeLayoutShifts(page);
+      const response = await page.goto('/help');
+      expect(response?.status()).toBe(200);
+      expect(await response!.text()).toMatch(/<section class="vt-help"><h1>Help<\/h1>/);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Help');
+      expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBeLessThan(0.01);
+      // The cart is read from this browser's storage: the server sends the shell, never an empty cart.
+      const cart = await page.request.get('/cart', { headers: { accept: 'text/html' } });
+      expect(await cart.text()).toContain('class="vt-boot"');
+    });
+
     it('searches what the shopper typed before the page hydrated', async () => {
       const { page, harness } = shop;
       const scripts = await holdScripts(page);

@@ -2,8 +2,9 @@
  * The storefront's server renderer (built by `vite build --ssr` into `dist-server/entry-server.js`), the
  * `PageRenderer` the Vitrine server loads. Search and category pages go through react-instantsearch's
  * `getServerState` and are rendered with their results; product pages with their record; unknown addresses
- * as a 404 page. Cart, checkout and help are the app shell with their title (nothing there for a search engine,
- * and the cart lives in the browser). The page's state goes in as inert JSON for the browser to hydrate from.
+ * as a 404 page; the help page whole. Cart and checkout are the app shell with their title (nothing there for
+ * a search engine, and the cart lives in the browser). The page's state goes in as inert JSON for the browser
+ * to hydrate from.
  */
 import { renderToString } from 'react-dom/server';
 import { prerenderToNodeStream } from 'react-dom/static';
@@ -92,10 +93,13 @@ export async function render(request: PageRequest, backend: PageBackend): Promis
   let rendered: Rendered;
   if (page.kind === 'search') rendered = await renderSearch(request, url, client, config, categories);
   else if (page.kind === 'product') rendered = await renderProduct(request, url, client, backend, config, categories, page.objectID);
-  else if (page.kind === 'notFound') {
+  else if (page.kind === 'notFound' || page.kind === 'help') {
+    // Pages with nothing of the shopper's in them: rendered whole, so nothing moves when the app takes over.
     const body = await renderComplete(<Root services={services(config, client, categories, {})} serverUrl={url} />);
-    rendered = { status: 404, meta: notFoundMeta(), body, state: { config: request.config, categories } };
+    const found = page.kind === 'help';
+    rendered = { status: found ? 200 : 404, meta: found ? clientPageMeta(pageTitles.help) : notFoundMeta(), body, state: { config: request.config, categories } };
   } else {
+    // The cart and checkout live in the browser (localStorage); the console needs a key the server never sees.
     const title = page.kind === 'console' ? pageTitles.console : pageTitles[page.kind];
     return { status: 200, html: fillShell(request.shell, headTags(clientPageMeta(title)), '<p class="vt-boot">Loading the shop…</p>', '') };
   }
