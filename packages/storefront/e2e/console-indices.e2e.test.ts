@@ -32,7 +32,14 @@ describe('console sign-in', () => {
   });
 
   it('signs in with the admin key, shows every screen, and signs out', async () => {
+    const urls: string[] = [];
+    const onRequest = (request: { url(): string }) => void urls.push(request.url());
+    page.on('request', onRequest);
     await signIn(page, harness.adminApiKey);
+    page.off('request', onRequest);
+    // The admin key goes in headers only, never in an address a proxy's access log would keep.
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.filter((url) => url.includes(harness.adminApiKey))).toEqual([]);
     const links = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
     expect(links).toEqual(['Indices', 'Records', 'Import', 'Configuration', 'Synonyms', 'Rules', 'API keys', 'Analytics', 'Activity']);
     expect(await page.evaluate(() => sessionStorage.getItem('vitrine.admin.apiKey'))).toBe(harness.adminApiKey);
@@ -65,6 +72,9 @@ describe('indices screen', () => {
     await expect.poll(() => indexRow('products').locator('td').first().textContent()).toBe('300');
     expect(await indexRow('products').locator('td').nth(3).textContent()).toContain('products_price_asc');
     expect(await indexRow('products_price_asc').locator('th').textContent()).toContain('replica of products');
+    // A replica's records are its primary's: it offers no Clear (the server would refuse it).
+    expect(await indexRow('products').getByRole('button', { name: 'Clear' }).count()).toBe(1);
+    expect(await indexRow('products_price_asc').getByRole('button', { name: 'Clear' }).count()).toBe(0);
   });
 
   it('creates, copies, clears and deletes an index, deletion confirmed by typing its name', async () => {

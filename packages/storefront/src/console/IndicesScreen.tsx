@@ -136,9 +136,12 @@ export default function IndicesScreen() {
                   )}
                   {can(access, 'deleteIndex') && (
                     <>
-                      <button type="button" onClick={() => setPending({ kind: 'clear', name: index.name })}>
-                        Clear
-                      </button>
+                      {/* A replica's records are its primary's: clearing is done there. */}
+                      {!index.primary && (
+                        <button type="button" onClick={() => setPending({ kind: 'clear', name: index.name })}>
+                          Clear
+                        </button>
+                      )}
                       <button type="button" className="vt-danger" onClick={() => setPending({ kind: 'delete', name: index.name })}>
                         Delete
                       </button>

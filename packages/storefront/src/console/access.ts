@@ -1,6 +1,6 @@
 /**
- * What the signed-in key may do. `GET /1/keys/{key}` tells a key its own ACL; the admin key is no key object
- * (that call answers 404) but may list keys, which only the admin key can. Every screen asks `can(...)` before
+ * What the signed-in key may do. Only the admin key may list keys; any other key is told its own ACL by
+ * `GET /1/keys/{key}` (the admin key is no key object: that call answers it 404). Every screen asks `can(...)` before
  * offering an action, and turns a 403 into a sentence naming the missing permission.
  */
 import type { AdminClient } from '../lib/search-client.ts';
@@ -34,15 +34,16 @@ export function statusOf(error: unknown): number {
 }
 
 export async function resolveAccess(client: AdminClient, apiKey: string): Promise<Access> {
+  // Listing keys first: only the admin key may, and so the admin key never travels in a URL path
+  // (`/1/keys/{key}`), which a reverse proxy's access log would keep.
   try {
-    const key = await client.getApiKey({ key: apiKey });
-    return { admin: false, acl: new Set(key.acl), indexes: key.indexes ?? [], description: key.description ?? '' };
+    await client.listApiKeys();
+    return { admin: true, acl: new Set(allAcls), indexes: [], description: 'Admin API key' };
   } catch (error) {
-    if (statusOf(error) !== 404) throw error;
+    if (statusOf(error) !== 403) throw error;
   }
-  // Not a key object: the admin key, if it may list keys.
-  await client.listApiKeys();
-  return { admin: true, acl: new Set(allAcls), indexes: [], description: 'Admin API key' };
+  const key = await client.getApiKey({ key: apiKey });
+  return { admin: false, acl: new Set(key.acl), indexes: key.indexes ?? [], description: key.description ?? '' };
 }
 
 /** A failure in the operator's terms: a 403 names the permission the action needs; the key never appears. */

@@ -62,6 +62,9 @@ export async function createAdminClient(config: StorefrontConfig, page: PageOrig
   // The browser client's "connect" timeout runs until the answer's headers arrive, so it must cover uploading an
   // import batch of megabytes and the server's durable write: one second (the default) fails a busy server.
   const caches = {
+    // The key in headers, not in the query string (the browser client's default, which spares hosted Algolia a
+    // CORS preflight): an address, unlike a header, ends up in proxies' access logs and the browser's history.
+    authMode: 'WithinHeaders' as const,
     responsesCache: createNullCache(),
     requestsCache: createNullCache(),
     hostsCache: createMemoryCache(),
