@@ -4,7 +4,7 @@
  * only: never in the URL, never logged, gone when the tab closes. Then, for an index and the last 7 or 30 days:
  * charts of searches, click-through, conversion and no-result rates, and the top-N tables.
  */
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { NoResultSearch, TopHit, TopHitWithAnalytics, TopSearch, TopSearchWithAnalytics } from '@vitrine/protocol';
 import { useServices } from '../app/services.ts';
@@ -16,6 +16,7 @@ import { dailySeries, formatValue, lastDays, revenueRows, topFilterRows } from '
 import type { DateRange, FilterRow } from './dashboard-data.ts';
 import { DataTable } from './DataTable.tsx';
 import { useProductNames } from './useProductNames.ts';
+import { ConsoleContext } from '../console/context.ts';
 import { storeKey, useApiKey } from '../console/session.ts';
 
 const periods = [7, 30] as const;
@@ -57,7 +58,10 @@ export default function AnalyticsPage() {
   const { config } = useServices();
   const apiKey = useApiKey();
   const [days, setDays] = useState<(typeof periods)[number]>(7);
-  const [index, setIndex] = useState(config.indexName);
+  // Inside the signed-in console, the console's index picker and Sign out serve: no second of each here.
+  const inConsole = useContext(ConsoleContext) ?? undefined;
+  const [ownIndex, setIndex] = useState(config.indexName);
+  const index = inConsole?.indexName ?? ownIndex;
   const [indices, setIndices] = useState<string[]>([config.indexName]);
   const [load, setLoad] = useState<Load>({ state: 'idle' });
   const [attempt, setAttempt] = useState(0);
@@ -71,7 +75,7 @@ export default function AnalyticsPage() {
     : undefined;
 
   useEffect(() => {
-    if (!credentials) return;
+    if (!credentials || inConsole) return;
     let current = true;
     // A key allowed to read analytics but not to list indices still gets the shop's own index.
     listIndexNames(credentials).then(
@@ -82,7 +86,7 @@ export default function AnalyticsPage() {
       current = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- credentials is derived from apiKey and config
-  }, [apiKey, config]);
+  }, [apiKey, config, inConsole === undefined]);
 
   useEffect(() => {
     if (!credentials) return;
@@ -111,7 +115,7 @@ export default function AnalyticsPage() {
 
   return (
     <section className="vt-admin" aria-labelledby="vt-admin-title">
-      <h1 id="vt-admin-title">Search analytics</h1>
+      {inConsole ? <h2 id="vt-admin-title">Search analytics</h2> : <h1 id="vt-admin-title">Search analytics</h1>}
       {load.state === 'error' && (
         <div className="vt-error" role="alert">
           <p>{load.message}</p>
@@ -132,16 +136,18 @@ export default function AnalyticsPage() {
       ) : (
         <>
           <div className="vt-admin-controls">
-            <label>
-              Index{' '}
-              <select value={index} onChange={(event) => setIndex(event.target.value)}>
-                {indices.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            {!inConsole && (
+              <label>
+                Index{' '}
+                <select value={index} onChange={(event) => setIndex(event.target.value)}>
+                  {indices.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label>
               Period{' '}
               <select value={days} onChange={(event) => setDays(Number(event.target.value) as (typeof periods)[number])}>
@@ -152,9 +158,11 @@ export default function AnalyticsPage() {
                 ))}
               </select>
             </label>
-            <button type="button" onClick={forget}>
-              Forget key
-            </button>
+            {!inConsole && (
+              <button type="button" onClick={forget}>
+                Forget key
+              </button>
+            )}
           </div>
           {load.state === 'loading' && (
             <p className="vt-loading" role="status">
