@@ -96,6 +96,17 @@ export class SearchIndex implements EngineIndex {
   }
 
   saveObjects(records: IndexRecord[]): void {
+    const steps = this.saveObjectsInSteps(records);
+    while (!steps.next().done);
+  }
+
+  /**
+   * `saveObjects` a record per step, for a caller that shares its thread with other work between steps (in one go,
+   * a large batch holds the thread for as long as it takes to index). Validates the whole batch before the first record
+   * is indexed, as `saveObjects` does. The index is half written between steps: the caller must let nothing
+   * read or write it until the last step (its searches, snapshots and other writes wait or finish it first).
+   */
+  *saveObjectsInSteps(records: IndexRecord[]): Generator<void, void, void> {
     if (!Array.isArray(records)) throw createEngineError('INVALID_RECORD', 'expected an array of records');
     // Validate everything first: a bad record anywhere in the batch leaves the index untouched.
     records.forEach((record, i) => {
@@ -108,6 +119,7 @@ export class SearchIndex implements EngineIndex {
       const previous = this.compaction === null ? undefined : this.store.docOf(record.objectID);
       const doc = this.store.upsert(record);
       if (previous !== undefined && doc === previous) this.compaction?.replacedInPlace(doc, record);
+      yield;
     }
     this.maybeCompact(records.length * this.compactionPolicy.perWrite);
   }
