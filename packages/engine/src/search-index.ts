@@ -70,11 +70,21 @@ export class SearchIndex implements EngineIndex {
    * since its end swaps the store the snapshot is reading.
    */
   private snapshotsInPieces = 0;
+  /** Changes to what a snapshot holds (`contentVersion`). */
+  private edits = 0;
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
     this.settings = structuredClone(settings);
     this.store = this.emptyStore();
+  }
+
+  /**
+   * Changes with every change to what a snapshot of the index holds (records, settings, synonyms, rules), never
+   * otherwise: a caller that kept the snapshot written at one value knows it is still current at the same value.
+   */
+  get contentVersion(): number {
+    return this.edits;
   }
 
   get size(): number {
@@ -87,6 +97,7 @@ export class SearchIndex implements EngineIndex {
 
   setSettings(settings: IndexSettings): void {
     validateSettings(settings);
+    this.edits++;
     const before = this.settings;
     this.settings = structuredClone(settings);
     this.results.clear();
@@ -113,6 +124,7 @@ export class SearchIndex implements EngineIndex {
       if (record === null || typeof record !== 'object' || Array.isArray(record)) throw createEngineError('INVALID_RECORD', `record ${i} is not an object`);
       if (typeof record.objectID !== 'string' || record.objectID === '') throw createEngineError('INVALID_RECORD', `record ${i} has no string objectID`);
     });
+    this.edits++;
     // A running compaction needs no word of replacements that append: the new version is appended after its
     // cursor, and copying it replaces the earlier copy by objectID. One made in place it must hear of.
     for (const record of records) {
@@ -125,6 +137,7 @@ export class SearchIndex implements EngineIndex {
   }
 
   deleteObjects(objectIDs: string[]): void {
+    this.edits++;
     for (const id of objectIDs) {
       if (typeof id !== 'string') continue;
       this.compaction?.forget(id);
@@ -134,6 +147,7 @@ export class SearchIndex implements EngineIndex {
   }
 
   clear(): void {
+    this.edits++;
     this.compaction = null;
     this.store = this.emptyStore();
     this.scanner = null;
@@ -173,6 +187,7 @@ export class SearchIndex implements EngineIndex {
   setSynonyms(synonyms: SynonymHit[]): void {
     if (!Array.isArray(synonyms)) throw createEngineError('INVALID_PARAMETER', 'synonyms', 'expected an array');
     synonyms.forEach(validateSynonym);
+    this.edits++;
     this.synonymHits = structuredClone(synonyms);
     this.synonymTable = null;
     this.words.clear();
@@ -185,22 +200,26 @@ export class SearchIndex implements EngineIndex {
 
   /** Replaces every rule (validated first: on error nothing changes). */
   setRules(rules: Rule[]): void {
+    this.edits++;
     this.rules.replaceAll(rules);
     this.results.clear();
   }
 
   /** Adds or replaces rules by objectID. */
   saveRules(rules: Rule[]): void {
+    this.edits++;
     this.rules.save(rules);
     this.results.clear();
   }
 
   deleteRule(objectID: string): boolean {
+    this.edits++;
     this.results.clear();
     return this.rules.delete(objectID);
   }
 
   clearRules(): void {
+    this.edits++;
     this.rules.clear();
     this.results.clear();
   }
