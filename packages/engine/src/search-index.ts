@@ -381,9 +381,11 @@ export class SearchIndex implements EngineIndex {
     yield* this.store.save(w);
     yield;
     saveAdjacentPairs(this.store, w);
-    // The customRanking order costs a sort of every record: store it rather than redo it after loading.
+    // The customRanking order costs a sort of every record: store it rather than redo it after loading. Only
+    // when searches built it: for an index nobody searched (one being imported), the snapshot would build it
+    // from every record each time, and a restored index builds it on its first search as this one would.
     const custom = parseCustomRanking(this.settings.customRanking);
-    if (custom.length === 0) return;
+    if (custom.length === 0 || !this.store.hasCached(customOrderKey(custom))) return;
     yield;
     // Pending documents merged first (a snapshot holds whole-number ranks); the merge reuses the order's
     // arrays, so the merged order replaces it in the store.

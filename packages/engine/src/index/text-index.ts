@@ -237,8 +237,10 @@ export class TextIndex {
         yield;
       }
     }
-    // Nothing left to merge: this ends the settling epoch and gives back the slack of a bulk load.
-    this.settle();
+    // Nothing left to merge: the settling epoch ends. The forward index keeps its slack (trimming copies it,
+    // every snapshot of an import under way, only for the next writes to grow it again).
+    this.touched = [];
+    this.settleEpoch++;
     const terms = this.dict.terms;
     const T = terms.length;
     const docOffsets = new Uint32Array(T + 1);
