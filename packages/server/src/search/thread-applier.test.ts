@@ -2,6 +2,7 @@
  * A search thread applies a large batch in steps: a search of another index is answered before the batch is
  * applied there, and a search of the batch's own index sees all of it.
  */
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateProducts } from '@vitrine/demo';
 import { Store } from '../storage/store.ts';
@@ -21,9 +22,15 @@ async function nbHits(answer: Promise<{ body: string | Uint8Array[] }>): Promise
   return (JSON.parse(bodyText((await answer).body)) as { results: Array<{ nbHits: number }> }).results[0].nbHits;
 }
 
-/** The last operation the thread said it applied. */
-function threadApplied(): number {
-  return [...(threads as unknown as { threads: Set<{ appliedSeq: number }> }).threads][0].appliedSeq;
+/** What the thread posts, in the order the main thread receives it: results and how far it applied. */
+function recordMessages(): string[] {
+  const events: string[] = [];
+  const thread = [...(threads as unknown as { threads: Set<{ worker: Worker }> }).threads][0];
+  thread.worker.on('message', (message: { type: string; seq?: number }) => {
+    if (message.type === 'result') events.push('result');
+    if (message.type === 'applied') events.push(`applied ${message.seq}`);
+  });
+  return events;
 }
 
 beforeAll(async () => {
@@ -44,13 +51,14 @@ it('answers a search of one index while a large batch of another is applied, and
   const task = await store.saveObjects('bulk', products);
   await store.waitForTask(task.taskID);
   // Published: the thread has been sent the batch, and applies it in steps.
-  let answeredAt = Number.NaN;
-  const shop = threads.run(searchCall('shop', 'lamp'))!.then((answer) => {
-    answeredAt = threadApplied();
-    return answer;
-  });
+  const events = recordMessages();
+  const shop = threads.run(searchCall('shop', 'lamp'))!;
   const bulk = threads.run(searchCall('bulk', ''))!;
   expect(await nbHits(shop)).toBe(1);
-  expect(answeredAt).toBeLessThan(task.taskID);
+  await bulk;
+  // The search of the other index was answered before the thread had applied the batch; the batch's own after.
+  const applied = events.indexOf(`applied ${task.taskID}`);
+  expect(events.indexOf('result')).toBeLessThan(applied);
+  expect(events.lastIndexOf('result')).toBeGreaterThan(applied);
   expect(await nbHits(bulk)).toBe(products.length);
 }, 30_000);

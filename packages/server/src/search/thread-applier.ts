@@ -31,6 +31,8 @@ export class ThreadApplier {
   private scheduled = false;
   private deferTimer: NodeJS.Timeout | undefined;
   private deferExpired = false;
+  /** In `turn`, which tells the main thread once at its end. */
+  private inTurn = false;
   /** The last operation applied here, and the last the main thread was told of. */
   appliedSeq = 0;
   private toldSeq = 0;
@@ -133,18 +135,23 @@ export class ThreadApplier {
   private readonly turn = (): void => {
     this.scheduled = false;
     const end = performance.now() + APPLY_STEP_MS;
-    for (;;) {
-      if (this.job === null) {
-        if (this.queue.length === 0 || performance.now() >= end) break;
-        if (this.callsPending() > 0) {
-          // Calls under way may read anything: what starts now is applied whole, and only once they waited enough.
-          if (!this.deferExpired) break;
-          this.applyWhole(this.queue.length);
-          break;
+    this.inTurn = true;
+    try {
+      for (;;) {
+        if (this.job === null) {
+          if (this.queue.length === 0 || performance.now() >= end) break;
+          if (this.callsPending() > 0) {
+            // Calls under way may read anything: what starts now is applied whole, once they waited enough.
+            if (!this.deferExpired) break;
+            this.applyWhole(this.queue.length);
+            break;
+          }
+          this.start(this.queue.shift()!);
         }
-        this.start(this.queue.shift()!);
+        if (!this.job!.work(end)) break;
       }
-      if (!this.job!.work(end)) break;
+    } finally {
+      this.inTurn = false;
     }
     if (this.queue.length === 0) {
       clearTimeout(this.deferTimer);
@@ -167,6 +174,8 @@ export class ThreadApplier {
       // Failed or not, the main thread reported it; the replica fails the same way.
       this.job = null;
       this.appliedSeq = seq;
+      // Finished by a search's read: the main thread hears of it before that search's answer.
+      if (!this.inTurn) this.tellApplied();
     });
   }
 }
