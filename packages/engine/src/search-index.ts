@@ -70,11 +70,21 @@ export class SearchIndex implements EngineIndex {
    * since its end swaps the store the snapshot is reading.
    */
   private snapshotsInPieces = 0;
+  /** Changes to what a snapshot holds (`contentVersion`). */
+  private edits = 0;
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
     this.settings = structuredClone(settings);
     this.store = this.emptyStore();
+  }
+
+  /**
+   * Changes with every change to what a snapshot of the index holds (records, settings, synonyms, rules), never
+   * otherwise: a caller that kept the snapshot written at one value knows it is still current at the same value.
+   */
+  get contentVersion(): number {
+    return this.edits;
   }
 
   get size(): number {
@@ -87,6 +97,7 @@ export class SearchIndex implements EngineIndex {
 
   setSettings(settings: IndexSettings): void {
     validateSettings(settings);
+    this.edits++;
     const before = this.settings;
     this.settings = structuredClone(settings);
     this.results.clear();
@@ -96,23 +107,37 @@ export class SearchIndex implements EngineIndex {
   }
 
   saveObjects(records: IndexRecord[]): void {
+    const steps = this.saveObjectsInSteps(records);
+    while (!steps.next().done);
+  }
+
+  /**
+   * `saveObjects` a record per step, for a caller that shares its thread with other work between steps (in one go,
+   * a large batch holds the thread for as long as it takes to index). Validates the whole batch before the first record
+   * is indexed, as `saveObjects` does. The index is half written between steps: the caller must let nothing
+   * read or write it until the last step (its searches, snapshots and other writes wait or finish it first).
+   */
+  *saveObjectsInSteps(records: IndexRecord[]): Generator<void, void, void> {
     if (!Array.isArray(records)) throw createEngineError('INVALID_RECORD', 'expected an array of records');
     // Validate everything first: a bad record anywhere in the batch leaves the index untouched.
     records.forEach((record, i) => {
       if (record === null || typeof record !== 'object' || Array.isArray(record)) throw createEngineError('INVALID_RECORD', `record ${i} is not an object`);
       if (typeof record.objectID !== 'string' || record.objectID === '') throw createEngineError('INVALID_RECORD', `record ${i} has no string objectID`);
     });
+    this.edits++;
     // A running compaction needs no word of replacements that append: the new version is appended after its
     // cursor, and copying it replaces the earlier copy by objectID. One made in place it must hear of.
     for (const record of records) {
       const previous = this.compaction === null ? undefined : this.store.docOf(record.objectID);
       const doc = this.store.upsert(record);
       if (previous !== undefined && doc === previous) this.compaction?.replacedInPlace(doc, record);
+      yield;
     }
     this.maybeCompact(records.length * this.compactionPolicy.perWrite);
   }
 
   deleteObjects(objectIDs: string[]): void {
+    this.edits++;
     for (const id of objectIDs) {
       if (typeof id !== 'string') continue;
       this.compaction?.forget(id);
@@ -122,6 +147,7 @@ export class SearchIndex implements EngineIndex {
   }
 
   clear(): void {
+    this.edits++;
     this.compaction = null;
     this.store = this.emptyStore();
     this.scanner = null;
@@ -161,6 +187,7 @@ export class SearchIndex implements EngineIndex {
   setSynonyms(synonyms: SynonymHit[]): void {
     if (!Array.isArray(synonyms)) throw createEngineError('INVALID_PARAMETER', 'synonyms', 'expected an array');
     synonyms.forEach(validateSynonym);
+    this.edits++;
     this.synonymHits = structuredClone(synonyms);
     this.synonymTable = null;
     this.words.clear();
@@ -173,22 +200,26 @@ export class SearchIndex implements EngineIndex {
 
   /** Replaces every rule (validated first: on error nothing changes). */
   setRules(rules: Rule[]): void {
+    this.edits++;
     this.rules.replaceAll(rules);
     this.results.clear();
   }
 
   /** Adds or replaces rules by objectID. */
   saveRules(rules: Rule[]): void {
+    this.edits++;
     this.rules.save(rules);
     this.results.clear();
   }
 
   deleteRule(objectID: string): boolean {
+    this.edits++;
     this.results.clear();
     return this.rules.delete(objectID);
   }
 
   clearRules(): void {
+    this.edits++;
     this.rules.clear();
     this.results.clear();
   }
@@ -350,9 +381,11 @@ export class SearchIndex implements EngineIndex {
     yield* this.store.save(w);
     yield;
     saveAdjacentPairs(this.store, w);
-    // The customRanking order costs a sort of every record: store it rather than redo it after loading.
+    // The customRanking order costs a sort of every record: store it rather than redo it after loading. Only
+    // when searches built it: for an index nobody searched (one being imported), the snapshot would build it
+    // from every record each time, and a restored index builds it on its first search as this one would.
     const custom = parseCustomRanking(this.settings.customRanking);
-    if (custom.length === 0) return;
+    if (custom.length === 0 || !this.store.hasCached(customOrderKey(custom))) return;
     yield;
     // Pending documents merged first (a snapshot holds whole-number ranks); the merge reuses the order's
     // arrays, so the merged order replaces it in the store.

@@ -3,7 +3,9 @@
  * streamed, sent in batches) while another client searches the shop's index. Prints the server's RSS growth
  * over the import and the searches' latency percentiles. Needs a built storefront (`npm run build`).
  *
- *   node --import tsx packages/storefront/bench/import.ts [--mb 100] [--catalogue 10000] [--threads 1]
+ *   node --import tsx packages/storefront/bench/import.ts [--mb 100] [--catalogue 10000] [--threads 1] [--cpu-prof DIR]
+ *
+ * `--cpu-prof DIR` writes CPU profiles of the server's threads (main and search threads) into DIR.
  *
  * The server runs as a child process (its RSS read from /proc), so the figures are the server's alone.
  * Do not run it while tests run: the machine's cores are shared.
@@ -20,7 +22,7 @@ import { chromium } from 'playwright-core';
 import { demoSettings, generateProducts } from '@vitrine/demo';
 import { storefrontDistDir } from '../src/index.ts';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, catalogue: { type: 'string', default: '10000' }, threads: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, catalogue: { type: 'string', default: '10000' }, threads: { type: 'string', default: '1' }, 'cpu-prof': { type: 'string' } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
 const appId = 'bench';
 const adminKey = randomBytes(16).toString('hex');
@@ -67,7 +69,8 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const dir = await mkdtemp(join(tmpdir(), 'vitrine-bench-import-'));
 const file = join(dir, 'bulk.ndjson');
-const child = spawn(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'serve-storefront.ts')], {
+const profileArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'serve-storefront.ts')], {
   env: { ...process.env, VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminKey, VITRINE_SEARCH_API_KEY: searchKey, VITRINE_SEARCH_THREADS: values.threads },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -154,6 +157,11 @@ try {
   console.log(`server RSS: ${mb(baseline)} before, ${mb(peak)} peak, growth ${mb(peak - baseline)} (target < 200 MB)`);
   console.log(`searches during the import: ${latencies.length}, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1]?.toFixed(1)} ms (target p99 < 50 ms)`);
 } finally {
-  child.kill('SIGKILL');
+  if (profileArgs.length > 0) {
+    // A clean stop, so that the threads write their profiles.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  } else child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 }

@@ -32,9 +32,12 @@ export function adjacentPairsFor(store: IndexStore): AdjacentPairs {
   );
 }
 
-/** Saves the filter with the index, so that a restored index does not rebuild it on its first query. */
+/**
+ * Saves the filter with the index, so that a restored index does not rebuild it on its first query; only once
+ * queries built it: for an index nobody searched (one being imported), the snapshot would build it each time.
+ */
 export function saveAdjacentPairs(store: IndexStore, w: SnapshotWriter): void {
-  adjacentPairsFor(store).save(w);
+  if (store.hasCached(CACHE_KEY)) adjacentPairsFor(store).save(w);
 }
 
 /** Seeds the store with a saved filter (snapshots without one rebuild it when first needed). */

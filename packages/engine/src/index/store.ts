@@ -199,7 +199,7 @@ export class IndexStore implements FilterSource {
       this.facets.get(this.facetAttributes[i].attribute)!.save(w, `facet.${i}`);
       yield;
     }
-    this.text.save(w);
+    yield* this.text.save(w);
   }
 
   static load(r: SnapshotReader, searchable: SearchableSlot[] | null, separatorsToIndex: string, facetAttributes: FacetAttribute[]): IndexStore {

@@ -22,6 +22,9 @@ import type { SearchableSlot } from '../settings.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 
+
+/** Postings merged per step of `save` (a few milliseconds of work). */
+const MERGE_POSTINGS_PER_STEP = 200_000;
 /** Packed token info: position in bits 0–17, "sole word of its value" in bit 18, slot in bits 19–31. */
 export const POSITION_MASK = 0x3ffff;
 export const SOLE_BIT = 1 << 18;
@@ -218,11 +221,26 @@ export class TextIndex {
     for (const array of [this.fwdTerms, this.fwdInfo, this.docStart]) array.trim(1.25);
   }
 
-  /** Writes the index into a snapshot (every tail merged first, so only grouped postings are stored). */
-  save(w: SnapshotWriter): void {
-    this.settle();
-    // `settle` leaves small tails of large postings for later: a snapshot must hold them too.
-    for (let t = 0; t < this.tail.length; t++) if (this.tail[t].length > 0) this.mergeTail(t);
+  /**
+   * Writes the index into a snapshot (every tail merged first, so only grouped postings are stored), pausing
+   * every `MERGE_POSTINGS_PER_STEP` postings merged: after an import the merges of a large index are the
+   * longest part of describing it, and the caller answers searches between steps.
+   */
+  *save(w: SnapshotWriter): Generator<void, void, void> {
+    let merged = 0;
+    for (let t = 0; t < this.tail.length; t++) {
+      if (this.tail[t].length === 0) continue;
+      merged += this.tail[t].length + this.grouped[t].docs.length;
+      this.mergeTail(t);
+      if (merged >= MERGE_POSTINGS_PER_STEP) {
+        merged = 0;
+        yield;
+      }
+    }
+    // Nothing left to merge: the settling epoch ends. The forward index keeps its slack (trimming copies it,
+    // every snapshot of an import under way, only for the next writes to grow it again).
+    this.touched = [];
+    this.settleEpoch++;
     const terms = this.dict.terms;
     const T = terms.length;
     const docOffsets = new Uint32Array(T + 1);

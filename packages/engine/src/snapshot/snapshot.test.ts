@@ -107,6 +107,19 @@ describe('snapshots', () => {
     expect(adjacentPairsFor(storeOf(loaded)).mayFollow(dict.idOf('zyzzyva')!, dict.idOf('quokka')!)).toBe(true);
   });
 
+  it('leaves out what no search built (customRanking order, adjacent terms), and the restored index answers the same', () => {
+    const sectionNames = (bytes: Uint8Array): string[] => [...sectionsOf(new SnapshotReader(bytes)).keys()];
+    const index = new SearchIndex(demoSettings);
+    index.saveObjects([...generateProducts(1500, 3)]);
+    // An index being imported, never searched: its snapshot builds neither (each is a pass over every record).
+    const unsearched = index.saveSnapshot();
+    expect(sectionNames(unsearched).filter((name) => name.startsWith('custom.') || name.startsWith('pairs.'))).toEqual([]);
+    const loaded = loadSnapshot(unsearched);
+    for (const params of queries) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
+    // Searched: both are kept with the index, so a restored one does not rebuild them on its first search.
+    expect(sectionNames(index.saveSnapshot())).toEqual(expect.arrayContaining(['custom.rank', 'custom.order', 'pairs.meta']));
+  });
+
   it('keeps documents written after a large import, findable by frequent words', () => {
     // The new documents' postings of "lamp" sit in a tail far smaller than the term's grouped postings.
     const index = new SearchIndex({ searchableAttributes: ['name'] });

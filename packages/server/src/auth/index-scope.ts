@@ -36,10 +36,10 @@ export function indexesTouchedBy(registry: IndexRegistry, op: Op): Set<string> {
   const add = (list: Iterable<string>) => {
     for (const name of list) names.add(name);
   };
-  const currentReplicas = (name: string) => replicaNames(registry.get(name)?.settings.replicas);
+  const currentReplicas = (name: string) => replicaNames(registry.peek(name)?.settings.replicas);
   // Deleting an index detaches its replicas and removes it from its primary's list.
   const relativesOf = (name: string) => {
-    const primary = registry.get(name)?.settings.primary;
+    const primary = registry.peek(name)?.settings.primary;
     return typeof primary === 'string' ? [primary, ...currentReplicas(name)] : currentReplicas(name);
   };
   switch (op.kind) {

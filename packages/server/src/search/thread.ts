@@ -7,90 +7,41 @@
  * the main thread's state.
  *
  * Asked for a snapshot, it writes the engine files itself, from its indexes' own arrays (`writeSnapshotFiles`),
- * answering searches between slices of the work. Operations arriving meanwhile are held, then applied a slice at
- * a time too; the main thread publishes their tasks only once it hears they are (`Store.takeSnapshot`), so a
- * search sent after a task is published still sees it.
+ * answering searches between slices of the work. Operations arriving meanwhile are held, then handed to the
+ * applier (`thread-applier.ts`); the main thread publishes their tasks only once it hears they are
+ * (`Store.takeSnapshot`), and a search sent after a task is published has what it reads applied first.
  */
 import { parentPort } from 'node:worker_threads';
 import type { IndexSettings, SearchParams } from '@vitrine/protocol';
 import { ApiError } from '../errors.ts';
-import { applyOp } from '../storage/apply.ts';
-import type { Op } from '../storage/ops.ts';
 import { IndexRegistry } from '../storage/registry.ts';
 import { replayRows } from '../storage/replay.ts';
-import { readSnapshot, SNAPSHOT_SLICE_MS, writeSnapshotFiles } from '../storage/snapshot.ts';
+import { readSnapshot, writeSnapshotFiles } from '../storage/snapshot.ts';
 import { SearchScheduler } from './scheduler.ts';
+import { ThreadApplier } from './thread-applier.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
 const port = parentPort!;
 let registry = new IndexRegistry();
-/** The last operation applied here (reported when ready). */
-let appliedSeq = 0;
+/** Applies what the main thread sends, in order, between search calls (a large batch in steps). */
+const applier = new ThreadApplier(() => registry, () => scheduler.pending, (seq) => post({ type: 'applied', seq }));
 /** Answers search calls in slices, clients taking turns, with the event loop turning between slices. */
-const scheduler = new SearchScheduler(() => registry, () => applyDeferred());
-/**
- * Operations received while a search call was under way: applied before the next call starts (which must see
- * them), once no call is under way, or `DEFER_MS` after the first of them at most. Applied as they came, each
- * one between two slices of a call, a shopper's search spanning three slices during an import waited for
- * three applies (300 ms on a busy machine); deferred, the call finishes on the state it began with.
- */
-let deferred: Array<{ seq: number; json: string }> = [];
-let deferTimer: NodeJS.Timeout | undefined;
-const DEFER_MS = 50;
+const scheduler = new SearchScheduler(() => registry, () => applier.callsEnded());
 /** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
 let held: Array<{ seq: number; json: string }> | null = null;
 /** Until the start point is loaded: the operations sent meanwhile (applied after it, before `ready`). */
 let starting: Array<{ seq: number; json: string }> | null = [];
 
-function apply(ops: Array<{ seq: number; json: string }>): void {
-  for (const { seq, json } of ops) {
-    try {
-      applyOp(registry, JSON.parse(json) as Op);
-    } catch {
-      // The main thread already reported this operation's failure; the replica fails the same way.
-    }
-    appliedSeq = seq;
-  }
-}
-
 /**
- * Applies the operations held during a snapshot, `SNAPSHOT_SLICE_MS` of them per turn of the event loop (those
- * arriving meanwhile join the queue), then tells the main thread, which publishes their tasks.
+ * Once a snapshot's bytes are all handed to the system: the operations held meanwhile go to the applier, and
+ * the main thread may publish their tasks at once: a search sent after that has what it reads applied first
+ * (`prepareFor`), the rest in steps between searches.
  */
-function catchUp(id: number): Promise<void> {
-  const queue = held!;
-  let next = 0;
-  return new Promise<void>((resolve) => {
-    const slice = (): void => {
-      const started = performance.now();
-      while (next < queue.length && performance.now() - started < SNAPSHOT_SLICE_MS) apply([queue[next++]]);
-      post({ type: 'applied', seq: appliedSeq });
-      if (next < queue.length) {
-        setImmediate(slice);
-        return;
-      }
-      held = null;
-      // Posted in the turn the last held operation is applied: what the main thread sends after hearing it (a
-      // search after a task is published) is handled after them all.
-      post({ type: 'snapshot-released', id });
-      resolve();
-    };
-    slice();
-  });
-}
-
-/** Applies operations and tells the main thread, which holds its applies back while this thread lags. */
-function applyAndTell(ops: Array<{ seq: number; json: string }>): void {
-  apply(ops);
-  post({ type: 'applied', seq: appliedSeq });
-}
-
-function applyDeferred(): void {
-  clearTimeout(deferTimer);
-  if (deferred.length === 0) return;
-  const ops = deferred;
-  deferred = [];
-  applyAndTell(ops);
+function release(id: number): void {
+  const ops = held ?? [];
+  held = null;
+  applier.receive(ops);
+  post({ type: 'snapshot-released', id });
 }
 
 /**
@@ -101,12 +52,12 @@ async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promis
   const loaded = message.snapshotSeq > 0 ? await readSnapshot(message.dataDir, message.snapshotSeq) : new IndexRegistry();
   await replayRows(loaded, message.ops, () => {});
   registry = loaded;
-  appliedSeq = message.appliedSeq;
+  applier.startAt(message.appliedSeq);
   const sent = starting ?? [];
   starting = null;
-  apply(sent);
+  applier.applyNow(sent);
   warmUp(registry);
-  post({ type: 'ready', appliedSeq });
+  post({ type: 'ready', appliedSeq: applier.appliedSeq });
 }
 
 /**
@@ -157,38 +108,31 @@ port.on('message', (message: ThreadRequest) => {
     case 'apply':
       if (starting !== null) for (const op of message.ops) starting.push(op);
       else if (held !== null) for (const op of message.ops) held.push(op);
-      else if (scheduler.pending > 0) {
-        if (deferred.length === 0) deferTimer = setTimeout(applyDeferred, DEFER_MS);
-        for (const op of message.ops) deferred.push(op);
-      } else applyAndTell(message.ops);
+      else applier.receive(message.ops);
       return;
     case 'snapshot': {
-      applyDeferred();
+      applier.applyAll();
       // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
       // then captures the snapshot itself.
-      if (appliedSeq !== message.seq || held !== null) {
-        post({ type: 'snapshot', id: message.id, error: `replica at ${appliedSeq}, snapshot asked at ${message.seq}` });
+      if (applier.appliedSeq !== message.seq || held !== null) {
+        post({ type: 'snapshot', id: message.id, error: `replica at ${applier.appliedSeq}, snapshot asked at ${message.seq}` });
         return;
       }
       held = [];
-      let caughtUp = Promise.resolve();
-      writeSnapshotFiles(registry, message.seq, message.dir, () => (caughtUp = catchUp(message.id)))
+      writeSnapshotFiles(registry, message.seq, message.dir, () => release(message.id))
         .then(
           (manifest) => ({ manifest }),
           (error: unknown) => ({ error: String((error as Error)?.stack ?? error) }),
         )
-        // Last, even after a failure: the main thread publishes what was held only once this thread applied it.
-        .then(async (outcome) => {
-          await caughtUp;
-          post({ type: 'snapshot', id: message.id, ...outcome });
-        });
+        // After the release, even after a failure: the main thread publishes what was held only once released.
+        .then((outcome) => post({ type: 'snapshot', id: message.id, ...outcome }));
       return;
     }
     case 'stop':
       port.close();
       return;
     case 'search': {
-      applyDeferred();
+      applier.prepareFor(message.call.queries.map((query) => query.indexName));
       const { id } = message;
       scheduler.submit(message.call, (error, answer) => {
         if (error === undefined) return post({ type: 'result', id, answer });

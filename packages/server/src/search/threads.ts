@@ -84,6 +84,8 @@ export class SearchThreads {
     });
     store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released), () => this.captureAvailable());
     store.setApplyGate(() => this.behind());
+    // Searches run here then, not on the main thread: none can see a batch there half applied between slices.
+    store.setApplyInSteps(() => this.readyCount > 0);
     for (let i = 0; i < count; i++) this.spawn();
   }
 
@@ -176,6 +178,7 @@ export class SearchThreads {
     this.closed = true;
     this.store.setSnapshotCapture(null);
     this.store.setApplyGate(null);
+    this.store.setApplyInSteps(null);
     this.wakeCatchUpWaiters();
     this.unsubscribe();
     for (const timer of this.timers) clearTimeout(timer);

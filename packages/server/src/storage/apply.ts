@@ -13,9 +13,22 @@ import { engineSettings, parseReplicaName } from './registry.ts';
 import type { IndexEntry, IndexRegistry } from './registry.ts';
 
 export function applyOp(registry: IndexRegistry, op: Op): void {
+  const steps = applyOpInSteps(registry, op);
+  while (!steps.next().done);
+}
+
+/**
+ * `applyOp` in steps: a batch's records go to the engine one per step (`saveObjectsInSteps`), any other
+ * operation in one. Between steps the batch's indexes are half written: nothing may read or write them until
+ * the last step (see `OpInProgress`).
+ */
+export function* applyOpInSteps(registry: IndexRegistry, op: Op): Generator<void, void, void> {
+  if (op.kind === 'batch') yield* applyBatch(registry, op.requests, op.at);
+  else applyOtherOp(registry, op);
+}
+
+function applyOtherOp(registry: IndexRegistry, op: Exclude<Op, { kind: 'batch' }>): void {
   switch (op.kind) {
-    case 'batch':
-      return applyBatch(registry, op.requests, op.at);
     case 'settings':
       return applySettings(registry, op.indexName, op.settings, op.forwardToReplicas, op.at);
     case 'deleteIndex':
@@ -37,17 +50,17 @@ export function applyOp(registry: IndexRegistry, op: Op): void {
   }
 }
 
-function applyBatch(registry: IndexRegistry, requests: LoggedBatchRequest[], at: string): void {
+function* applyBatch(registry: IndexRegistry, requests: LoggedBatchRequest[], at: string): Generator<void, void, void> {
   const byIndex = new Map<string, LoggedBatchRequest[]>();
   for (const request of requests) {
     const list = byIndex.get(request.indexName) ?? [];
     list.push(request);
     byIndex.set(request.indexName, list);
   }
-  for (const [indexName, list] of byIndex) applyIndexBatch(registry, indexName, list, at);
+  for (const [indexName, list] of byIndex) yield* applyIndexBatch(registry, indexName, list, at);
 }
 
-function applyIndexBatch(registry: IndexRegistry, indexName: string, requests: LoggedBatchRequest[], at: string): void {
+function* applyIndexBatch(registry: IndexRegistry, indexName: string, requests: LoggedBatchRequest[], at: string): Generator<void, void, void> {
   if (requests.some((r) => r.action === 'delete')) {
     // `delete` removes the index itself; what follows it in the same batch starts from a fresh index.
     const last = requests.map((r) => r.action).lastIndexOf('delete');
@@ -107,7 +120,7 @@ function applyIndexBatch(registry: IndexRegistry, indexName: string, requests: L
     if (saves.length > 0) new SearchIndex(engine.getSettings()).saveObjects(saves);
     engine.clear();
   }
-  if (saves.length > 0) engine.saveObjects(saves);
+  if (saves.length > 0) yield* engine.saveObjectsInSteps(saves);
   if (deletes.length > 0) engine.deleteObjects(deletes);
   entry.updatedAt = at;
 }

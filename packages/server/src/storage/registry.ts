@@ -38,9 +38,19 @@ export function parseReplicaName(raw: string): { name: string; virtual: boolean 
   return match ? { name: match[1].trim(), virtual: true } : { name: raw.trim(), virtual: false };
 }
 
+/** An operation applied in steps, half done between them (`OpInProgress`). */
+export interface PendingWrite {
+  /** True when reading this index now would see the operation half applied. */
+  touches(indexName: string): boolean;
+  /** Applies the rest of it, at once. */
+  finish(): void;
+}
+
 export class IndexRegistry {
   private readonly entries = new Map<string, IndexEntry>();
   private current = new Dictionaries();
+  /** The operation being applied in steps, if any: reading an index it writes finishes it first. */
+  pendingWrite: PendingWrite | null = null;
 
   /** Stop words, plurals and compounds of the application (`/1/dictionaries`), shared by every index. */
   get dictionaries(): Dictionaries {
@@ -53,14 +63,28 @@ export class IndexRegistry {
     for (const entry of this.entries.values()) entry.engine?.setDictionaries(this.current);
   }
 
+  /** The index, whole: a write being applied in steps to it (or to its primary) is finished first. */
   get(name: string): IndexEntry | undefined {
+    if (this.pendingWrite?.touches(name)) this.pendingWrite.finish();
+    return this.entries.get(name);
+  }
+  /**
+   * The index as it stands, for its settings and relations only (which a batch, the only write applied in
+   * steps, never changes): what checking a write needs, without finishing the import under way.
+   */
+  peek(name: string): IndexEntry | undefined {
     return this.entries.get(name);
   }
   has(name: string): boolean {
     return this.entries.has(name);
   }
+  /** Every index, whole (see `get`). */
   all(): IndexEntry[] {
+    this.finishPendingWrite();
     return [...this.entries.values()];
+  }
+  finishPendingWrite(): void {
+    this.pendingWrite?.finish();
   }
   set(entry: IndexEntry): void {
     entry.engine?.setDictionaries(this.current);

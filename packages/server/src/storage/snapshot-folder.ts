@@ -53,6 +53,8 @@ export async function writeSnapshotFolder(source: SnapshotFolderSource): Promise
     }
   }
   if (written === undefined) {
+    // A batch applied in steps is finished first: the snapshot holds whole operations, at the position it names.
+    source.registry.finishPendingWrite();
     const captured = captureSnapshot(source.registry, source.appliedSeq());
     await writeCapturedFiles(dir, captured);
     written = captured;

@@ -8,10 +8,10 @@
  * search thread can), `writeSnapshotFiles` streams it from the indexes' own arrays (on a search thread, which
  * answers searches between slices of the work and holds the operations arriving meanwhile).
  */
-import { readdirSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { link, mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadSnapshot, SearchIndex } from '@vitrine/engine';
 import type { DictionaryState } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
@@ -44,11 +44,52 @@ interface Manifest {
   dictionaries?: DictionaryState;
 }
 
-/** A snapshot's content, taken synchronously (a consistent view), written to disk afterwards. */
+/**
+ * A snapshot's content, taken synchronously (a consistent view), written to disk afterwards: each engine file's
+ * bytes, or the file of an earlier snapshot holding the same bytes (`reuse`), linked rather than rewritten.
+ */
 export interface CapturedSnapshot {
   seq: number;
   manifest: string;
-  files: Array<{ name: string; data: Uint8Array }>;
+  files: CapturedFile[];
+}
+
+interface CapturedFile {
+  name: string;
+  /** The engine's bytes, or the earlier file holding them. */
+  data?: Uint8Array;
+  reuse?: string;
+  engine: SearchIndex;
+  /** The engine's `contentVersion` when captured. */
+  version: number;
+}
+
+/**
+ * Where each engine's file was last written (its path once its snapshot is in place) and the engine's
+ * `contentVersion` then. An index unchanged since is linked into the next snapshot, not written again: an
+ * import into one index no longer rewrites every other index at each snapshot. Per thread: each writes its own.
+ */
+const lastWritten = new WeakMap<SearchIndex, { path: string; version: number }>();
+
+/** The file of an earlier snapshot that holds this engine as it is now, if it still exists. */
+function reusableFile(engine: SearchIndex): string | undefined {
+  const last = lastWritten.get(engine);
+  return last !== undefined && last.version === engine.contentVersion && existsSync(last.path) ? last.path : undefined;
+}
+
+/** `name` in the folder `dir` once it is renamed to `snapshots/<seq>/` (`commitSnapshotFolder`). */
+function finalPath(dir: string, seq: number, name: string): string {
+  return join(dirname(dir), String(seq), name);
+}
+
+/** Links an earlier snapshot's file into `dir`; false if it is gone (pruned meanwhile, or never committed). */
+async function linkInto(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The manifest of a snapshot of `registry`, and the engine of each index owning records with its file's name. */
@@ -81,7 +122,12 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
  */
 export function captureSnapshot(registry: IndexRegistry, seq: number): CapturedSnapshot {
   const { manifest, engines } = describeSnapshot(registry, seq);
-  const files = engines.map(({ item, engine }) => ({ name: item.engineFile!, data: engine.saveSnapshot() }));
+  const files = engines.map(({ item, engine }): CapturedFile => {
+    const name = item.engineFile!;
+    const reuse = reusableFile(engine);
+    const version = engine.contentVersion;
+    return reuse === undefined ? { name, data: engine.saveSnapshot(), engine, version } : { name, reuse, engine, version };
+  });
   return { seq, manifest: JSON.stringify(manifest), files };
 }
 
@@ -110,7 +156,14 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
   };
   try {
     for (const { item, engine } of engines) {
-      const handle = await open(join(dir, item.engineFile!), 'w', 0o600);
+      const path = join(dir, item.engineFile!);
+      const written = { path: finalPath(dir, seq, item.engineFile!), version: engine.contentVersion };
+      const reuse = reusableFile(engine);
+      if (reuse !== undefined && (await linkInto(reuse, path))) {
+        lastWritten.set(engine, written);
+        continue;
+      }
+      const handle = await open(path, 'w', 0o600);
       handles.push(handle);
       let sliceStart = performance.now();
       for (const piece of engine.saveSnapshotInPieces()) {
@@ -119,6 +172,7 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
+      lastWritten.set(engine, written);
     }
     done();
     for (const handle of handles) await handle.sync();
@@ -160,9 +214,23 @@ export async function createSnapshotFolder(dataDir: string): Promise<string> {
   return mkdtemp(join(root, 'tmp-'));
 }
 
-/** Writes a captured snapshot's files into `dir`, each fsync'ed. */
+/**
+ * Writes a captured snapshot's files into `dir`, each fsync'ed, or linked from the earlier snapshot holding the
+ * same bytes (durable since it was written; the link itself with the folder, `commitSnapshotFolder`).
+ */
 export async function writeCapturedFiles(dir: string, snapshot: CapturedSnapshot): Promise<void> {
-  for (const file of snapshot.files) await writeDurably(join(dir, file.name), file.data);
+  for (const file of snapshot.files) {
+    const path = join(dir, file.name);
+    if (file.reuse !== undefined) {
+      // Checked when captured, so only a prune racing this write could remove it: the snapshot then fails and
+      // is retried (the log is kept), this engine written in full next time.
+      if (!(await linkInto(file.reuse, path))) {
+        lastWritten.delete(file.engine);
+        throw new Error(`snapshot ${snapshot.seq}: ${file.reuse} is gone`);
+      }
+    } else await writeDurably(path, file.data!);
+    lastWritten.set(file.engine, { path: finalPath(dir, snapshot.seq, file.name), version: file.version });
+  }
 }
 
 /**
@@ -205,7 +273,12 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
 }
 
 async function loadEngine(path: string, item: ManifestIndex): Promise<SearchIndex> {
-  if (item.engineFormat !== 'records') return loadSnapshot(ownBytes(await readFile(path)));
+  if (item.engineFormat !== 'records') {
+    const engine = loadSnapshot(ownBytes(await readFile(path)));
+    // The next snapshot links this file while the index stays as loaded.
+    lastWritten.set(engine, { path, version: engine.contentVersion });
+    return engine;
+  }
   const engine = new SearchIndex(engineSettings(item.settings));
   const text = await readFile(path, 'utf8');
   if (text !== '') engine.saveObjects(text.split('\n').map((line) => JSON.parse(line) as IndexRecord));

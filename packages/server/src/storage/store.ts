@@ -15,7 +15,6 @@ import type { IncomingRecord, IndexSettings, Rule, TaskInfo } from '@vitrine/pro
 import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
-import { applyOp } from './apply.ts';
 import { getMeta, openDb, setMeta, trimLog } from './db.ts';
 import type { Db } from './db.ts';
 import { opIndexNames, opWeight } from './ops.ts';
@@ -31,6 +30,7 @@ import { readLogTail, recordsIn, replayRows } from './replay.ts';
 import type { LoggedRow } from './replay.ts';
 import type { AppliedOp, ReplicaStart, SnapshotCapture } from './replica.ts';
 import { LogWriter } from './log-writer.ts';
+import { OpInProgress } from './op-in-progress.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -71,6 +71,11 @@ export class Store {
   private snapshotsInProgress = 0;
   /** Writes snapshots somewhere else than on this thread (a replica); null: here. */
   private delegate: SnapshotDelegate | null = null;
+  /** The operation being applied, when a batch takes more than one turn of the loop (see `setApplyInSteps`). */
+  private applying: OpInProgress | null = null;
+  /** While the loop runs: the operations it applied so far (told to listeners at the end of the slice). */
+  private sliceApplied: AppliedOp[] | null = null;
+  private applyInSteps: (() => boolean) | null = null;
   /** Asked before each apply slice: a promise holds the loop back until it settles (see `setApplyGate`). */
   private applyGate: (() => Promise<void> | undefined) | null = null;
   /**
@@ -207,27 +212,24 @@ export class Store {
     this.applyScheduled = false;
     const started = performance.now();
     this.lastApplyAt = started;
+    const end = started + APPLY_SLICE_MS;
+    // A batch longer than the slice goes on at the next turn, unless searches here could be under way on its index.
+    const inSteps = this.applyInSteps?.() ?? false;
     const applied: AppliedOp[] = [];
-    while (this.applyQueue.length > 0 && performance.now() - started < APPLY_SLICE_MS) {
-      const next = this.applyQueue.shift()!;
-      applied.push(next);
-      const { seq, op } = next;
-      this.budget.applied(opWeight(op), opWeight(op, (name) => recordsIn(this.registry, name)), next.json.length);
-      try {
-        applyOp(this.registry, op);
-      } catch (error) {
-        this.onApplyError(seq, error instanceof EngineError ? error.message : error);
+    this.sliceApplied = applied;
+    try {
+      for (;;) {
+        if (this.applying === null) {
+          if (this.applyQueue.length === 0 || performance.now() >= end) break;
+          this.startApplying(this.applyQueue.shift()!);
+        }
+        if (!this.applying!.work(inSteps ? end : Number.POSITIVE_INFINITY)) break;
       }
-      this.appliedSeq = seq;
-      for (const name of opIndexNames(op)) {
-        const left = (this.pendingByIndex.get(name) ?? 1) - 1;
-        if (left > 0) this.pendingByIndex.set(name, left);
-        else this.pendingByIndex.delete(name);
-      }
+    } finally {
+      this.sliceApplied = null;
     }
-    for (const listener of this.appliedListeners) listener(applied);
-    this.wakeWaiters();
-    if (this.applyQueue.length > 0) {
+    this.tellApplied(applied);
+    if (this.applying !== null || this.applyQueue.length > 0) {
       // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
       this.applyScheduled = true;
       setImmediate(() => this.applyPending());
@@ -235,6 +237,36 @@ export class Store {
     // After every slice, not once the queue is empty: under a sustained import it never is, and the log (what a
     // crash would replay) grew by a million records without a snapshot.
     this.maybeSnapshot();
+  }
+
+  /**
+   * Starts applying an operation (`OpInProgress`): in one step, or a batch in several, the registry finishing it
+   * at once if anything reads its indexes meanwhile. Its bookkeeping is done when it ends, whoever ended it.
+   */
+  private startApplying(entry: AppliedOp): void {
+    const { seq, op } = entry;
+    // What replaying it costs depends on the state before it (a copy counts the records copied).
+    const weight = opWeight(op, (name) => recordsIn(this.registry, name));
+    this.applying = new OpInProgress(this.registry, op, (error) => {
+      this.applying = null;
+      if (error !== undefined) this.onApplyError(seq, error instanceof EngineError ? error.message : error);
+      this.budget.applied(opWeight(op), weight, entry.json.length);
+      this.appliedSeq = seq;
+      for (const name of opIndexNames(op)) {
+        const left = (this.pendingByIndex.get(name) ?? 1) - 1;
+        if (left > 0) this.pendingByIndex.set(name, left);
+        else this.pendingByIndex.delete(name);
+      }
+      // Finished by a read between two turns of the loop: replicas hear of it before anything that read it.
+      if (this.sliceApplied === null) this.tellApplied([entry]);
+      else this.sliceApplied.push(entry);
+    });
+  }
+
+  /** Hands applied operations to the listeners (replicas), then publishes their tasks. */
+  private tellApplied(applied: AppliedOp[]): void {
+    if (applied.length > 0) for (const listener of this.appliedListeners) listener(applied);
+    this.wakeWaiters();
   }
 
   /** The last operation every search sees: applied here, and by the replicas (see `publicationHeldAt`). */
@@ -314,6 +346,16 @@ export class Store {
    */
   setApplyGate(gate: (() => Promise<void> | undefined) | null): void {
     this.applyGate = gate;
+  }
+
+  /**
+   * Lets a batch be applied in steps over several turns of the loop while `allowed()` says so: when no search
+   * runs here in several slices (search threads answer them), which could otherwise see a batch half applied
+   * between two of its slices. Reads of the batch's indexes meanwhile finish it first. Null: every operation
+   * in one go.
+   */
+  setApplyInSteps(allowed: (() => boolean) | null): void {
+    this.applyInSteps = allowed;
   }
 
   /** `listener` receives the operations of every apply slice, before their tasks are published. */

@@ -87,7 +87,7 @@ export function assertIndexName(name: string): void {
 
 /** Records of replicas are their primary's: writes go to the primary, as Algolia requires. */
 export function assertWritable(registry: IndexRegistry, indexName: string): void {
-  const entry = registry.get(indexName);
+  const entry = registry.peek(indexName);
   if (entry && typeof entry.settings.primary === 'string') throw createError('REPLICA_WRITE', indexName, entry.settings.primary);
 }
 

@@ -1,0 +1,181 @@
+/**
+ * How a search thread applies the operations it receives (`thread.ts`): in order, between search calls, and a
+ * large batch in steps (`OpInProgress`) so that a search of another index waits a few milliseconds behind it,
+ * not a whole batch. A search of an index the batch writes finishes the batch first (the registry's pending
+ * write), so no search ever sees part of a batch.
+ *
+ * Operations arriving while calls are under way wait until no call is (a call spanning several slices is not
+ * held up by an apply between each), or `DEFER_MS` after the first of them, then are applied whole; a search
+ * arriving behind operations that change what it reads has them applied first, whole.
+ */
+import { applyOp } from '../storage/apply.ts';
+import { OpInProgress } from '../storage/op-in-progress.ts';
+import type { Op } from '../storage/ops.ts';
+import type { IndexRegistry } from '../storage/registry.ts';
+
+/** Longest wait of an operation behind calls under way before it is applied between two of their slices. */
+const DEFER_MS = 50;
+/** Work done per turn of the event loop on a batch applied in steps: a search waits about this long behind it. */
+export const APPLY_STEP_MS = 5;
+
+interface Received {
+  seq: number;
+  json: string;
+  /** Parsed once, when first needed. */
+  op?: Op;
+}
+
+export class ThreadApplier {
+  private queue: Received[] = [];
+  private job: OpInProgress | null = null;
+  private scheduled = false;
+  private deferTimer: NodeJS.Timeout | undefined;
+  private deferExpired = false;
+  /** In `turn`, which tells the main thread once at its end. */
+  private inTurn = false;
+  /** The last operation applied here, and the last the main thread was told of. */
+  appliedSeq = 0;
+  private toldSeq = 0;
+
+  constructor(
+    private readonly registry: () => IndexRegistry,
+    /** Search calls waiting or under way on this thread. */
+    private readonly callsPending: () => number,
+    /** Told after operations were applied, with the last one's position. */
+    private readonly tell: (appliedSeq: number) => void,
+  ) {}
+
+  /** Operations were received (in log order): applied from the next turn on. */
+  receive(ops: Array<{ seq: number; json: string }>): void {
+    for (const { seq, json } of ops) this.queue.push({ seq, json });
+    if (this.callsPending() > 0 && this.deferTimer === undefined) {
+      this.deferTimer = setTimeout(() => {
+        this.deferExpired = true;
+        this.schedule();
+      }, DEFER_MS);
+    }
+    this.schedule();
+  }
+
+  /** Nothing pending: every operation received is applied. */
+  get idle(): boolean {
+    return this.job === null && this.queue.length === 0;
+  }
+
+  /** Applies `ops` now, whole, after everything received before them. */
+  applyNow(ops: Array<{ seq: number; json: string }>): void {
+    this.applyAll();
+    for (const { seq, json } of ops) this.queue.push({ seq, json });
+    if (this.queue.length > 0) this.applyWhole(this.queue.length);
+  }
+
+  /** Applies every operation received, at once (a snapshot is asked for, or a search needs them). */
+  applyAll(): void {
+    this.job?.finish();
+    if (this.queue.length > 0) this.applyWhole(this.queue.length);
+  }
+
+  /**
+   * Before a search of `indexNames` runs: applies, whole, the operations received before it that change what it
+   * reads (and all those before them). A batch under way is finished by the search's own read if it must be.
+   */
+  prepareFor(indexNames: readonly string[]): void {
+    const registry = this.registry();
+    const reads = new Set<string>();
+    for (const name of indexNames) {
+      reads.add(name);
+      const primary = registry.peek(name)?.settings.primary;
+      if (typeof primary === 'string') reads.add(primary);
+    }
+    let last = -1;
+    this.queue.forEach((received, i) => {
+      const op = (received.op ??= JSON.parse(received.json) as Op);
+      // Only a batch's reach is known without applying what comes before it.
+      if (op.kind !== 'batch' || op.requests.some((r) => r.action === 'delete' || reads.has(r.indexName))) last = i;
+    });
+    if (last < 0) return;
+    this.job?.finish();
+    this.applyWhole(last + 1);
+  }
+
+  /** Applies the first `count` operations of the queue in one go. */
+  private applyWhole(count: number): void {
+    const registry = this.registry();
+    for (const received of this.queue.splice(0, count)) {
+      try {
+        applyOp(registry, received.op ?? (JSON.parse(received.json) as Op));
+      } catch {
+        // The main thread already reported this operation's failure; the replica fails the same way.
+      }
+      this.appliedSeq = received.seq;
+    }
+    this.tellApplied();
+  }
+
+  /** Tells the main thread how far this thread applied, when further than it last said. */
+  private tellApplied(): void {
+    if (this.appliedSeq === this.toldSeq) return;
+    this.toldSeq = this.appliedSeq;
+    this.tell(this.appliedSeq);
+  }
+
+  /** Where a thread starts: its state is at `seq`, as the main thread knows. */
+  startAt(seq: number): void {
+    this.appliedSeq = seq;
+    this.toldSeq = seq;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.idle) return;
+    this.scheduled = true;
+    setImmediate(this.turn);
+  }
+
+  /** One turn: a few milliseconds of the batch under way, or of the next operations, when they may start. */
+  private readonly turn = (): void => {
+    this.scheduled = false;
+    const end = performance.now() + APPLY_STEP_MS;
+    this.inTurn = true;
+    try {
+      for (;;) {
+        if (this.job === null) {
+          if (this.queue.length === 0 || performance.now() >= end) break;
+          if (this.callsPending() > 0) {
+            // Calls under way may read anything: what starts now is applied whole, once they waited enough.
+            if (!this.deferExpired) break;
+            this.applyWhole(this.queue.length);
+            break;
+          }
+          this.start(this.queue.shift()!);
+        }
+        if (!this.job!.work(end)) break;
+      }
+    } finally {
+      this.inTurn = false;
+    }
+    if (this.queue.length === 0) {
+      clearTimeout(this.deferTimer);
+      this.deferTimer = undefined;
+      this.deferExpired = false;
+    }
+    this.tellApplied();
+    // Waits for the calls to end (`callsEnded`) rather than spinning while they run.
+    if (this.job !== null || (this.queue.length > 0 && this.callsPending() === 0)) this.schedule();
+  };
+
+  /** The search calls under way have all ended: what they held back may start. */
+  callsEnded(): void {
+    this.schedule();
+  }
+
+  private start(received: Received): void {
+    const seq = received.seq;
+    this.job = new OpInProgress(this.registry(), received.op ?? (JSON.parse(received.json) as Op), () => {
+      // Failed or not, the main thread reported it; the replica fails the same way.
+      this.job = null;
+      this.appliedSeq = seq;
+      // Finished by a search's read: the main thread hears of it before that search's answer.
+      if (!this.inTurn) this.tellApplied();
+    });
+  }
+}
