@@ -17,7 +17,7 @@ import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { getMeta, openDb, setMeta, trimLog } from './db.ts';
 import type { Db } from './db.ts';
-import { opIndexNames, opWeight } from './ops.ts';
+import { opWeight } from './ops.ts';
 import type { Op } from './ops.ts';
 import { IndexRegistry } from './registry.ts';
 import { pruneSnapshots, readSnapshot } from './snapshot.ts';
@@ -30,7 +30,7 @@ import { readLogTail, recordsIn, replayRows } from './replay.ts';
 import type { LoggedRow } from './replay.ts';
 import type { AppliedOp, ReplicaStart, SnapshotCapture } from './replica.ts';
 import { LogWriter } from './log-writer.ts';
-import { OpInProgress } from './op-in-progress.ts';
+import { ApplyLoop } from './apply-loop.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -41,15 +41,9 @@ export interface StoreOptions {
   walFsync?: (fd: number, done: (error: Error | null) => void) => void;
 }
 
-/** Time slice of the apply loop before it yields to pending requests (searches stay responsive during imports). */
-const APPLY_SLICE_MS = 10;
 export class Store {
   readonly limits: ServerLimits;
-  private readonly applyQueue: AppliedOp[] = [];
-  private applyScheduled = false;
-  private lastApplyAt = -Infinity;
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
-  private readonly pendingByIndex = new Map<string, number>();
   private appliedSeq: number;
   private lastSeq: number;
   private snapshotSeq: number;
@@ -71,13 +65,8 @@ export class Store {
   private snapshotsInProgress = 0;
   /** Writes snapshots somewhere else than on this thread (a replica); null: here. */
   private delegate: SnapshotDelegate | null = null;
-  /** The operation being applied, when a batch takes more than one turn of the loop (see `setApplyInSteps`). */
-  private applying: OpInProgress | null = null;
-  /** While the loop runs: the operations it applied so far (told to listeners at the end of the slice). */
-  private sliceApplied: AppliedOp[] | null = null;
-  private applyInSteps: (() => boolean) | null = null;
-  /** Asked before each apply slice: a promise holds the loop back until it settles (see `setApplyGate`). */
-  private applyGate: (() => Promise<void> | undefined) | null = null;
+  /** Applies durable operations to the registry, in log order, a slice at a time. */
+  private readonly applyLoop: ApplyLoop;
   /**
    * While a replica writes a snapshot after this operation, it holds the operations after it, so their tasks
    * are not published (`publishedSeq`) until it applies them; null otherwise.
@@ -108,6 +97,17 @@ export class Store {
       mayCommit: () => !(this.snapshotting && this.budget.overCap()),
       onDurable: (ops) => this.queueForApplying(ops),
     }, walFsync);
+    this.applyLoop = new ApplyLoop({
+      registry: this.registry,
+      limits,
+      loaded: () => this.isLoaded,
+      closing: () => this.closing !== undefined,
+      started: (entry) => this.startedApplying(entry),
+      applied: (entries) => this.tellApplied(entries),
+      // After every slice, not once the queue is empty: under a sustained import it never is, and the log (what
+      // a crash would replay) grew by a million records without a snapshot.
+      afterSlice: () => this.maybeSnapshot(),
+    });
   }
 
   /** The in-memory state; filled by `load` (the same object throughout: routes keep it). */
@@ -164,7 +164,7 @@ export class Store {
       if (tail.length > 0) this.appliedSeq = tail[tail.length - 1].seq;
       this.budget.replayed(replayed);
       this.isLoaded = true;
-      this.scheduleApply();
+      this.applyLoop.schedule();
       this.maybeSnapshot();
     })();
     return this.loading;
@@ -175,7 +175,7 @@ export class Store {
   /** Queues a validated operation; resolves with its task ID once it is durable in the log. */
   submit(op: Op): Promise<number> {
     if (this.closing) return Promise.reject(createError('TOO_MANY_PENDING_TASKS', 'the server is shutting down'));
-    if (this.log.waiting + this.applyQueue.length >= this.limits.maxPendingTasks) {
+    if (this.log.waiting + this.applyLoop.length >= this.limits.maxPendingTasks) {
       return Promise.reject(createError('TOO_MANY_PENDING_TASKS', this.limits.maxPendingTasks));
     }
     return this.log.submit(op);
@@ -185,82 +185,21 @@ export class Store {
   private queueForApplying(ops: AppliedOp[]): void {
     for (const entry of ops) {
       this.budget.loggedOp(opWeight(entry.op), entry.json.length);
-      this.applyQueue.push(entry);
-      for (const name of opIndexNames(entry.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
       this.lastSeq = Math.max(this.lastSeq, entry.seq);
     }
-    this.scheduleApply();
+    this.applyLoop.push(ops);
   }
 
-  private scheduleApply(): void {
-    if (this.applyScheduled || this.applyQueue.length === 0 || !this.isLoaded) return;
-    this.applyScheduled = true;
-    // With an apply interval, writes arriving in a burst are applied together, once per interval: each apply
-    // can make the next searches rebuild derived structures, so fewer applies keep searches fast under writes.
-    const wait = this.lastApplyAt + this.limits.applyIntervalMs - performance.now();
-    if (wait > 0 && !this.closing) setTimeout(() => this.applyPending(), wait);
-    else setImmediate(() => this.applyPending());
-  }
-
-  private applyPending(): void {
-    const gate = this.applyGate?.();
-    if (gate !== undefined) {
-      // Still scheduled: nothing else starts the loop meanwhile.
-      void gate.then(() => setImmediate(() => this.applyPending()));
-      return;
-    }
-    this.applyScheduled = false;
-    const started = performance.now();
-    this.lastApplyAt = started;
-    const end = started + APPLY_SLICE_MS;
-    // A batch longer than the slice goes on at the next turn, unless searches here could be under way on its index.
-    const inSteps = this.applyInSteps?.() ?? false;
-    const applied: AppliedOp[] = [];
-    this.sliceApplied = applied;
-    try {
-      for (;;) {
-        if (this.applying === null) {
-          if (this.applyQueue.length === 0 || performance.now() >= end) break;
-          this.startApplying(this.applyQueue.shift()!);
-        }
-        if (!this.applying!.work(inSteps ? end : Number.POSITIVE_INFINITY)) break;
-      }
-    } finally {
-      this.sliceApplied = null;
-    }
-    this.tellApplied(applied);
-    if (this.applying !== null || this.applyQueue.length > 0) {
-      // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
-      this.applyScheduled = true;
-      setImmediate(() => this.applyPending());
-    }
-    // After every slice, not once the queue is empty: under a sustained import it never is, and the log (what a
-    // crash would replay) grew by a million records without a snapshot.
-    this.maybeSnapshot();
-  }
-
-  /**
-   * Starts applying an operation (`OpInProgress`): in one step, or a batch in several, the registry finishing it
-   * at once if anything reads its indexes meanwhile. Its bookkeeping is done when it ends, whoever ended it.
-   */
-  private startApplying(entry: AppliedOp): void {
+  /** An operation starts applying: its weight in the log's budget depends on the state before it. */
+  private startedApplying(entry: AppliedOp): (error: unknown) => void {
     const { seq, op } = entry;
     // What replaying it costs depends on the state before it (a copy counts the records copied).
     const weight = opWeight(op, (name) => recordsIn(this.registry, name));
-    this.applying = new OpInProgress(this.registry, op, (error) => {
-      this.applying = null;
+    return (error) => {
       if (error !== undefined) this.onApplyError(seq, error instanceof EngineError ? error.message : error);
       this.budget.applied(opWeight(op), weight, entry.json.length);
       this.appliedSeq = seq;
-      for (const name of opIndexNames(op)) {
-        const left = (this.pendingByIndex.get(name) ?? 1) - 1;
-        if (left > 0) this.pendingByIndex.set(name, left);
-        else this.pendingByIndex.delete(name);
-      }
-      // Finished by a read between two turns of the loop: replicas hear of it before anything that read it.
-      if (this.sliceApplied === null) this.tellApplied([entry]);
-      else this.sliceApplied.push(entry);
-    });
+    };
   }
 
   /** Hands applied operations to the listeners (replicas), then publishes their tasks. */
@@ -345,7 +284,7 @@ export class Store {
    * slice; a promise means: apply nothing until it settles. Null: no gate.
    */
   setApplyGate(gate: (() => Promise<void> | undefined) | null): void {
-    this.applyGate = gate;
+    this.applyLoop.gate = gate;
   }
 
   /**
@@ -355,7 +294,7 @@ export class Store {
    * in one go.
    */
   setApplyInSteps(allowed: (() => boolean) | null): void {
-    this.applyInSteps = allowed;
+    this.applyLoop.inSteps = allowed;
   }
 
   /** `listener` receives the operations of every apply slice, before their tasks are published. */
@@ -373,7 +312,7 @@ export class Store {
   }
 
   pendingTasks(indexName: string): number {
-    return this.pendingByIndex.get(indexName) ?? 0;
+    return this.applyLoop.pending(indexName);
   }
 
   // ---------------------------------------------------------------- snapshots
