@@ -41,8 +41,33 @@ export class ApplyLoop {
   inSteps: (() => boolean) | null = null;
   /** Asked before each slice: a promise holds the loop back until it settles. Null: no gate. */
   gate: (() => Promise<void> | undefined) | null = null;
+  /** Settles when the holds taken (`hold`) are all released; null when none is. */
+  private held: { count: number; released: Promise<void>; release: () => void } | null = null;
 
   constructor(private readonly hooks: ApplyLoopHooks) {}
+
+  /**
+   * Holds the loop: nothing more is applied until the returned function is called (once is enough; more calls
+   * do nothing). An operation in steps is left where it is: call `IndexRegistry.finishPendingWrite` first for a
+   * state with whole operations only.
+   */
+  hold(): () => void {
+    if (this.held === null) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.held = { count: 0, released, release };
+    }
+    const held = this.held;
+    held.count++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--held.count > 0) return;
+      this.held = null;
+      held.release();
+    };
+  }
 
   /** Operations waiting to be applied. */
   get length(): number {
@@ -74,6 +99,11 @@ export class ApplyLoop {
   }
 
   private run(): void {
+    if (this.held !== null) {
+      // Still scheduled: nothing else starts the loop meanwhile.
+      void this.held.released.then(() => setImmediate(() => this.run()));
+      return;
+    }
     const gate = this.gate?.();
     if (gate !== undefined) {
       // Still scheduled: nothing else starts the loop meanwhile.

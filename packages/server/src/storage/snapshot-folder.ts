@@ -1,13 +1,13 @@
 /**
  * Writing one snapshot folder: its engine files come from a replica (a search thread writes them from its copy,
- * answering searches between slices of that work) when one can take it, else they are captured here; then the
- * manifest is written and the folder renamed into place. What the snapshot means for the log (the position
+ * answering searches between slices of that work) when one can take it, else they are written here the same
+ * way; then the manifest is written and the folder renamed into place. What the snapshot means for the log (the position
  * recorded, the log trimmed, old folders pruned) is the Store's.
  */
 import { rm } from 'node:fs/promises';
 import type { IndexRegistry } from './registry.ts';
 import type { SnapshotCapture } from './replica.ts';
-import { captureSnapshot, commitSnapshotFolder, createSnapshotFolder, writeCapturedFiles } from './snapshot.ts';
+import { commitSnapshotFolder, createSnapshotFolder, writeSnapshotFiles } from './snapshot.ts';
 
 /** A replica that writes snapshots, and a promise that resolves once it can take one (or none will). */
 export interface SnapshotDelegate {
@@ -26,6 +26,8 @@ export interface SnapshotFolderSource {
   holdPublication(seq: number): () => void;
   /** The snapshot's position is fixed (called again if the replica failed and it is captured here instead). */
   started(): void;
+  /** Holds the applying of operations here; returns the release (idempotent). */
+  holdApplying(): () => void;
 }
 
 /** Writes and commits a snapshot folder; resolves with the position it holds. */
@@ -53,11 +55,18 @@ export async function writeSnapshotFolder(source: SnapshotFolderSource): Promise
     }
   }
   if (written === undefined) {
-    // A batch applied in steps is finished first: the snapshot holds whole operations, at the position it names.
+    // Written here from the live indexes, in slices between requests as a search thread does, rather than
+    // captured whole in one synchronous step (seconds at a million records, nothing answered meanwhile):
+    // operations wait until every byte is handed to the system. A batch applied in steps is finished first:
+    // the snapshot holds whole operations, at the position it names.
     source.registry.finishPendingWrite();
-    const captured = captureSnapshot(source.registry, source.appliedSeq());
-    await writeCapturedFiles(dir, captured);
-    written = captured;
+    const seq = source.appliedSeq();
+    const resume = source.holdApplying();
+    try {
+      written = { seq, manifest: await writeSnapshotFiles(source.registry, seq, dir, resume) };
+    } finally {
+      resume();
+    }
   }
   await commitSnapshotFolder(source.dataDir, dir, written.seq, written.manifest);
   return written.seq;

@@ -4,9 +4,9 @@
  * owning records. Written to a temporary folder, fsync'ed file by file, then renamed into place: a crash leaves
  * either the previous snapshot or the new one, never a torn one.
  *
- * Two ways to fill the folder: `captureSnapshot` copies the state synchronously (on the main thread, when no
- * search thread can), `writeSnapshotFiles` streams it from the indexes' own arrays (on a search thread, which
- * answers searches between slices of the work and holds the operations arriving meanwhile).
+ * The folder is filled by `writeSnapshotFiles`, streaming from the indexes' own arrays in slices between
+ * requests (on a search thread, or on the main thread when none can), the operations arriving meanwhile held.
+ * `captureSnapshot` copies the state in one synchronous step instead: tests stand in a replica with it.
  */
 import { existsSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { link, mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';

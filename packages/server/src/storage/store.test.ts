@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SearchIndex } from '@vitrine/engine';
 import { tempDir } from '../test-support.ts';
 import { getMeta } from './db.ts';
 import { captureSnapshot, writeCapturedFiles } from './snapshot.ts';
@@ -138,6 +139,37 @@ describe('Store', () => {
     await store.close();
     const reopened = await Store.open({ dataDir });
     expect(storeObjects(reopened, 'products', ['a', 'b']).map((record) => record?.name)).toEqual(['Lamp', 'Chair']);
+    await reopened.close();
+  });
+
+  it('without a search thread, writes a snapshot from the live indexes in pieces, holding writes until it is written', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir });
+    const records = Array.from({ length: 3000 }, (_, i) => ({ objectID: String(i), name: `Lamp ${i}`, price: i }));
+    await store.waitForTask((await store.saveObjects('products', records)).taskID);
+    const whole = vi.spyOn(SearchIndex.prototype, 'saveSnapshot');
+    const pieces = vi.spyOn(SearchIndex.prototype, 'saveSnapshotInPieces');
+    try {
+      // A write arriving once the snapshot's file is being written waits for it, then is applied.
+      const snapshot = store.snapshot();
+      while (pieces.mock.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      const later = store.saveObjects('products', [{ objectID: 'late', name: 'Chair' }]);
+      await snapshot;
+      const lateTask = (await later).taskID;
+      await store.waitForTask(lateTask);
+      // No copy of the whole index in one synchronous step (seconds at a million records, nothing answered).
+      expect(whole).not.toHaveBeenCalled();
+      expect(pieces).toHaveBeenCalledTimes(1);
+      const seq = Number(getMeta(store.db, 'snapshot_seq'));
+      expect(seq).toBeLessThan(lateTask);
+    } finally {
+      whole.mockRestore();
+      pieces.mockRestore();
+    }
+    await store.close();
+    const reopened = await Store.open({ dataDir });
+    expect(reopened.registry.get('products')!.engine!.size).toBe(3001);
+    expect(storeObjects(reopened, 'products', ['2999', 'late'])).toMatchObject([{ price: 2999 }, { name: 'Chair' }]);
     await reopened.close();
   });
 

@@ -355,6 +355,7 @@ export class Store {
       delegate: () => this.delegate,
       appliedSeq: () => this.appliedSeq,
       holdPublication: (held) => this.holdPublication(held),
+      holdApplying: () => this.applyLoop.hold(),
       started: () => {
         mark = this.budget.snapshotStarted();
       },
