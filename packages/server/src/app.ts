@@ -48,7 +48,6 @@ import { registerPages, requestOrigin } from './pages/page-routes.ts';
 import type { PageSender } from './pages/page-routes.ts';
 import { loadPageRenderer } from './pages/renderer.ts';
 import { SearchThreads } from './search/threads.ts';
-import { warmUp } from './search/warm-up.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -173,10 +172,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const started = new SearchThreads(store, deps.config.searchThreads!);
       api.addHook('onClose', () => started.close());
       threads = started;
-    } else {
-      // Searches are answered here: what a search thread builds before saying ready, this copy builds (after a
-      // restart at a million products, the first search took 1.1–4.6 s without it).
-      store.setWarmUp(warmUp);
     }
     const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);

@@ -4,8 +4,7 @@
  * other requests until the indexes are whole.
  */
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SearchIndex } from '@vitrine/engine';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, tempDir } from '../test-support.ts';
 import { getMeta } from './db.ts';
@@ -84,33 +83,6 @@ describe('recovery bounds', () => {
       expect(answer.json().nbHits).toBe(2);
       expect((await app.inject({ method: 'GET', url: '/1/isalive' })).statusCode).toBe(200);
     } finally {
-      await app.close();
-      await store.close();
-    }
-  });
-
-  it('without a search thread, warms the indexes up before saying it is ready', async () => {
-    const dataDir = newDir();
-    const writer = await Store.open({ dataDir });
-    await writer.setSettings('products', { attributesForFaceting: ['brand', 'price'], customRanking: ['desc(rating)'] });
-    await writer.waitForTask((await writer.saveObjects('products', [{ objectID: '1', name: 'oak table', brand: 'Oak', price: 10, rating: 4 }])).taskID);
-    await writer.close();
-
-    const store = Store.create({ dataDir });
-    const search = vi.spyOn(SearchIndex.prototype, 'search');
-    const app = await buildApp({ store, config: { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY } });
-    try {
-      await store.load();
-      const searched = search.mock.calls.map(([params]) => params);
-      // The numeric columns (filters and customRanking) and facet counts are built before the first search.
-      expect(searched).toEqual(expect.arrayContaining([
-        expect.objectContaining({ facets: ['*'] }),
-        expect.objectContaining({ numericFilters: ['price>=0'] }),
-        expect.objectContaining({ numericFilters: ['rating>=0'] }),
-      ]));
-      expect((await app.inject({ method: 'GET', url: '/1/isalive' })).statusCode).toBe(200);
-    } finally {
-      search.mockRestore();
       await app.close();
       await store.close();
     }

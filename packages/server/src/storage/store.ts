@@ -52,8 +52,6 @@ export class Store {
   /** The log after the snapshot, read when the store is created; dropped once loaded (`load`). */
   private tail: LoggedRow[] | null;
   private loading: Promise<void> | undefined;
-  /** Run once loaded, before `loaded` says so (`setWarmUp`). */
-  private warmUp: ((registry: IndexRegistry) => void) | undefined;
   private isLoaded = false;
   private closing: Promise<void> | undefined;
   /** Set once close() stops taking snapshots of its own accord. */
@@ -165,21 +163,11 @@ export class Store {
       this.tail = null;
       if (tail.length > 0) this.appliedSeq = tail[tail.length - 1].seq;
       this.budget.replayed(replayed);
-      this.warmUp?.(this.registry);
       this.isLoaded = true;
       this.applyLoop.schedule();
       this.maybeSnapshot();
     })();
     return this.loading;
-  }
-
-  /**
-   * `warm` runs on the loaded indexes before `loaded` turns true (and the server says it is ready): searches
-   * that build what engines build on first use, when no search thread does it on its own copy. Set it before
-   * the load ends; a store already loaded is not warmed again.
-   */
-  setWarmUp(warm: (registry: IndexRegistry) => void): void {
-    this.warmUp = warm;
   }
 
   // ---------------------------------------------------------------- tasks
