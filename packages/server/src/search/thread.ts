@@ -12,7 +12,6 @@
  * (`Store.takeSnapshot`), and a search sent after a task is published has what it reads applied first.
  */
 import { parentPort } from 'node:worker_threads';
-import type { IndexSettings, SearchParams } from '@vitrine/protocol';
 import { ApiError } from '../errors.ts';
 import { IndexRegistry } from '../storage/registry.ts';
 import { replayRows } from '../storage/replay.ts';
@@ -20,6 +19,7 @@ import { readSnapshot, writeSnapshotFiles } from '../storage/snapshot.ts';
 import { SearchScheduler } from './scheduler.ts';
 import { ThreadApplier } from './thread-applier.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
+import { warmUp } from './warm-up.ts';
 
 const port = parentPort!;
 let registry = new IndexRegistry();
@@ -58,55 +58,6 @@ async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promis
   applier.applyNow(sent);
   warmUp(registry);
   post({ type: 'ready', appliedSeq: applier.appliedSeq });
-}
-
-/**
- * Searches before saying ready, for what the engines build on first use and snapshots do not hold: a numeric
- * attribute's column (the first `price>=1` filter took 2.1 s at a million products), facet counts, an order the
- * replayed log left to merge. Without it the first shopper's search paid for them (2–4.6 s after a restart).
- */
-function warmUp(loaded: IndexRegistry): void {
-  for (const entry of loaded.all()) {
-    const engine = loaded.engineOf(entry);
-    const settings = loaded.searchSettingsOf(entry);
-    const searches: SearchParams[] = [{ query: '', hitsPerPage: 1, facets: ['*'] }];
-    // Numeric columns belong to the engine: once per index owning one.
-    if (entry.engine) {
-      const sample = entry.engine.records().next().value as Record<string, unknown> | undefined;
-      for (const attribute of numericCandidates(entry.settings, sample)) searches.push({ query: '', hitsPerPage: 0, numericFilters: [`${attribute}>=0`] });
-    }
-    for (const params of searches) {
-      try {
-        engine.search(params, settings);
-      } catch {
-        // Not a numeric attribute, or nothing this search can prepare: its real searches answer as they can.
-      }
-    }
-  }
-}
-
-/**
- * Attributes whose numeric filter column is worth building before the first search: those declared for faceting
- * or numeric filtering whose value in a sample record is a number. Not a customRanking attribute for itself
- * (its order is another structure, built by the first search's ranking), nor a boolean or string one: at a
- * million products the columns of `popularity` and `free_shipping` cost 4.4 and 4.8 s of the thread's start
- * for filters no storefront sends.
- */
-function numericCandidates(settings: IndexSettings, sample: Record<string, unknown> | undefined): string[] {
-  const names = new Set<string>();
-  const declared = [...((settings.attributesForFaceting as string[] | undefined) ?? []), ...((settings.numericAttributesForFiltering as string[] | undefined) ?? [])];
-  for (const raw of declared) names.add(raw.replace(/^(?:searchable|filterOnly|afterDistinct|equalOnly)\((.*)\)$/, '$1'));
-  return [...names].filter((name) => sample === undefined || isNumeric(valueAt(sample, name)));
-}
-
-function valueAt(record: Record<string, unknown>, path: string): unknown {
-  let value: unknown = record;
-  for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-  return value;
-}
-
-function isNumeric(value: unknown): boolean {
-  return typeof value === 'number' || (Array.isArray(value) && value.some((item) => typeof item === 'number'));
 }
 
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
