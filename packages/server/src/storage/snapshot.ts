@@ -6,7 +6,6 @@
  *
  * The folder is filled by `writeSnapshotFiles`, streaming from the indexes' own arrays in slices between
  * requests (on a search thread, or on the main thread when none can), the operations arriving meanwhile held.
- * `captureSnapshot` copies the state in one synchronous step instead: tests stand in a replica with it.
  */
 import { existsSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { link, mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promises';
@@ -42,26 +41,6 @@ interface Manifest {
   indexes: ManifestIndex[];
   /** The application's dictionaries; absent in snapshots written before they existed. */
   dictionaries?: DictionaryState;
-}
-
-/**
- * A snapshot's content, taken synchronously (a consistent view), written to disk afterwards: each engine file's
- * bytes, or the file of an earlier snapshot holding the same bytes (`reuse`), linked rather than rewritten.
- */
-export interface CapturedSnapshot {
-  seq: number;
-  manifest: string;
-  files: CapturedFile[];
-}
-
-interface CapturedFile {
-  name: string;
-  /** The engine's bytes, or the earlier file holding them. */
-  data?: Uint8Array;
-  reuse?: string;
-  engine: SearchIndex;
-  /** The engine's `contentVersion` when captured. */
-  version: number;
 }
 
 /**
@@ -114,21 +93,6 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
     manifest.indexes.push(item);
   }
   return { manifest, engines };
-}
-
-/**
- * Copies what a snapshot needs out of the live state, synchronously, so that operations applied while the
- * files are being written do not leak into it.
- */
-export function captureSnapshot(registry: IndexRegistry, seq: number): CapturedSnapshot {
-  const { manifest, engines } = describeSnapshot(registry, seq);
-  const files = engines.map(({ item, engine }): CapturedFile => {
-    const name = item.engineFile!;
-    const reuse = reusableFile(engine);
-    const version = engine.contentVersion;
-    return reuse === undefined ? { name, data: engine.saveSnapshot(), engine, version } : { name, reuse, engine, version };
-  });
-  return { seq, manifest: JSON.stringify(manifest), files };
 }
 
 /**
@@ -212,25 +176,6 @@ export async function createSnapshotFolder(dataDir: string): Promise<string> {
   const root = join(dataDir, SNAPSHOTS_DIR);
   await mkdir(root, { recursive: true });
   return mkdtemp(join(root, 'tmp-'));
-}
-
-/**
- * Writes a captured snapshot's files into `dir`, each fsync'ed, or linked from the earlier snapshot holding the
- * same bytes (durable since it was written; the link itself with the folder, `commitSnapshotFolder`).
- */
-export async function writeCapturedFiles(dir: string, snapshot: CapturedSnapshot): Promise<void> {
-  for (const file of snapshot.files) {
-    const path = join(dir, file.name);
-    if (file.reuse !== undefined) {
-      // Checked when captured, so only a prune racing this write could remove it: the snapshot then fails and
-      // is retried (the log is kept), this engine written in full next time.
-      if (!(await linkInto(file.reuse, path))) {
-        lastWritten.delete(file.engine);
-        throw new Error(`snapshot ${snapshot.seq}: ${file.reuse} is gone`);
-      }
-    } else await writeDurably(path, file.data!);
-    lastWritten.set(file.engine, { path: finalPath(dir, snapshot.seq, file.name), version: file.version });
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SearchIndex } from '@vitrine/engine';
 import { tempDir } from '../test-support.ts';
 import { getMeta } from './db.ts';
-import { captureSnapshot, writeCapturedFiles } from './snapshot.ts';
+import { writeSnapshotFiles } from './snapshot.ts';
 import { Store } from './store.ts';
 import { searchStore, storeObjects } from '../search/in-process.ts';
 
@@ -113,12 +113,12 @@ describe('Store', () => {
     let letGo!: () => void;
     const gate = new Promise<void>((resolve) => (letGo = resolve));
     store.setSnapshotCapture(async (seq, dir, released) => {
-      const captured = captureSnapshot(store.registry, seq);
+      // Written before it says it was asked: nothing after `seq` is applied yet.
+      const manifest = await writeSnapshotFiles(store.registry, seq, dir, () => {});
       asked(seq);
       await gate;
-      await writeCapturedFiles(dir, captured);
       released();
-      return captured.manifest;
+      return manifest;
     });
     const snapshot = store.snapshot();
     expect(await wasAsked).toBe(first.taskID);

@@ -98,7 +98,7 @@ function withoutUsageReports(client: InsightsClient): InsightsClient {
  * search), yet InstantSearch sends a click on one as a click after a search, with its position: an event both
  * the Vitrine server and hosted Algolia refuse (422). It goes as what it is, a click on the product.
  */
-export function withoutMissingSearch(method: string, payload: Record<string, unknown>): [string, Record<string, unknown>] {
+function withoutMissingSearch(method: string, payload: Record<string, unknown>): [string, Record<string, unknown>] {
   if ((method === 'clickedObjectIDsAfterSearch' || method === 'convertedObjectIDsAfterSearch') && !payload.queryID) {
     const { queryID: _queryID, positions: _positions, ...rest } = payload;
     return [method.slice(0, -'AfterSearch'.length), rest];
