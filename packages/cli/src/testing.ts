@@ -2,9 +2,11 @@
  * Test support (not shipped behaviour): a real server on an ephemeral loopback port with a temporary data folder,
  * and a way to run `vitrine` commands in-process with captured output.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer } from '@vitrine/server';
 import type { RunningServer, ServerConfig } from '@vitrine/server';
 import type { CliContext } from './context.ts';
@@ -88,4 +90,27 @@ export async function allRecords(client: ApiClient, indexName: string): Promise<
     },
   });
   return records.sort((a, b) => String(a.objectID).localeCompare(String(b.objectID), 'en', { numeric: true }));
+}
+
+const BIN = fileURLToPath(new URL('../bin/vitrine.js', import.meta.url));
+
+/**
+ * Runs the `vitrine` command as a real process (`vitrine start`, `vitrine serve`); `url` resolves with the URL
+ * its banner prints, and rejects if it exits first.
+ */
+export function spawnVitrine(args: string[], env: Record<string, string>, cwd: string) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Vitrine is running at (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void ended.then(({ code }) => reject(new Error(`vitrine ${args.join(' ')} exited (${code}) before it was ready:\n${output}`)));
+  });
+  return { child, url, ended, exited: ended.then(({ code }) => code), output: () => output };
 }

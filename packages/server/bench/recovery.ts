@@ -6,11 +6,15 @@
  * answering 200, to the first search answered, the first 100 searches' p50/p99 (InstantSearch-shaped
  * multi-queries), and checks that every acknowledged product is found.
  *
- *   node --import tsx packages/server/bench/recovery.ts [--size 1000000] [--threads 1]
+ *   node --import tsx packages/server/bench/recovery.ts [--size 1000000] [--threads 1] [--keep DIR]
+ *   node --import tsx packages/server/bench/recovery.ts --from DIR [--runs 3] [--threads 1]
+ *
+ * `--keep DIR` copies the data folder as each crash left it to DIR/<moment>; `--from DIR` restarts a copy of
+ * such a folder `--runs` times (no import), to time a restart again after a change.
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +25,15 @@ import type { ServerProcess } from '../src/test-support.ts';
 import { SEARCH_PATH, WRITE_PATH, headers, putDemoSettings, workloadOf } from './workload.ts';
 import type { Workload } from './workload.ts';
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '1000000' }, threads: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '1000000' },
+    threads: { type: 'string', default: '1' },
+    keep: { type: 'string' },
+    from: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+  },
+});
 const SIZE = Number(values.size);
 const BATCH = 1000;
 
@@ -82,12 +94,13 @@ async function search(url: string, body: string): Promise<{ ms: number; nbHits: 
 const EVERYTHING = JSON.stringify({ requests: [{ indexName: 'products', query: '', hitsPerPage: 0 }] });
 
 /** Starts the server on `dataDir` and times it back to serving, from the moment the process is spawned. */
-async function restart(dataDir: string, workload: Workload): Promise<Restart> {
+async function restart(dataDir: string, workload: Workload, moment?: string): Promise<Restart> {
+  if (values.keep !== undefined && moment !== undefined) cpSync(dataDir, join(values.keep, moment.replaceAll(' ', '-')), { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const spawned = performance.now();
   let pid: number | undefined;
-  const starting = spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SEARCH_THREADS: values.threads!, PORT: String(port) }, undefined, [], (child) => (pid = child.pid));
+  const starting = spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SEARCH_THREADS: values.threads!, PORT: String(port), VITRINE_STARTUP_REPORT: '1' }, undefined, [], (child) => (pid = child.pid));
   // Asked every 20 ms from the spawn on: refused connections and 503s until the server is ready.
   while ((await fetch(`${url}/1/isalive`).then((response) => response.status, () => 0)) !== 200) await sleep(20);
   const aliveMs = performance.now() - spawned;
@@ -160,6 +173,27 @@ function report(moment: string, result: Restart, expected: number): void {
   );
 }
 
+/** `--from DIR`: restarts copies of a kept crash folder, without importing anything. */
+async function restartKept(from: string): Promise<void> {
+  const workload = workloadOf([...generateProducts(Math.min(SIZE, 100_000))]);
+  for (let run = 1; run <= Number(values.runs); run++) {
+    const copy = tempDir('vitrine-bench-recovery-');
+    try {
+      cpSync(from, copy, { recursive: true });
+      const result = await restart(copy, workload);
+      report(`${from.split('/').pop()} #${run}`, result, 0);
+      await result.server.kill();
+    } finally {
+      removeDir(copy);
+    }
+  }
+}
+
+if (values.from !== undefined) {
+  await restartKept(values.from);
+  process.exit(0);
+}
+
 const dataDir = tempDir('vitrine-bench-recovery-');
 try {
   console.log(`generating ${SIZE.toLocaleString('en-US')} products…`);
@@ -177,7 +211,7 @@ try {
   await server.kill();
   acknowledged = Math.max(acknowledged, await inFlight);
   console.log(`imported ${acknowledged.toLocaleString('en-US')} products in ${((performance.now() - started) / 1000).toFixed(1)} s, killed mid-import`);
-  let result = await restart(dataDir, workload);
+  let result = await restart(dataDir, workload, 'during the import');
   report('during the import', result, acknowledged);
 
   // 2. Right after the import: the last batch acknowledged, then SIGKILL at once.
@@ -185,7 +219,7 @@ try {
   acknowledged = await whileSearching(result.url, workload, 'during the import', () => importProducts(result.url, products, acknowledged, SIZE));
   console.log(`imported the rest in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await result.server.kill();
-  result = await restart(dataDir, workload);
+  result = await restart(dataDir, workload, 'right after the import');
   report('right after the import', result, SIZE);
 
   // 3. During a snapshot: updates sent until one is being written, then SIGKILL.
@@ -203,7 +237,7 @@ try {
   await server.kill();
   updating = false;
   await updates;
-  result = await restart(dataDir, workload);
+  result = await restart(dataDir, workload, during ? 'during a snapshot' : 'no snapshot seen');
   report(during ? 'during a snapshot' : 'no snapshot seen (killed)', result, SIZE);
 
   // 4. Idle: no write and no snapshot under way for 3 s.
@@ -213,7 +247,7 @@ try {
     await sleep(50);
   }
   await result.server.kill();
-  result = await restart(dataDir, workload);
+  result = await restart(dataDir, workload, 'idle');
   report('idle', result, SIZE);
   await result.server.kill();
 } finally {

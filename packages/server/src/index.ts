@@ -18,6 +18,8 @@ export { buildApp } from './app.ts';
 export type { AppDeps } from './app.ts';
 export { defaultLimits, resolveLimits } from './config.ts';
 export type { ApiExtension, RouteExtension, SearchObserver, ServerConfig, ServerLimits } from './config.ts';
+export { hugePagesEnv, HUGE_PAGES_TUNABLE } from './huge-pages.ts';
+export type { HugePagesHost } from './huge-pages.ts';
 export { resolveKeys } from './keys-file.ts';
 export type { ResolvedKeys } from './keys-file.ts';
 export { Store } from './storage/store.ts';

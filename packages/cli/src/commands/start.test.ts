@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../testing.ts';
+import { spawnVitrine, tempDir } from '../testing.ts';
 
-const bin = fileURLToPath(new URL('../../bin/vitrine.js', import.meta.url));
 const dir = tempDir();
 const storefront = join(dir, 'storefront');
 mkdirSync(storefront);
@@ -24,26 +21,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Spawns `vitrine start` and resolves with the URL its banner prints. */
+/** Spawns `vitrine start`; its `url` resolves with the URL its banner prints. */
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, [bin, 'start'], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', VITRINE_STOREFRONT_DIR: storefront, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Vitrine is running at (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`vitrine start exited (${code}) before it was ready:\n${output}`)));
-  });
-  return { child, url, exited, output: () => output };
+  return spawnVitrine(['start'], { HOST: '127.0.0.1', PORT: '0', VITRINE_STOREFRONT_DIR: storefront, ...env }, dir);
 }
 
 describe('vitrine start', () => {

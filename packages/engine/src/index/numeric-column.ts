@@ -45,8 +45,63 @@ export class NumericColumn {
   static fromFacet(column: FacetColumn, documents: number, options: ThresholdOptions = DEFAULT_THRESHOLDS): NumericColumn | null {
     if (column.labels.some((label, v) => Number.isNaN(column.numbers[v]) && (label === 'true' || label === 'false'))) return null;
     const result = new NumericColumn(true, options);
-    result.append(pairsFromFacet(column, 0, documents), documents);
+    if (!result.adoptSortedFacet(column, documents)) result.append(pairsFromFacet(column, 0, documents), documents);
     return result;
+  }
+
+  /**
+   * Fills an empty column from a facet column in one counting pass: the facet's distinct numbers are sorted (a
+   * few thousand, not a pair per document) and each document's pairs dropped into their number's bucket, in
+   * document order, which is what a sort of every pair by (value, position) gives. At a million products this
+   * took the `price` column from ~0.9 s to tens of milliseconds (a restart's warm-up builds it). False, with
+   * nothing done, for a column small enough to stay pending (what `append` would leave it as).
+   */
+  private adoptSortedFacet(column: FacetColumn, documents: number): boolean {
+    const offsets = column.offsets.data;
+    const ids = column.values.data;
+    const numbers = column.numbers;
+    const pairs = offsets[documents] - offsets[0];
+    if (pairs <= this.options.maxPending) return false;
+    // Value ids in ascending order of their numbers; ids of equal numbers ("10" and "10.0") share a bucket.
+    const numericIds: number[] = [];
+    for (let v = 0; v < numbers.length; v++) if (!Number.isNaN(numbers[v])) numericIds.push(v);
+    numericIds.sort((a, b) => numbers[a] - numbers[b]);
+    const bucketOf = new Int32Array(numbers.length).fill(-1);
+    const bucketValue: number[] = [];
+    for (const v of numericIds) {
+      if (bucketValue.length === 0 || bucketValue[bucketValue.length - 1] !== numbers[v]) bucketValue.push(numbers[v]);
+      bucketOf[v] = bucketValue.length - 1;
+    }
+    const starts = new Uint32Array(bucketValue.length + 1);
+    const first = new Float64Array(documents).fill(NaN);
+    for (let d = 0; d < documents; d++) {
+      let held = 0;
+      for (let k = offsets[d]; k < offsets[d + 1]; k++) {
+        const bucket = bucketOf[ids[k]];
+        if (bucket < 0) continue;
+        starts[bucket + 1]++;
+        if (held++ === 0) first[d] = numbers[ids[k]];
+        else this.singleValued = false;
+      }
+    }
+    for (let b = 0; b < bucketValue.length; b++) starts[b + 1] += starts[b];
+    const total = starts[bucketValue.length];
+    const values = new Float64Array(total);
+    const docs = new Uint32Array(total);
+    const next = starts.slice(0, bucketValue.length);
+    for (let d = 0; d < documents; d++) {
+      for (let k = offsets[d]; k < offsets[d + 1]; k++) {
+        const bucket = bucketOf[ids[k]];
+        if (bucket < 0) continue;
+        const at = next[bucket]++;
+        values[at] = numbers[ids[k]];
+        docs[at] = d;
+      }
+    }
+    this.valueBuffer = this.values = values;
+    this.docBuffer = this.docs = docs;
+    this.firstBuffer = this.first = first;
+    return true;
   }
 
   private constructor(

@@ -2,6 +2,13 @@
 import type { ErrorCode } from '../errors.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
 
+/** A search thread's start, step by step (ms): snapshot read, log tail replayed, warm-up searches. */
+export interface StartPhases {
+  snapshotMs: number;
+  replayMs: number;
+  warmUpMs: number;
+}
+
 export type ThreadRequest =
   | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number }
   | { type: 'apply'; ops: Array<{ seq: number; json: string }> }
@@ -12,7 +19,8 @@ export type ThreadRequest =
   | { type: 'stop' };
 
 export type ThreadResponse =
-  | { type: 'ready'; appliedSeq: number }
+  /** Loaded: `phases` is how long each step of the start took (ms), for the start-up report. */
+  | { type: 'ready'; appliedSeq: number; phases: StartPhases }
   /** Every operation up to `seq` is applied here (the main thread holds its applies back while one lags). */
   | { type: 'applied'; seq: number }
   /** The thread no longer holds operations back for a snapshot: it applied every one it held. */

@@ -49,15 +49,19 @@ function release(id: number): void {
  * operations sent since; ready after that.
  */
 async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promise<void> {
+  const began = performance.now();
   const loaded = message.snapshotSeq > 0 ? await readSnapshot(message.dataDir, message.snapshotSeq) : new IndexRegistry();
+  const read = performance.now();
   await replayRows(loaded, message.ops, () => {});
   registry = loaded;
   applier.startAt(message.appliedSeq);
   const sent = starting ?? [];
   starting = null;
   applier.applyNow(sent);
+  const replayed = performance.now();
   warmUp(registry);
-  post({ type: 'ready', appliedSeq: applier.appliedSeq });
+  const phases = { snapshotMs: read - began, replayMs: replayed - read, warmUpMs: performance.now() - replayed };
+  post({ type: 'ready', appliedSeq: applier.appliedSeq, phases });
 }
 
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {

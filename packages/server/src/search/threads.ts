@@ -18,7 +18,7 @@ import { ApiError } from '../errors.ts';
 import type { Store } from '../storage/store.ts';
 import { PendingCalls } from './pending-calls.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
-import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
+import type { StartPhases, ThreadRequest, ThreadResponse } from './thread-messages.ts';
 
 const ENTRY = new URL('./thread-entry.mjs', import.meta.url);
 /** Wait before starting a thread again after it died, doubled each time in a row (a crash loop stays cheap). */
@@ -62,6 +62,8 @@ export class SearchThreads {
   private catchUpWaiters: Array<() => void> = [];
   /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
+  /** How the first thread's start went (ms since it was spawned, and its steps), once it is ready. */
+  firstReady: (StartPhases & { readyMs: number }) | null = null;
   /**
    * A thread was ready once, the first failed to start (searches then run on the main thread), or there was
    * nothing to load when the first started.
@@ -206,6 +208,7 @@ export class SearchThreads {
     // Only the profiler's flags follow the process into its threads (`npm run bench:http -- --cpu-prof`).
     const worker = new Worker(ENTRY, { execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) });
     // The start point and the apply listener are taken in the same turn: the thread misses no operation.
+    const spawnedAt = performance.now();
     const start = this.store.startReplica();
     const thread: Thread = {
       worker, ready: false, sentSeq: start.appliedSeq, previousSentSeq: start.appliedSeq, appliedSeq: start.appliedSeq, inFlight: new PendingCalls(), snapshot: null,
@@ -217,6 +220,7 @@ export class SearchThreads {
     worker.on('message', (message: ThreadResponse) => {
       if (message.type === 'ready') {
         start.release();
+        this.firstReady ??= { readyMs: performance.now() - spawnedAt, ...message.phases };
         thread.ready = true;
         this.started = true;
         this.restartDelay = RESTART_DELAY_MS;

@@ -146,6 +146,9 @@ export class Store {
     }
   }
 
+  /** How the load went (ms, and what the replay applied), once loaded: for the start-up report. */
+  startup: { snapshotMs: number; replayMs: number; replayedOps: number; replayedRecords: number } | null = null;
+
   /** True once the snapshot is loaded and the log after it replayed. */
   get loaded(): boolean {
     return this.isLoaded;
@@ -157,9 +160,12 @@ export class Store {
    */
   load(): Promise<void> {
     this.loading ??= (async () => {
+      const began = performance.now();
       if (this.snapshotSeq > 0) await readSnapshot(this.dataDir, this.snapshotSeq, this.registry);
+      const read = performance.now();
       const tail = this.tail ?? [];
       const replayed = await replayRows(this.registry, tail, this.onApplyError);
+      this.startup = { snapshotMs: read - began, replayMs: performance.now() - read, replayedOps: replayed.ops, replayedRecords: replayed.records };
       this.tail = null;
       if (tail.length > 0) this.appliedSeq = tail[tail.length - 1].seq;
       this.budget.replayed(replayed);

@@ -1,0 +1,77 @@
+/**
+ * The server commands relaunched with huge pages, as real processes: the server runs in a child process whose
+ * environment has the tunable (where this machine offers huge pages on request), which stops cleanly on SIGTERM
+ * sent to the command and ends at once when the command is killed outright.
+ */
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hugePagesEnv } from '@vitrine/server';
+import { relaunchEnv } from './launch.ts';
+import { spawnVitrine, tempDir } from './testing.ts';
+
+const dir = tempDir();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function serve(name: string) {
+  const env = { HOST: '127.0.0.1', PORT: '0', VITRINE_DATA_DIR: join(dir, name), VITRINE_ADMIN_API_KEY: 'admin-test', VITRINE_SEARCH_API_KEY: 'search-test', VITRINE_SEARCH_THREADS: '0' };
+  return spawnVitrine(['serve'], env, dir);
+}
+
+describe('relaunchEnv', () => {
+  it('relaunches the server commands only, once', () => {
+    const huge = () => ({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+    expect(relaunchEnv(['start'], {}, huge)).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1', VITRINE_LAUNCHED: '1' });
+    expect(relaunchEnv(['serve', '--help'], {}, huge)).not.toBeNull();
+    expect(relaunchEnv(['import', 'products.ndjson'], {}, huge)).toBeNull();
+    expect(relaunchEnv([], {}, huge)).toBeNull();
+    expect(relaunchEnv(['start'], { VITRINE_LAUNCHED: '1' }, huge)).toBeNull();
+    expect(relaunchEnv(['start'], {}, () => null)).toBeNull();
+  });
+});
+
+describe.runIf(process.platform === 'linux')('vitrine serve, relaunched', () => {
+  const relaunched = hugePagesEnv() !== null;
+
+  it(`runs the server ${relaunched ? 'in a child process with huge pages' : 'in the same process (no huge pages here)'}, stopped cleanly by SIGTERM`, async () => {
+    const run = serve('data-term');
+    const url = await run.url;
+    expect((await fetch(`${url}/1/isalive`)).status).toBe(200);
+    const servers = childrenOf(run.child.pid!);
+    if (relaunched) {
+      expect(servers).toHaveLength(1);
+      expect(readFileSync(`/proc/${servers[0]}/environ`, 'utf8').split('\0')).toContain('GLIBC_TUNABLES=glibc.malloc.hugetlb=1');
+    } else {
+      expect(servers).toEqual([]);
+    }
+    run.child.kill('SIGTERM');
+    expect(await run.ended).toEqual({ code: 0, signal: null });
+    for (const pid of servers) expect(existsSync(`/proc/${pid}`)).toBe(false);
+  }, 60_000);
+
+  it.runIf(relaunched)('ends the server at once when the command is killed with SIGKILL', async () => {
+    const run = serve('data-kill');
+    await run.url;
+    const [server] = childrenOf(run.child.pid!);
+    run.child.kill('SIGKILL');
+    expect((await run.ended).signal).toBe('SIGKILL');
+    // The server notices its channel closing and kills itself: poll until its /proc entry is gone.
+    const deadline = Date.now() + 10_000;
+    while (existsSync(`/proc/${server}`) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(`/proc/${server}`)).toBe(false);
+  }, 60_000);
+});
