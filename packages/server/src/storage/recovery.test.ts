@@ -61,6 +61,33 @@ describe('recovery bounds', () => {
     await store.close();
   });
 
+  it('holds writes past the cap while applying lags behind the log, until a snapshot covers them', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir, limits: { snapshotEveryRecords: 10, snapshotEveryOps: 1_000_000, snapshotEveryBytes: 1e9 } });
+    // A search thread behind the main thread holds applying back: logged operations wait, no snapshot is due.
+    let release!: () => void;
+    const caughtUp = new Promise<void>((resolve) => (release = resolve));
+    store.setApplyGate(() => caughtUp);
+    const records = (prefix: string) => Array.from({ length: 10 }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
+    const first = await store.saveObjects('products', records('a'));
+    await store.saveObjects('products', records('b'));
+    let thirdAcknowledged = false;
+    const third = store.saveObjects('products', records('c')).then((task) => {
+      thirdAcknowledged = true;
+      return task;
+    });
+    await turns();
+    expect(thirdAcknowledged, 'a write past the cap waits while nothing can be applied').toBe(false);
+    store.setApplyGate(null);
+    release();
+    const { taskID } = await third;
+    // Acknowledged once a snapshot made the log since it shorter than the cap.
+    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
+    await store.waitForTask(taskID);
+    expect(store.registry.get('products')!.engine!.size).toBe(30);
+    await store.close();
+  });
+
   it('answers isalive 503 while loading, holds searches until loaded, then answers them whole', async () => {
     const dataDir = newDir();
     const writer = await Store.open({ dataDir });

@@ -93,8 +93,11 @@ export class Store {
     this.tail = tail;
     this.budget = new LogBudget(limits);
     this.log = new LogWriter(db, dataDir, {
-      // Past the log's cap, writes wait for the snapshot under way: what a crash now would replay stays bounded.
-      mayCommit: () => !(this.snapshotting && this.budget.overCap()),
+      // Past the log's cap, writes wait for the snapshot under way, or for the logged operations to be applied
+      // (a search thread lagging behind an import holds applying back: then no snapshot can start, and the log
+      // grew past the cap, 64,000 records replayed at a million products): what a crash would replay stays
+      // bounded. With nothing left to apply and no snapshot under way (the last one failed), they go on.
+      mayCommit: () => !(this.budget.overCap() && (this.snapshotting !== undefined || this.applyLoop.length > 0)),
       onDurable: (ops) => this.queueForApplying(ops),
     }, walFsync);
     this.applyLoop = new ApplyLoop({
@@ -212,6 +215,8 @@ export class Store {
   private tellApplied(applied: AppliedOp[]): void {
     if (applied.length > 0) for (const listener of this.appliedListeners) listener(applied);
     this.wakeWaiters();
+    // Writes held at the log's cap while operations waited to be applied may go on now (see `mayCommit`).
+    this.log.flushSoon();
   }
 
   /** The last operation every search sees: applied here, and by the replicas (see `publicationHeldAt`). */
