@@ -9,7 +9,10 @@
  * running on with nobody to stop it.
  */
 import { spawn } from 'node:child_process';
-import { hugePagesEnv } from '@vitrine/server';
+// The module alone, not the server's whole graph: this process only starts the one that loads it.
+import { hugePagesEnv } from '@vitrine/server/huge-pages';
+import { prespawnSearchWorkers } from '@vitrine/server/search-workers';
+import { defaultSearchThreads } from './config/env.ts';
 
 /** Commands that run a server and gain from huge pages. */
 const SERVER_COMMANDS = new Set(['start', 'serve']);
@@ -50,4 +53,17 @@ export function followLauncher(): void {
   if (process.env[LAUNCHED] !== '1' || process.send === undefined) return;
   process.channel?.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+}
+
+/**
+ * For a server command: starts its search threads' workers now, before this process loads the server, so that
+ * both load their modules at once (a second or more each). The count is the one the configuration will read;
+ * a malformed value starts none (the command then stops with its message).
+ */
+export function prespawnFor(argv: string[], env: NodeJS.ProcessEnv = process.env): number {
+  if (!SERVER_COMMANDS.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return 0;
+  const raw = env.VITRINE_SEARCH_THREADS?.trim();
+  const count = raw ? (/^\d+$/.test(raw) ? Math.min(Number(raw), 64) : 0) : defaultSearchThreads();
+  prespawnSearchWorkers(count);
+  return count;
 }

@@ -13,14 +13,14 @@
  * objects: not shareable); one process per core (writes, keys and the search log would need a protocol
  * between processes); a thread per request (startup would cost more than the search).
  */
-import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import type { Store } from '../storage/store.ts';
 import { PendingCalls } from './pending-calls.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
 import type { StartPhases, ThreadRequest, ThreadResponse } from './thread-messages.ts';
+import { spawnSearchWorker } from './thread-spawn.ts';
+import type { Worker } from 'node:worker_threads';
 
-const ENTRY = new URL('./thread-entry.mjs', import.meta.url);
 /** Wait before starting a thread again after it died, doubled each time in a row (a crash loop stays cheap). */
 const RESTART_DELAY_MS = 500;
 /** How long a stopping thread may take to end on its own before it is terminated. */
@@ -62,8 +62,8 @@ export class SearchThreads {
   private catchUpWaiters: Array<() => void> = [];
   /** Snapshots written by a thread (for tests and the design note's claim). */
   snapshotsTaken = 0;
-  /** How the first thread's start went (ms since it was spawned, and its steps), once it is ready. */
-  firstReady: (StartPhases & { readyMs: number }) | null = null;
+  /** How the first thread's start went (spawned at, ms since the process started; ready after; its steps). */
+  firstReady: (StartPhases & { spawnedAtMs: number; readyMs: number }) | null = null;
   /**
    * A thread was ready once, the first failed to start (searches then run on the main thread), or there was
    * nothing to load when the first started.
@@ -205,8 +205,7 @@ export class SearchThreads {
   }
 
   private spawn(): void {
-    // Only the profiler's flags follow the process into its threads (`npm run bench:http -- --cpu-prof`).
-    const worker = new Worker(ENTRY, { execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) });
+    const worker = spawnSearchWorker();
     // The start point and the apply listener are taken in the same turn: the thread misses no operation.
     const spawnedAt = performance.now();
     const start = this.store.startReplica();
@@ -220,7 +219,7 @@ export class SearchThreads {
     worker.on('message', (message: ThreadResponse) => {
       if (message.type === 'ready') {
         start.release();
-        this.firstReady ??= { readyMs: performance.now() - spawnedAt, ...message.phases };
+        this.firstReady ??= { spawnedAtMs: spawnedAt, readyMs: performance.now() - spawnedAt, ...message.phases };
         thread.ready = true;
         this.started = true;
         this.restartDelay = RESTART_DELAY_MS;

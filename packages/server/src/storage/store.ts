@@ -149,8 +149,8 @@ export class Store {
     }
   }
 
-  /** How the load went (ms, and what the replay applied), once loaded: for the start-up report. */
-  startup: { snapshotMs: number; replayMs: number; replayedOps: number; replayedRecords: number } | null = null;
+  /** How the load went (ms since the process started, ms per step, what the replay applied): the start-up report. */
+  startup: { startedAtMs: number; snapshotMs: number; replayMs: number; replayedOps: number; replayedRecords: number } | null = null;
 
   /** True once the snapshot is loaded and the log after it replayed. */
   get loaded(): boolean {
@@ -168,7 +168,7 @@ export class Store {
       const read = performance.now();
       const tail = this.tail ?? [];
       const replayed = await replayRows(this.registry, tail, this.onApplyError);
-      this.startup = { snapshotMs: read - began, replayMs: performance.now() - read, replayedOps: replayed.ops, replayedRecords: replayed.records };
+      this.startup = { startedAtMs: began, snapshotMs: read - began, replayMs: performance.now() - read, replayedOps: replayed.ops, replayedRecords: replayed.records };
       this.tail = null;
       if (tail.length > 0) this.appliedSeq = tail[tail.length - 1].seq;
       this.budget.replayed(replayed);
