@@ -88,6 +88,38 @@ describe('recovery bounds', () => {
     await store.close();
   });
 
+  it('after a replay, the snapshot it made due waits snapshotAfterStartMs, unless the log reaches its cap', async () => {
+    const dataDir = newDir();
+    const writer = await Store.open({ dataDir, limits: { snapshotEveryRecords: 1000 } });
+    const records = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
+    const logged = await writer.saveObjects('products', records('a', 15));
+    await writer.waitForTask(logged.taskID);
+    writer.db.close(); // a crash: 15 records in the log only
+
+    const limits = { snapshotEveryRecords: 10, snapshotEveryOps: 1_000_000, snapshotEveryBytes: 1e9, snapshotAfterStartMs: 400 };
+    const started = performance.now();
+    const store = await Store.open({ dataDir, limits });
+    // Due (15 replayed records, threshold 10) but deferred: nothing written during the first searches.
+    await turns(20);
+    expect(getMeta(store.db, 'snapshot_seq')).toBeUndefined();
+    while (getMeta(store.db, 'snapshot_seq') === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBe(logged.taskID);
+    store.db.close(); // a crash again: the log since that snapshot is empty
+
+    // Replayed again, then writes reach the cap (20): the snapshot starts at once, not after the minute.
+    const crashed = await Store.open({ dataDir: newDir(), limits: { snapshotEveryRecords: 1000 } });
+    const first = await crashed.saveObjects('products', records('b', 15));
+    await crashed.waitForTask(first.taskID);
+    crashed.db.close();
+    const restarted = await Store.open({ dataDir: crashed.dataDir, limits: { ...limits, snapshotAfterStartMs: 60_000 } });
+    const second = await restarted.saveObjects('products', records('c', 10));
+    await restarted.waitForTask(second.taskID);
+    while (getMeta(restarted.db, 'snapshot_seq') === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Number(getMeta(restarted.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
+    await restarted.close();
+  });
+
   it('answers isalive 503 while loading, holds searches until loaded, then answers them whole', async () => {
     const dataDir = newDir();
     const writer = await Store.open({ dataDir });

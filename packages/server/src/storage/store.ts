@@ -149,6 +149,10 @@ export class Store {
     }
   }
 
+  /** Until then (performance.now()), a snapshot due waits (see `maybeSnapshot`); the timer that takes it then. */
+  private snapshotDeferredUntil = 0;
+  private deferredSnapshot: NodeJS.Timeout | undefined;
+
   /** How the load went (ms since the process started, ms per step, what the replay applied): the start-up report. */
   startup: { startedAtMs: number; snapshotMs: number; replayMs: number; replayedOps: number; replayedRecords: number } | null = null;
 
@@ -172,6 +176,7 @@ export class Store {
       this.tail = null;
       if (tail.length > 0) this.appliedSeq = tail[tail.length - 1].seq;
       this.budget.replayed(replayed);
+      if (replayed.ops > 0) this.snapshotDeferredUntil = performance.now() + this.limits.snapshotAfterStartMs;
       this.isLoaded = true;
       this.applyLoop.schedule();
       this.maybeSnapshot();
@@ -333,6 +338,15 @@ export class Store {
     // Due after so many operations, records or bytes whatever the catalogue's size: that bounds a restart's
     // replay (docs/RELIABILITY.md), at the price of snapshots more frequent than indexing at a million records.
     if (!this.budget.snapshotDue()) return;
+    // Right after a replay, the first searches go first (`snapshotAfterStartMs`), unless the log is at its cap.
+    const wait = this.snapshotDeferredUntil - performance.now();
+    if (wait > 0 && !this.budget.overCap()) {
+      this.deferredSnapshot ??= setTimeout(() => {
+        this.deferredSnapshot = undefined;
+        this.maybeSnapshot();
+      }, wait).unref();
+      return;
+    }
     this.snapshotting = this.snapshot()
       // Nothing is lost: the log keeps every operation; the next attempt comes after as many operations again.
       .catch((error: unknown) => console.error('snapshot failed, the log is kept:', error))
@@ -462,6 +476,7 @@ export class Store {
       const loaded = await this.load().then(() => true, () => false);
       if (loaded) await this.settled();
       this.closed = true;
+      clearTimeout(this.deferredSnapshot);
       if (loaded && this.appliedSeq > this.snapshotSeq) {
         try {
           await this.snapshot();
