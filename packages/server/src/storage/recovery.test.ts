@@ -88,7 +88,7 @@ describe('recovery bounds', () => {
     await store.close();
   });
 
-  it('after a replay, the snapshot it made due waits snapshotAfterStartMs, unless the log reaches its cap', async () => {
+  it('after a replay, the snapshot it made due waits snapshotAfterStartMs, and writes past the cap wait for it', async () => {
     const dataDir = newDir();
     const writer = await Store.open({ dataDir, limits: { snapshotEveryRecords: 1000 } });
     const records = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
@@ -107,15 +107,20 @@ describe('recovery bounds', () => {
     expect(Number(getMeta(store.db, 'snapshot_seq'))).toBe(logged.taskID);
     store.db.close(); // a crash again: the log since that snapshot is empty
 
-    // Replayed again, then writes reach the cap (20): the snapshot starts at once, not after the minute.
+    // Replayed again, then a write past the cap (20) waits for the deferred snapshot: the bound holds.
     const crashed = await Store.open({ dataDir: newDir(), limits: { snapshotEveryRecords: 1000 } });
     const first = await crashed.saveObjects('products', records('b', 15));
     await crashed.waitForTask(first.taskID);
     crashed.db.close();
-    const restarted = await Store.open({ dataDir: crashed.dataDir, limits: { ...limits, snapshotAfterStartMs: 60_000 } });
-    const second = await restarted.saveObjects('products', records('c', 10));
-    await restarted.waitForTask(second.taskID);
-    while (getMeta(restarted.db, 'snapshot_seq') === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    const restarted = await Store.open({ dataDir: crashed.dataDir, limits: { ...limits, snapshotAfterStartMs: 300 } });
+    const reopened = performance.now();
+    await restarted.saveObjects('products', records('c', 10)); // 25 since the durable snapshot (none): over the cap
+    let acknowledged = false;
+    const third = restarted.saveObjects('products', records('d', 1)).then((task) => ((acknowledged = true), task));
+    await turns(20);
+    expect(acknowledged, 'a write past the cap waits for the deferred snapshot').toBe(false);
+    await third;
+    expect(performance.now() - reopened).toBeGreaterThanOrEqual(300);
     expect(Number(getMeta(restarted.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
     await restarted.close();
   });

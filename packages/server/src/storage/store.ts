@@ -96,8 +96,9 @@ export class Store {
       // Past the log's cap, writes wait for the snapshot under way, or for the logged operations to be applied
       // (a search thread lagging behind an import holds applying back: then no snapshot can start, and the log
       // grew past the cap, 64,000 records replayed at a million products): what a crash would replay stays
-      // bounded. With nothing left to apply and no snapshot under way (the last one failed), they go on.
-      mayCommit: () => !(this.budget.overCap() && (this.snapshotting !== undefined || this.applyLoop.length > 0)),
+      // bounded. With nothing left to apply and no snapshot under way or deferred (the last one failed), they
+      // go on.
+      mayCommit: () => !(this.budget.overCap() && (this.snapshotting !== undefined || this.applyLoop.length > 0 || this.deferredSnapshot !== undefined)),
       onDurable: (ops) => this.queueForApplying(ops),
     }, walFsync);
     this.applyLoop = new ApplyLoop({
@@ -338,12 +339,13 @@ export class Store {
     // Due after so many operations, records or bytes whatever the catalogue's size: that bounds a restart's
     // replay (docs/RELIABILITY.md), at the price of snapshots more frequent than indexing at a million records.
     if (!this.budget.snapshotDue()) return;
-    // Right after a replay, the first searches go first (`snapshotAfterStartMs`), unless the log is at its cap.
+    // Right after a replay, the first searches go first (`snapshotAfterStartMs`); writes past the log's cap wait.
     const wait = this.snapshotDeferredUntil - performance.now();
-    if (wait > 0 && !this.budget.overCap()) {
+    if (wait > 0) {
       this.deferredSnapshot ??= setTimeout(() => {
         this.deferredSnapshot = undefined;
         this.maybeSnapshot();
+        this.log.flushSoon();
       }, wait).unref();
       return;
     }
