@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 // The module alone, not the server's whole graph: this process only starts the one that loads it.
 import { hugePagesEnv } from '@vitrine/server/huge-pages';
 import { prespawnSearchWorkers } from '@vitrine/server/search-workers';
-import { defaultSearchThreads } from './config/env.ts';
+import { searchThreadsFrom } from './config/env.ts';
 
 /** Commands that run a server and gain from huge pages. */
 const SERVER_COMMANDS = new Set(['start', 'serve']);
@@ -62,8 +62,12 @@ export function followLauncher(): void {
  */
 export function prespawnFor(argv: string[], env: NodeJS.ProcessEnv = process.env): number {
   if (!SERVER_COMMANDS.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return 0;
-  const raw = env.VITRINE_SEARCH_THREADS?.trim();
-  const count = raw ? (/^\d+$/.test(raw) ? Math.min(Number(raw), 64) : 0) : defaultSearchThreads();
+  let count: number;
+  try {
+    count = searchThreadsFrom(env);
+  } catch {
+    return 0;
+  }
   prespawnSearchWorkers(count);
   return count;
 }

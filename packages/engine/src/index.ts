@@ -13,6 +13,9 @@
  * searchForFacetValues, browse with a cursor, and binary snapshots (`saveSnapshot` / `loadSnapshot`).
  */
 export { SearchIndex } from './search-index.ts';
+// How the engine reads settings' attribute lists and records' attributes, for callers that must agree with it.
+export { parseAttributesForFaceting, parseSearchableAttributes } from './settings.ts';
+export { leaves, parsePath, topLevelAttributes } from './index/attributes.ts';
 export { loadSnapshot } from './snapshot/index.ts';
 export { EngineError, createEngineError, engineErrors, type EngineErrorCode } from './errors.ts';
 export type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';

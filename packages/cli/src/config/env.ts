@@ -43,6 +43,11 @@ export const DEFAULT_DEMO_SIZE = 10_000;
  */
 export const defaultSearchThreads = (): number => (availableParallelism() >= 2 ? 1 : 0);
 
+/** `VITRINE_SEARCH_THREADS`, or the default; a malformed value is a `UsageError`. */
+export function searchThreadsFrom(env: Record<string, string | undefined>): number {
+  return integer(env, 'VITRINE_SEARCH_THREADS', defaultSearchThreads(), 64);
+}
+
 function integer(env: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -98,7 +103,7 @@ export function readEnvironment(env: Record<string, string | undefined>, cwd: st
     demoSize: integer(env, 'VITRINE_DEMO_SIZE', DEFAULT_DEMO_SIZE, 10_000_000),
     url: text(env, 'VITRINE_URL') ?? `http://localhost:${DEFAULT_PORT}`,
     storefrontDir: ((dir) => (dir ? resolve(cwd, dir) : undefined))(text(env, 'VITRINE_STOREFRONT_DIR')),
-    searchThreads: integer(env, 'VITRINE_SEARCH_THREADS', defaultSearchThreads(), 64),
+    searchThreads: searchThreadsFrom(env),
     trustProxy: trustProxy(env),
   };
 }

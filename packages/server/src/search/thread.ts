@@ -92,7 +92,7 @@ port.on('message', (message: ThreadRequest) => {
         return;
       }
       held = [];
-      writeSnapshotFiles(registry, message.seq, message.dir, () => release(message.id), () => scheduler.pending > 0)
+      writeSnapshotFiles(registry, message.seq, message.dir, () => release(message.id), { searchesWaiting: () => scheduler.pending > 0 })
         .then(
           (manifest) => ({ manifest }),
           (error: unknown) => ({ error: String((error as Error)?.stack ?? error) }),

@@ -2,6 +2,7 @@
  * What a search thread searches once loaded, before it says ready: the structures engines build on first use and
  * snapshots do not hold (facet counts, numeric filter columns, an order a replayed log left to merge).
  */
+import { leaves, parseAttributesForFaceting, parsePath, parseSearchableAttributes, topLevelAttributes } from '@vitrine/engine';
 import type { IndexSettings, SearchParams } from '@vitrine/protocol';
 import type { IndexRegistry } from '../storage/registry.ts';
 
@@ -45,10 +46,9 @@ export function warmUp(loaded: IndexRegistry): void {
  * for filters no storefront sends.
  */
 export function numericCandidates(settings: IndexSettings, sample: Record<string, unknown> | undefined): string[] {
-  const names = new Set<string>();
-  const declared = [...((settings.attributesForFaceting as string[] | undefined) ?? []), ...((settings.numericAttributesForFiltering as string[] | undefined) ?? [])];
-  for (const raw of declared) names.add(raw.replace(/^(?:searchable|filterOnly|afterDistinct|equalOnly)\((.*)\)$/, '$1'));
-  return [...names].filter((name) => sample === undefined || isNumeric(valueAt(sample, name)));
+  const names = new Set(parseAttributesForFaceting(settings.attributesForFaceting).map((facet) => facet.attribute));
+  for (const raw of (settings.numericAttributesForFiltering as string[] | undefined) ?? []) names.add(raw.trim().replace(/^equalOnly\((.*)\)$/, '$1'));
+  return [...names].filter((name) => sample === undefined || leaves(sample, parsePath(name)).some((leaf) => typeof leaf === 'number'));
 }
 
 /**
@@ -57,29 +57,16 @@ export function numericCandidates(settings: IndexSettings, sample: Record<string
  */
 export function sampleSearches(settings: IndexSettings, sample: Record<string, unknown>): SearchParams[] {
   const searches: SearchParams[] = [];
-  const searchable = ((settings.searchableAttributes as string[] | undefined) ?? Object.keys(sample)).flatMap((raw) => raw.split(',').map((name) => name.trim().replace(/^unordered\((.*)\)$/, '$1')));
-  const text = searchable.map((name) => valueAt(sample, name)).find((value): value is string => typeof value === 'string' && /\p{L}/u.test(value));
+  const searchable = parseSearchableAttributes(settings.searchableAttributes)?.map((slot) => slot.path) ?? topLevelAttributes(sample).map(parsePath);
+  const text = searchable.flatMap((path) => leaves(sample, path)).find((leaf): leaf is string => typeof leaf === 'string' && /\p{L}/u.test(leaf));
   const words = text?.split(/\s+/).filter((word) => word !== '') ?? [];
   if (words.length > 0) {
     const typed = words.length > 1 ? `${words[0]} ${words[1].slice(0, Math.max(1, Math.ceil(words[1].length / 2)))}` : words[0];
     searches.push({ query: typed, hitsPerPage: 20, facets: ['*'] });
   }
-  for (const raw of (settings.attributesForFaceting as string[] | undefined) ?? []) {
-    const name = raw.replace(/^(?:searchable|filterOnly|afterDistinct)\((.*)\)$/, '$1');
-    const value = valueAt(sample, name);
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string' || typeof first === 'boolean') searches.push({ query: '', hitsPerPage: 0, facetFilters: [[`${name}:${String(first)}`]] });
+  for (const facet of parseAttributesForFaceting(settings.attributesForFaceting)) {
+    const first = leaves(sample, facet.path)[0];
+    if (typeof first === 'string' || typeof first === 'boolean') searches.push({ query: '', hitsPerPage: 0, facetFilters: [[`${facet.attribute}:${String(first)}`]] });
   }
   return searches;
 }
-
-function valueAt(record: Record<string, unknown>, path: string): unknown {
-  let value: unknown = record;
-  for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-  return value;
-}
-
-function isNumeric(value: unknown): boolean {
-  return typeof value === 'number' || (Array.isArray(value) && value.some((item) => typeof item === 'number'));
-}
-

@@ -15,6 +15,16 @@ async function turns(count = 5): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Records `<prefix>0` … of a lamp, enough to weigh against small snapshot thresholds. */
+const records = (prefix: string, count = 10) => Array.from({ length: count }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
+
+/** A write under way, and whether it was acknowledged yet. */
+function tracked<T>(write: Promise<T>): { done: Promise<T>; acknowledged: () => boolean } {
+  let acknowledged = false;
+  const done = write.then((task) => ((acknowledged = true), task));
+  return { done, acknowledged: () => acknowledged };
+}
+
 describe('recovery bounds', () => {
   const dirs: string[] = [];
   const newDir = () => {
@@ -39,21 +49,16 @@ describe('recovery bounds', () => {
       giveBack = reject;
       asked();
     }));
-    const records = (prefix: string) => Array.from({ length: 10 }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
     const first = await store.saveObjects('products', records('a'));
     await store.waitForTask(first.taskID);
     await captureAsked;
     // The log since the durable snapshot (none) holds 10 records: 10 more are taken, reaching the cap of 20.
     const second = await store.saveObjects('products', records('b'));
-    let thirdAcknowledged = false;
-    const third = store.saveObjects('products', records('c')).then((task) => {
-      thirdAcknowledged = true;
-      return task;
-    });
+    const third = tracked(store.saveObjects('products', records('c')));
     await turns();
-    expect(thirdAcknowledged, 'a write past the cap waits for the snapshot').toBe(false);
+    expect(third.acknowledged(), 'a write past the cap waits for the snapshot').toBe(false);
     giveBack!(new Error('replica gone'));
-    const { taskID } = await third;
+    const { taskID } = await third.done;
     expect(taskID).toBeGreaterThan(second.taskID);
     expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
     await store.waitForTask(taskID);
@@ -68,19 +73,14 @@ describe('recovery bounds', () => {
     let release!: () => void;
     const caughtUp = new Promise<void>((resolve) => (release = resolve));
     store.setApplyGate(() => caughtUp);
-    const records = (prefix: string) => Array.from({ length: 10 }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
     const first = await store.saveObjects('products', records('a'));
     await store.saveObjects('products', records('b'));
-    let thirdAcknowledged = false;
-    const third = store.saveObjects('products', records('c')).then((task) => {
-      thirdAcknowledged = true;
-      return task;
-    });
+    const third = tracked(store.saveObjects('products', records('c')));
     await turns();
-    expect(thirdAcknowledged, 'a write past the cap waits while nothing can be applied').toBe(false);
+    expect(third.acknowledged(), 'a write past the cap waits while nothing can be applied').toBe(false);
     store.setApplyGate(null);
     release();
-    const { taskID } = await third;
+    const { taskID } = await third.done;
     // Acknowledged once a snapshot made the log since it shorter than the cap.
     expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
     await store.waitForTask(taskID);
@@ -91,7 +91,6 @@ describe('recovery bounds', () => {
   it('after a replay, the snapshot it made due waits snapshotAfterStartMs, and writes past the cap wait for it', async () => {
     const dataDir = newDir();
     const writer = await Store.open({ dataDir, limits: { snapshotEveryRecords: 1000 } });
-    const records = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
     const logged = await writer.saveObjects('products', records('a', 15));
     await writer.waitForTask(logged.taskID);
     writer.db.close(); // a crash: 15 records in the log only
@@ -115,11 +114,10 @@ describe('recovery bounds', () => {
     const restarted = await Store.open({ dataDir: crashed.dataDir, limits: { ...limits, snapshotAfterStartMs: 300 } });
     const reopened = performance.now();
     await restarted.saveObjects('products', records('c', 10)); // 25 since the durable snapshot (none): over the cap
-    let acknowledged = false;
-    const third = restarted.saveObjects('products', records('d', 1)).then((task) => ((acknowledged = true), task));
+    const third = tracked(restarted.saveObjects('products', records('d', 1)));
     await turns(20);
-    expect(acknowledged, 'a write past the cap waits for the deferred snapshot').toBe(false);
-    await third;
+    expect(third.acknowledged(), 'a write past the cap waits for the deferred snapshot').toBe(false);
+    await third.done;
     expect(performance.now() - reopened).toBeGreaterThanOrEqual(300);
     expect(Number(getMeta(restarted.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
     await restarted.close();

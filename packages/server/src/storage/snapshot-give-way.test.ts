@@ -35,7 +35,7 @@ describe('a snapshot written while searches wait', () => {
     let finished = false;
     // Giving way for up to a minute per slice here: the observation below cannot outlast it on a slow machine.
     const searchesWaiting = () => (asked++, waiting);
-    const written = writeSnapshotFiles(registry, 1, folder, () => undefined, searchesWaiting, 60_000).then(() => (finished = true));
+    const written = writeSnapshotFiles(registry, 1, folder, () => undefined, { searchesWaiting, giveWayMs: 60_000 }).then(() => (finished = true));
     const file = join(folder, 'index-0.bin');
     // Asked once a slice is written: from then on, nothing more is written while searches wait.
     while (asked === 0 && !finished) await nextTurn();
@@ -58,7 +58,7 @@ describe('a snapshot written while searches wait', () => {
   it('still ends when searches never stop waiting', async () => {
     const folder = join(dir, 'busy');
     mkdirSync(folder);
-    await writeSnapshotFiles(registry, 1, folder, () => undefined, () => true);
+    await writeSnapshotFiles(registry, 1, folder, () => undefined, { searchesWaiting: () => true });
     expect(statSync(join(folder, 'index-0.bin')).size).toBeGreaterThan(1 << 20);
   }, 60_000);
 });

@@ -109,16 +109,23 @@ export const SNAPSHOT_GIVE_WAY_MS = 50;
 
 const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** When a snapshot lets searches go first: while `searchesWaiting()`, for up to `giveWayMs` before a slice. */
+export interface GiveWay {
+  searchesWaiting?: () => boolean;
+  giveWayMs?: number;
+}
+
 /**
  * Writes the engine files of a snapshot of `registry` (after operation `seq`) into `dir` straight from the
  * indexes' arrays (`saveSnapshotInPieces`): no copy of the whole state. The pieces are written synchronously
  * (a megabyte into the page cache is a fraction of a millisecond) in slices of `SNAPSHOT_SLICE_MS`, the event
  * loop turning between slices; one asynchronous write per piece would wait behind every search queued on a busy
- * thread, and take seconds. While `searchesWaiting()`, it gives way (up to `giveWayMs` per slice). Nothing may change `registry` until `copied` is called: once, as soon as it is no
- * longer read (every byte handed to the system, or the writing failed); the files are fsync'ed after that.
- * Resolves with the manifest.
+ * thread, and take seconds. While `searchesWaiting()`, it gives way (up to `giveWayMs` before each slice).
+ * Nothing may change `registry` until `copied` is called: once, as soon as it is no longer read (every byte
+ * handed to the system, or the writing failed); the files are fsync'ed after that. Resolves with the manifest.
  */
-export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, dir: string, copied: () => void, searchesWaiting: () => boolean = () => false, giveWayMs = SNAPSHOT_GIVE_WAY_MS): Promise<string> {
+export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, dir: string, copied: () => void, giveWay: GiveWay = {}): Promise<string> {
+  const { searchesWaiting = () => false, giveWayMs = SNAPSHOT_GIVE_WAY_MS } = giveWay;
   const { manifest, engines } = describeSnapshot(registry, seq);
   const handles: FileHandle[] = [];
   let reading = true;
