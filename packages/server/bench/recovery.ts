@@ -14,6 +14,7 @@
  *
  * Do not run it while tests run: the machine's cores are shared.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -180,6 +181,8 @@ async function restartKept(from: string): Promise<void> {
     const copy = tempDir('vitrine-bench-recovery-');
     try {
       cpSync(from, copy, { recursive: true });
+      // The copy written back to disk first: otherwise the kernel writes its 1-2 GB during the restart timed.
+      spawnSync('sync');
       const result = await restart(copy, workload);
       report(`${from.split('/').pop()} #${run}`, result, 0);
       await result.server.kill();

@@ -180,16 +180,18 @@ export class FacetColumn {
   save(w: SnapshotWriter, prefix: string): void {
     w.json(`${prefix}.labels`, this.labels);
     w.f64(`${prefix}.numbers`, Float64Array.from(this.numbers));
-    w.u32(`${prefix}.offsets`, this.offsets.view());
-    w.u32(`${prefix}.values`, this.values.view());
+    w.u32(`${prefix}.offsets`, this.offsets.view(), { grows: true });
+    w.u32(`${prefix}.values`, this.values.view(), { grows: true });
   }
 
   static load(r: SnapshotReader, prefix: string, attribute: string, path: string[], documents: number): FacetColumn {
     const column = new FacetColumn(attribute, path);
     const labels = r.json<string[]>(`${prefix}.labels`);
     const numbers = r.f64(`${prefix}.numbers`);
-    const offsets = r.u32(`${prefix}.offsets`);
-    const values = r.u32(`${prefix}.values`);
+    const grownOffsets = r.growableU32(`${prefix}.offsets`);
+    const grownValues = r.growableU32(`${prefix}.values`);
+    const offsets = grownOffsets.view();
+    const values = grownValues.view();
     if (!Array.isArray(labels) || numbers.length !== labels.length || offsets.length !== documents + 1 || offsets[documents] !== values.length) {
       throw createEngineError('INVALID_SNAPSHOT', `facet ${attribute} does not match the records`);
     }
@@ -199,8 +201,8 @@ export class FacetColumn {
       column.labels.push(label);
     });
     column.numbers = Array.from(numbers);
-    (column as { offsets: GrowableUint32 }).offsets = GrowableUint32.wrap(offsets);
-    (column as { values: GrowableUint32 }).values = GrowableUint32.wrap(values);
+    (column as { offsets: GrowableUint32 }).offsets = grownOffsets;
+    (column as { values: GrowableUint32 }).values = grownValues;
     return column;
   }
 

@@ -137,8 +137,8 @@ export class ObjectIds {
     const n = offsets.length - 1;
     ids.bytes = bytes.slice();
     ids.used = bytes.length;
-    ids.starts = GrowableUint32.wrap(offsets.slice(0, n));
-    ids.ends = GrowableUint32.wrap(offsets.slice(1));
+    ids.starts = GrowableUint32.withRoom(offsets.subarray(0, n));
+    ids.ends = GrowableUint32.withRoom(offsets.subarray(1));
     let live = 0;
     for (let id = 0; id < n; id++) if (!isDeleted(id)) live++;
     ids.table = new Int32Array(tableSizeFor(live));

@@ -16,7 +16,7 @@
 import type { IndexRecord } from '@vitrine/protocol';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
-import { GrowableUint32 } from '../structures/growable.ts';
+import { GrowableUint32, roomToGrow } from '../structures/growable.ts';
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -240,8 +240,11 @@ export class RecordList {
     }
     const list = new RecordList();
     const n = offsets.length - 1;
-    const starts = new Uint32Array(n);
-    const lengths = new Uint32Array(n);
+    const chunkOf = new GrowableUint32(roomToGrow(n));
+    const startOf = new GrowableUint32(roomToGrow(n));
+    const lengthOf = new GrowableUint32(roomToGrow(n));
+    const starts = startOf.data;
+    const lengths = lengthOf.data;
     list.deleted = new Uint8Array(Math.max(1024, n));
     for (let doc = 0; doc < n; doc++) {
       if (offsets[doc + 1] < offsets[doc]) throw createEngineError('INVALID_SNAPSHOT', 'records');
@@ -255,9 +258,11 @@ export class RecordList {
     list.liveBytes = used;
     // The loaded chunk is full as far as appends go: the next record starts a new chunk.
     list.used = used;
-    list.chunkOf = GrowableUint32.wrap(new Uint32Array(n));
-    list.startOf = GrowableUint32.wrap(starts);
-    list.lengthOf = GrowableUint32.wrap(lengths);
+    // Built with room to grow: the writes after a restart extend them without a copy.
+    chunkOf.length = startOf.length = lengthOf.length = n;
+    list.chunkOf = chunkOf;
+    list.startOf = startOf;
+    list.lengthOf = lengthOf;
     return list;
   }
 

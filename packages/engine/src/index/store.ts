@@ -108,6 +108,7 @@ export class IndexStore implements FilterSource {
     this.objectIds.push(record.objectID);
     this.text.add(doc, record);
     for (const column of this.facets.values()) column.add(doc, record);
+    for (const entry of this.lazy.values()) entry.deps?.note?.(entry.value, doc, record);
     if (doc >= this.liveSet.capacity) {
       const grown = new Bitset(Math.max(1024, this.liveSet.capacity * 2));
       grown.words.set(this.liveSet.words);
@@ -140,9 +141,10 @@ export class IndexStore implements FilterSource {
           this.lazy.delete(key);
           continue;
         }
-        // A structure not yet extended to `doc` reads its record when it is; one holding it follows now, even
-        // if it is behind on other writes (its extension only reads the documents appended since).
+        // A structure not yet extended to `doc` reads its record when it is (or what it noted of it); one holding
+        // it follows now, even if it is behind on other writes (its extension only reads the documents appended since).
         if (doc < entry.capacity) entry.value = deps.update(entry.value, doc, after);
+        else deps.note?.(entry.value, doc, after);
       }
       // Still current if it was: the change touched nothing else it reads.
       if (entry.version === previousVersion) entry.version = this.version;
@@ -318,6 +320,12 @@ export interface LazyDeps<T> {
   reads: readonly string[];
   /** Brings the structure up to date after `doc`'s record became `after` in place; without it, such a change drops the structure. */
   update?: (previous: T, doc: number, after: IndexRecord) => T;
+  /**
+   * Notes what the structure reads of `record`, the record of `doc`, a document it does not cover yet (appended
+   * since it was built, or changed in place since appended), while the record is in hand: its extension then
+   * need not parse the record again from its bytes (a replay after a crash appends tens of thousands).
+   */
+  note?: (previous: T, doc: number, record: IndexRecord) => void;
 }
 
 /** For structures derived from the indexed attributes or from which records exist only. */

@@ -262,9 +262,9 @@ export class TextIndex {
     w.u32('text.groupOffsets', groupOffsets);
     w.u32Pieces('text.sole', soleOffsets[T] * 4, () => termArrays(T, (t) => sole[t].view()));
     w.u32('text.soleOffsets', soleOffsets);
-    w.u32('text.fwdTerms', this.fwdTerms.view());
-    w.u32('text.fwdInfo', this.fwdInfo.view());
-    w.u32('text.docStart', this.docStart.view());
+    w.u32('text.fwdTerms', this.fwdTerms.view(), { grows: true });
+    w.u32('text.fwdInfo', this.fwdInfo.view(), { grows: true });
+    w.u32('text.docStart', this.docStart.view(), { grows: true });
   }
 
   /** Rebuilds an index saved by `save`, for `documents` document ids. */
@@ -304,17 +304,17 @@ export class TextIndex {
       text.tailLevels.push(null);
       text.sole.push(soleOffsets[t + 1] > soleOffsets[t] ? GrowableUint32.wrap(sole.subarray(soleOffsets[t], soleOffsets[t + 1])) : EMPTY_GROWABLE);
     }
-    text.lastDoc = GrowableUint32.wrap(new Uint32Array(T));
-    text.touchedAt = GrowableUint32.wrap(new Uint32Array(T));
-    const docStart = r.u32('text.docStart');
-    const fwdTerms = r.u32('text.fwdTerms');
-    const fwdInfo = r.u32('text.fwdInfo');
-    if (docStart.length !== documents + 1 || fwdTerms.length !== fwdInfo.length || docStart[documents] !== fwdTerms.length) {
+    text.lastDoc = GrowableUint32.withRoom(new Uint32Array(T));
+    text.touchedAt = GrowableUint32.withRoom(new Uint32Array(T));
+    const docStart = r.growableU32('text.docStart');
+    const fwdTerms = r.growableU32('text.fwdTerms');
+    const fwdInfo = r.growableU32('text.fwdInfo');
+    if (docStart.length !== documents + 1 || fwdTerms.length !== fwdInfo.length || docStart.data[documents] !== fwdTerms.length) {
       throw createEngineError('INVALID_SNAPSHOT', 'forward index does not match the records');
     }
-    text.fwdTerms = GrowableUint32.wrap(fwdTerms);
-    text.fwdInfo = GrowableUint32.wrap(fwdInfo);
-    text.docStart = GrowableUint32.wrap(docStart);
+    text.fwdTerms = fwdTerms;
+    text.fwdInfo = fwdInfo;
+    text.docStart = docStart;
     return text;
   }
 

@@ -372,15 +372,26 @@ export function customOrderDeps(store: IndexStore, specs: SortSpec[]): LazyDeps<
     update: (previous, doc, after) => {
       // An order restored without its keys cannot compare: sorted again (snapshots have kept keys for long).
       if (previous.columns === undefined) return computeCustomOrder(store.records, specs);
-      for (const column of previous.columns) {
-        const key = firstKey(after, column.spec.path);
-        column.keys[doc] = key;
-        if (typeof key === 'string') column.allNumeric = false;
-        column.numeric[doc] = numericKey(key, column.spec.ascending);
-      }
+      for (const column of previous.columns) setKey(column, doc, after);
       return moveInOrder(previous, doc, comparator(previous.columns));
     },
+    // A document appended: its keys taken now, so that extending the order (`keyColumns`) need not parse its
+    // record again. Only right after the keys already held (or over one noted already): keys stay a prefix.
+    note: (previous, doc, record) => {
+      for (const column of previous.columns ?? []) {
+        if (doc > column.keys.length) continue;
+        column.numeric = roomyFloat64(column.numeric, doc + 1, column.keys.length);
+        setKey(column, doc, record);
+      }
+    },
   };
+}
+
+function setKey(column: KeyColumn, doc: number, record: IndexRecord): void {
+  const key = firstKey(record, column.spec.path);
+  column.keys[doc] = key;
+  if (typeof key === 'string') column.allNumeric = false;
+  column.numeric[doc] = numericKey(key, column.spec.ascending);
 }
 
 /** An order by one numeric column (asc or desc), missing values (NaN) last, with its keys (and the array they view). */

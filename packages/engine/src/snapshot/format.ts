@@ -4,9 +4,12 @@
  *   "VITRSNAP" | u32 format version | u32 header length | header (JSON: section table) | padding | payloads
  *
  * Typed arrays are stored raw (little-endian, as every platform Node runs on), so loading a million documents'
- * postings and forward index is a few memory copies rather than any parsing.
+ * postings and forward index is a few memory copies rather than any parsing. A u32 section marked `grows` is one
+ * that writes after a restore extend: a loader may read it into a buffer of its own with room to spare
+ * (`snapshotLayout`), which the index then grows in place instead of copying it on the first write.
  */
 import { createEngineError } from '../errors.ts';
+import { GrowableUint32, roomToGrow } from '../structures/growable.ts';
 
 const MAGIC = 'VITRSNAP';
 export const FORMAT_VERSION = 1;
@@ -17,6 +20,7 @@ interface SectionEntry {
   kind: Kind;
   offset: number;
   length: number;
+  grows?: true;
 }
 
 const encoder = new TextEncoder();
@@ -29,6 +33,7 @@ const decoder = new TextDecoder();
 interface Part {
   name: string;
   kind: Kind;
+  grows?: true;
   byteLength: number;
   bytes?: Uint8Array;
   pieces?: () => Generator<Uint8Array, void, void>;
@@ -46,8 +51,10 @@ export class SnapshotWriter {
     this.bytes(name, 'json', encoder.encode(JSON.stringify(value)));
   }
 
-  u32(name: string, values: Uint32Array): void {
+  /** `grows`: writes after a restore extend this array (see the file's comment). */
+  u32(name: string, values: Uint32Array, options: { grows?: boolean } = {}): void {
     this.bytes(name, 'u32', new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    if (options.grows === true) this.parts[this.parts.length - 1].grows = true;
   }
 
   f64(name: string, values: Float64Array): void {
@@ -111,7 +118,7 @@ export class SnapshotWriter {
     const sections: SectionEntry[] = [];
     let offset = 0;
     for (const part of this.parts) {
-      sections.push({ name: part.name, kind: part.kind, offset, length: part.byteLength });
+      sections.push({ name: part.name, kind: part.kind, offset, length: part.byteLength, ...(part.grows ? { grows: true as const } : {}) });
       offset = align8(offset + part.byteLength);
     }
     const table = encoder.encode(JSON.stringify({ sections }));
@@ -155,27 +162,85 @@ class Gatherer {
   }
 }
 
+/** Where a section lies in a snapshot file (byte offsets from its start), and its own buffer's size if it grows. */
+export interface SectionPlacement {
+  name: string;
+  from: number;
+  to: number;
+  /** Set for a section worth reading into a buffer of this many bytes (`SnapshotBytes.apart`). */
+  roomBytes?: number;
+}
+
+/**
+ * A snapshot's bytes as a loader read them: the file in `bytes`, except that the sections in `apart` were read
+ * into buffers of their own (`SectionPlacement.roomBytes` long, the section's bytes first), which the index adopts
+ * and grows in place; their range in `bytes` is never read.
+ */
+export interface SnapshotBytes {
+  bytes: Uint8Array;
+  apart?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** Growing sections smaller than this are simply copied when they grow: a buffer of their own is not worth it. */
+const APART_MIN_BYTES = 1 << 20;
+
+/**
+ * The layout of a snapshot from its first bytes, or how many first bytes it needs when `head` is too short to
+ * hold the header (a loader reads that many and asks again). Throws `INVALID_SNAPSHOT` as the reader would.
+ * `apartMinBytes`: the smallest growing section worth a buffer of its own.
+ */
+export function snapshotLayout(head: Uint8Array, { apartMinBytes = APART_MIN_BYTES } = {}): { sections: SectionPlacement[] } | { needBytes: number } {
+  if (head.byteLength < 16) return { needBytes: 16 };
+  const { start, sections } = parseHeader(head);
+  if (sections === undefined) return { needBytes: start };
+  return {
+    sections: sections.map((section) => {
+      const from = start + section.offset;
+      const placement: SectionPlacement = { name: section.name, from, to: from + section.length };
+      if (section.grows === true && section.kind === 'u32' && section.length >= apartMinBytes) placement.roomBytes = roomToGrow(section.length / 4) * 4;
+      return placement;
+    }),
+  };
+}
+
+/** Where the payloads start, and the section table if `bytes` hold the whole header. */
+function parseHeader(bytes: Uint8Array): { start: number; sections?: SectionEntry[] } {
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength < 16) throw createEngineError('INVALID_SNAPSHOT', 'too short');
+  if (decoder.decode(bytes.subarray(0, 8)) !== MAGIC) throw createEngineError('INVALID_SNAPSHOT', 'not a Vitrine snapshot');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(8, true);
+  if (version !== FORMAT_VERSION) throw createEngineError('INVALID_SNAPSHOT', `format version ${version} is not supported`);
+  const headerLength = view.getUint32(12, true);
+  const start = align8(16 + headerLength);
+  if (16 + headerLength > bytes.byteLength) return { start };
+  let header: { sections?: SectionEntry[] };
+  try {
+    header = JSON.parse(decoder.decode(bytes.subarray(16, 16 + headerLength)));
+  } catch {
+    throw createEngineError('INVALID_SNAPSHOT', 'corrupt header');
+  }
+  return { start, sections: header.sections ?? [] };
+}
+
 export class SnapshotReader {
   private readonly sections = new Map<string, SectionEntry>();
   private readonly start: number;
+  private readonly bytes: Uint8Array;
+  private readonly apart: ReadonlyMap<string, Uint8Array>;
 
-  constructor(private readonly bytes: Uint8Array) {
-    if (!(bytes instanceof Uint8Array) || bytes.byteLength < 16) throw createEngineError('INVALID_SNAPSHOT', 'too short');
-    if (decoder.decode(bytes.subarray(0, 8)) !== MAGIC) throw createEngineError('INVALID_SNAPSHOT', 'not a Vitrine snapshot');
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const version = view.getUint32(8, true);
-    if (version !== FORMAT_VERSION) throw createEngineError('INVALID_SNAPSHOT', `format version ${version} is not supported`);
-    const headerLength = view.getUint32(12, true);
-    if (16 + headerLength > bytes.byteLength) throw createEngineError('INVALID_SNAPSHOT', 'truncated header');
-    let header: { sections?: SectionEntry[] };
-    try {
-      header = JSON.parse(decoder.decode(bytes.subarray(16, 16 + headerLength)));
-    } catch {
-      throw createEngineError('INVALID_SNAPSHOT', 'corrupt header');
-    }
-    this.start = align8(16 + headerLength);
-    for (const section of header.sections ?? []) {
+  constructor(snapshot: Uint8Array | SnapshotBytes) {
+    const { bytes, apart = new Map() } = snapshot instanceof Uint8Array ? { bytes: snapshot } : snapshot;
+    this.bytes = bytes;
+    this.apart = apart;
+    const { start, sections } = parseHeader(bytes);
+    if (sections === undefined) throw createEngineError('INVALID_SNAPSHOT', 'truncated header');
+    this.start = start;
+    for (const section of sections) {
       if (this.start + section.offset + section.length > bytes.byteLength) throw createEngineError('INVALID_SNAPSHOT', `section ${section.name} is truncated`);
+      const own = apart.get(section.name);
+      if (own !== undefined && (own.byteLength < section.length || own.byteOffset % 8 !== 0 || own.byteLength % 4 !== 0)) {
+        throw createEngineError('INVALID_SNAPSHOT', `section ${section.name} was read apart into too small a buffer`);
+      }
       this.sections.set(section.name, section);
     }
   }
@@ -200,6 +265,17 @@ export class SnapshotReader {
     return new Uint32Array(raw.slice().buffer);
   }
 
+  /**
+   * A u32 section as an array writes extend: in place if the loader read it apart with room to spare, else a
+   * view of the snapshot bytes that its first push copies.
+   */
+  growableU32(name: string): GrowableUint32 {
+    const values = this.u32(name);
+    const own = this.apart.get(name);
+    if (own === undefined) return GrowableUint32.wrap(values);
+    return GrowableUint32.adopt(new Uint32Array(own.buffer, own.byteOffset, own.byteLength / 4), values.length);
+  }
+
   f64(name: string): Float64Array {
     const raw = this.raw(name, 'f64');
     if (raw.byteOffset % 8 === 0) return new Float64Array(raw.buffer, raw.byteOffset, raw.byteLength / 8);
@@ -209,6 +285,8 @@ export class SnapshotReader {
   private raw(name: string, kind: Kind): Uint8Array {
     const section = this.sections.get(name);
     if (section === undefined || section.kind !== kind) throw createEngineError('INVALID_SNAPSHOT', `missing section ${name}`);
+    const own = this.apart.get(name);
+    if (own !== undefined) return own.subarray(0, section.length);
     const from = this.start + section.offset;
     return this.bytes.subarray(from, from + section.length);
   }

@@ -29,6 +29,26 @@ export class GrowableUint32 {
     return grown;
   }
 
+  /**
+   * Adopts `data` whole as the array's capacity, its first `length` entries filled: `data` must be a buffer of
+   * its own (a snapshot section read with room to grow, `withRoom`), since pushes write past `length`.
+   */
+  static adopt(data: Uint32Array, length: number): GrowableUint32 {
+    const grown = new GrowableUint32(4);
+    grown.data = data;
+    grown.length = length;
+    // Not trimmed back to its length before it has grown by half: the room was given on purpose.
+    grown.trimmedAt = length;
+    return grown;
+  }
+
+  /** A copy of `values` with room for a quarter more entries (arrays rebuilt at load that writes extend). */
+  static withRoom(values: Uint32Array): GrowableUint32 {
+    const data = new Uint32Array(roomToGrow(values.length));
+    data.set(values);
+    return GrowableUint32.adopt(data, values.length);
+  }
+
   push(value: number): void {
     if (this.length === this.data.length) this.reserve(this.length + 1);
     this.data[this.length++] = value;
@@ -68,6 +88,15 @@ export class GrowableUint32 {
   trimmed(): Uint32Array {
     return this.data.slice(0, this.length);
   }
+}
+
+/**
+ * The capacity an array of `length` entries is given at load when writes will extend it: a quarter more (a
+ * replay after a crash adds at most a few percent to a large index), so that the first writes after a restart
+ * do not copy it. Room never written costs no memory: fresh pages are only mapped when touched.
+ */
+export function roomToGrow(length: number): number {
+  return length + Math.max(1024, Math.ceil(length / 4));
 }
 
 /** Room to spare when a derived array has to grow: a run of small writes then reallocates rarely. */
