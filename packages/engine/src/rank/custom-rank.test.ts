@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { SearchIndex } from '../search-index.ts';
 import { appendToOrder, mergePending, moveInOrder, walkOrder, type CustomOrder } from './custom-rank.ts';
 
 function walked(order: CustomOrder): number[] {
@@ -90,5 +91,27 @@ describe('custom order with pending documents', () => {
     // The walk was checked with stale slots in the order, not only after merges.
     expect(moves).toBeGreaterThan(300);
     expect(staleSeen).toBeGreaterThan(100);
+  });
+});
+
+describe('customRanking key columns', () => {
+  // Numbers first (held as numbers only), then strings, booleans and missing keys, appended after searches and
+  // changed in place: the order must stay the one an index built from the same records gives.
+  it('keeps the order when a column of numbers meets strings, in both directions', () => {
+    const value = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom('a', 'b', 'zz'), fc.boolean(), fc.constant(undefined));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 1, maxLength: 12 }), fc.array(fc.tuple(fc.nat(30), value), { maxLength: 20 }), fc.boolean(), (first, later, ascending) => {
+        const settings = { searchableAttributes: ['name'], customRanking: [`${ascending ? 'asc' : 'desc'}(rank)`] };
+        const index = new SearchIndex(settings);
+        index.saveObjects(first.map((rank, i) => ({ objectID: String(i), name: 'lamp', rank })));
+        const order = (target: SearchIndex): string[] => target.search({ query: 'lamp', hitsPerPage: 100 }).hits.map((hit) => hit.objectID);
+        order(index);
+        for (const [id, rank] of later) index.saveObjects([{ objectID: String(id), name: 'lamp', rank }]);
+        const fresh = new SearchIndex(settings);
+        fresh.saveObjects([...index.records()]);
+        expect(order(index)).toEqual(order(fresh));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

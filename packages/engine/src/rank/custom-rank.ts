@@ -38,10 +38,15 @@ export interface CustomOrder {
 
 export interface KeyColumn {
   spec: SortSpec;
-  /** The key as a number, negated for desc, Infinity when missing (valid for comparing when allNumeric). */
+  /** Documents 0..length-1 have their key here. */
+  length: number;
+  /** The key as a number, negated for desc, Infinity when missing (all that is compared while no key is a string). */
   numeric: Float64Array;
-  keys: Key[];
-  allNumeric: boolean;
+  /**
+   * The keys themselves, once some key is a string (until then the numbers say everything): a million numbers
+   * held as a JS array were a million heap objects for the garbage collector to trace, 40-50 ms pauses.
+   */
+  keys?: Key[];
 }
 
 type Key = number | string | undefined;
@@ -84,20 +89,31 @@ function keyColumns(records: RecordList, specs: SortSpec[], previous: KeyColumn[
   const n = records.length;
   return specs.map((spec, c) => {
     const before = previous?.[c];
-    const from = before?.keys.length ?? 0;
+    const from = before?.length ?? 0;
     // Extending reuses the previous arrays (the previous order is dropped once replaced): keys grow in place,
     // numeric keys keep spare room so a run of small writes does not copy them every time.
-    const numeric = before !== undefined ? roomyFloat64(before.numeric, n, from) : new Float64Array(n);
-    const keys: Key[] = before !== undefined ? before.keys : new Array<Key>(n);
-    let allNumeric = before?.allNumeric ?? true;
-    for (let d = from; d < n; d++) {
-      const key = firstKey(records.get(d), spec.path);
-      keys[d] = key;
-      if (typeof key === 'string') allNumeric = false;
-      numeric[d] = numericKey(key, spec.ascending);
-    }
-    return { spec, numeric, keys, allNumeric };
+    const column: KeyColumn = { spec, length: from, numeric: before !== undefined ? roomyFloat64(before.numeric, n, from) : new Float64Array(n), keys: before?.keys };
+    for (let d = from; d < n; d++) setKey(column, d, firstKey(records.get(d), spec.path));
+    return column;
   });
+}
+
+/** Sets `doc`'s key (`doc` at most the column's length, the numeric array long enough). */
+function setKey(column: KeyColumn, doc: number, key: Key): void {
+  if (typeof key === 'string' && column.keys === undefined) column.keys = keysFromNumbers(column);
+  if (column.keys !== undefined) column.keys[doc] = key;
+  column.numeric[doc] = numericKey(key, column.spec.ascending);
+  if (doc >= column.length) column.length = doc + 1;
+}
+
+/** The keys of a column that held numbers only, from their numeric form. */
+function keysFromNumbers(column: KeyColumn): Key[] {
+  const keys = new Array<Key>(column.length);
+  for (let d = 0; d < column.length; d++) {
+    const value = column.numeric[d];
+    keys[d] = value === Infinity ? undefined : column.spec.ascending ? value : -value;
+  }
+  return keys;
 }
 
 /**
@@ -108,8 +124,8 @@ function keyColumns(records: RecordList, specs: SortSpec[], previous: KeyColumn[
  */
 export function saveKeyColumns(w: SnapshotWriter, columns: KeyColumn[]): void {
   columns.forEach((column, c) => {
-    if (column.allNumeric) w.f64(`custom.numeric.${c}`, column.numeric.subarray(0, column.keys.length));
-    else w.json(`custom.keys.${c}`, column.keys.map((key) => key ?? null));
+    if (column.keys === undefined) w.f64(`custom.numeric.${c}`, column.numeric.subarray(0, column.length));
+    else w.json(`custom.keys.${c}`, column.keys.slice(0, column.length).map((key) => key ?? null));
   });
 }
 
@@ -124,12 +140,7 @@ export function loadKeyColumns(r: SnapshotReader, specs: SortSpec[], documents: 
     if (r.has(`custom.keys.${c}`)) return restoreKeyColumn(spec, r.json<unknown[]>(`custom.keys.${c}`), documents);
     const numeric = r.f64(`custom.numeric.${c}`).slice();
     if (numeric.length !== documents) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking keys');
-    const keys: Key[] = new Array<Key>(documents);
-    for (let d = 0; d < documents; d++) {
-      const value = numeric[d];
-      keys[d] = value === Infinity ? undefined : spec.ascending ? value : -value;
-    }
-    return { spec, numeric, keys, allNumeric: true };
+    return { spec, length: documents, numeric };
   });
 }
 
@@ -141,23 +152,18 @@ function restoreKeyColumns(specs: SortSpec[], saved: unknown[][], documents: num
 
 function restoreKeyColumn(spec: SortSpec, raw: unknown, documents: number): KeyColumn {
   if (!Array.isArray(raw) || raw.length !== documents) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking keys');
-  const keys: Key[] = new Array<Key>(documents);
-  const numeric = new Float64Array(documents);
-  let allNumeric = true;
+  const column: KeyColumn = { spec, length: 0, numeric: new Float64Array(documents) };
   for (let d = 0; d < documents; d++) {
     const value: unknown = raw[d];
-    const key: Key = typeof value === 'number' || typeof value === 'string' ? value : undefined;
-    keys[d] = key;
-    if (typeof key === 'string') allNumeric = false;
-    numeric[d] = numericKey(key, spec.ascending);
+    setKey(column, d, typeof value === 'number' || typeof value === 'string' ? value : undefined);
   }
-  return { spec, numeric, keys, allNumeric };
+  return column;
 }
 
 function comparator(columns: KeyColumn[]): (a: number, b: number) => number {
   return (a, b) => {
     for (const column of columns) {
-      const c = column.allNumeric ? column.numeric[a] - column.numeric[b] || 0 : compareKeys(column.keys[a], column.keys[b], column.spec.ascending);
+      const c = column.keys === undefined ? column.numeric[a] - column.numeric[b] || 0 : compareKeys(column.keys[a], column.keys[b], column.spec.ascending);
       if (c !== 0 && !Number.isNaN(c)) return c;
     }
     return a - b;
@@ -343,14 +349,14 @@ export function remapCustomOrder(previous: CustomOrder, newIdOf: (oldDoc: number
   const oldCount = previous.rank.length;
   const columns = previous.columns.map((column): KeyColumn => {
     const numeric = new Float64Array(capacity);
-    const keys = new Array<Key>(capacity);
+    const keys = column.keys === undefined ? undefined : new Array<Key>(capacity);
     for (let oldDoc = 0; oldDoc < oldCount; oldDoc++) {
       const doc = newIdOf(oldDoc);
       if (doc < 0) continue;
       numeric[doc] = column.numeric[oldDoc];
-      keys[doc] = column.keys[oldDoc];
+      if (keys !== undefined) keys[doc] = column.keys![oldDoc];
     }
-    return { spec: column.spec, numeric, keys, allNumeric: column.allNumeric };
+    return { spec: column.spec, length: capacity, numeric, keys };
   });
   return { rank, order, pending: [], columns };
 }
@@ -372,26 +378,19 @@ export function customOrderDeps(store: IndexStore, specs: SortSpec[]): LazyDeps<
     update: (previous, doc, after) => {
       // An order restored without its keys cannot compare: sorted again (snapshots have kept keys for long).
       if (previous.columns === undefined) return computeCustomOrder(store.records, specs);
-      for (const column of previous.columns) setKey(column, doc, after);
+      for (const column of previous.columns) setKey(column, doc, firstKey(after, column.spec.path));
       return moveInOrder(previous, doc, comparator(previous.columns));
     },
     // A document appended: its keys taken now, so that extending the order (`keyColumns`) need not parse its
     // record again. Only right after the keys already held (or over one noted already): keys stay a prefix.
     note: (previous, doc, record) => {
       for (const column of previous.columns ?? []) {
-        if (doc > column.keys.length) continue;
-        column.numeric = roomyFloat64(column.numeric, doc + 1, column.keys.length);
-        setKey(column, doc, record);
+        if (doc > column.length) continue;
+        column.numeric = roomyFloat64(column.numeric, doc + 1, column.length);
+        setKey(column, doc, firstKey(record, column.spec.path));
       }
     },
   };
-}
-
-function setKey(column: KeyColumn, doc: number, record: IndexRecord): void {
-  const key = firstKey(record, column.spec.path);
-  column.keys[doc] = key;
-  if (typeof key === 'string') column.allNumeric = false;
-  column.numeric[doc] = numericKey(key, column.spec.ascending);
 }
 
 /** An order by one numeric column (asc or desc), missing values (NaN) last, with its keys (and the array they view). */
