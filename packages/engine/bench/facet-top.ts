@@ -24,7 +24,7 @@ function comparatorSort(column: FacetColumn, counts: Uint32Array, limit: number)
   const ranks = column.labelRanks();
   ids.sort((a, b) => counts[b] - counts[a] || ranks[a] - ranks[b]);
   const result: Record<string, number> = {};
-  for (let i = 0; i < Math.min(limit, ids.length); i++) result[column.labels[ids[i]]] = counts[ids[i]];
+  for (let i = 0; i < Math.min(limit, ids.length); i++) result[column.labels.get(ids[i])] = counts[ids[i]];
   return result;
 }
 

@@ -55,11 +55,20 @@ function rowCapacity(rows: RowArray): number {
 export function buildFacetRows(columns: FacetColumn[], documents: number): FacetRows {
   const width = columns.length;
   const rows = rowArrayFor(Math.max(0, ...columns.map((column) => column.valueCount)), documents * width);
-  columns.forEach((column, c) => {
-    const single = column.singleValued() as Uint32Array;
-    for (let d = 0; d < documents; d++) rows[d * width + c] = single[d] === NONE ? column.valueCount : single[d];
-  });
+  columns.forEach((column, c) => interleave(rows, width, c, column.singleValued() as Uint32Array, column.valueCount, 0, documents));
   return { rows, width, none: columns.map((column) => column.valueCount) };
+}
+
+/**
+ * Column `c` of the rows of documents `from`..`to`-1: each one's value id, `none` for no value. One loop over
+ * plain locals: written inline with the column's value count read per document, building four columns of a
+ * million rows took 40-60 ms (the first search asking for a new set of facets paid for it).
+ */
+function interleave(rows: RowArray, width: number, c: number, single: Uint32Array, none: number, from: number, to: number): void {
+  for (let d = from, k = from * width + c; d < to; d++, k += width) {
+    const value = single[d];
+    rows[k] = value === NONE ? none : value;
+  }
 }
 
 /**
@@ -80,8 +89,7 @@ export function extendFacetRows(previous: FacetRows, columns: FacetColumn[], fro
     const none = columns[c].valueCount;
     // New values took ids from the old "no value" id on: move the old rows' "no value" to the new one.
     if (previous.none[c] !== none) for (let d = 0; d < from; d++) if (rows[d * width + c] === previous.none[c]) rows[d * width + c] = none;
-    const values = single as Uint32Array;
-    for (let d = from; d < documents; d++) rows[d * width + c] = values[d] === NONE ? none : values[d];
+    interleave(rows, width, c, single as Uint32Array, none, from, documents);
   });
   return { rows, width, none: columns.map((column) => column.valueCount), buffer };
 }
@@ -222,7 +230,7 @@ export function topFacetValues(column: FacetColumn, counts: Uint32Array, limit: 
   const result: Record<string, number> = {};
   for (let i = 0; i < Math.min(limit, keys.length); i++) {
     const id = byRank[keys[i] % values];
-    result[labels[id]] = counts[id];
+    result[labels.get(id)] = counts[id];
   }
   return result;
 }

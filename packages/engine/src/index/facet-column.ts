@@ -9,6 +9,7 @@ import { GrowableUint32, roomyUint32 } from '../structures/growable.ts';
 import { Bitset } from '../structures/bitset.ts';
 import { normalizeText } from '../tokenize/index.ts';
 import { facetValues } from './attributes.ts';
+import { FacetLabels } from './facet-labels.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 
@@ -19,11 +20,8 @@ const CATCH_UP_LIMIT = 4096;
 export const NONE = 0xffffffff;
 
 export class FacetColumn {
-  private readonly ids = new Map<string, number>();
-  /** Raw value → id, skipping normalisation for values seen before in the same spelling. */
-  private readonly rawIds = new Map<string, number>();
-  /** Display value per value id (original case of its first occurrence). */
-  readonly labels: string[] = [];
+  /** Display value per value id (original case of its first occurrence), and the id of a normalised value. */
+  labels = new FacetLabels();
   /** Numeric value per value id, NaN when the value is not a number (for facets_stats). */
   numbers: number[] = [];
   /** Values of document d: values[offsets[d] .. offsets[d + 1]). */
@@ -50,7 +48,7 @@ export class FacetColumn {
    */
   labelRanks(): Uint32Array {
     if (this.ranks !== null && this.ranks.length === this.labels.length) return this.ranks;
-    const labels = this.labels;
+    const labels = [...this.labels];
     const order = labels.map((_, id) => id).sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
     const ranks = new Uint32Array(labels.length);
     order.forEach((id, rank) => (ranks[id] = rank));
@@ -120,7 +118,7 @@ export class FacetColumn {
   }
 
   valueId(value: string): number | undefined {
-    return this.ids.get(normalizeText(value));
+    return this.labels.idOf(normalizeText(value));
   }
 
   /** Documents having value `id`, ascending (deleted ones included). Built for all values at once, lazily. */
@@ -178,7 +176,7 @@ export class FacetColumn {
   }
 
   save(w: SnapshotWriter, prefix: string): void {
-    w.json(`${prefix}.labels`, this.labels);
+    this.labels.save(w, prefix);
     w.f64(`${prefix}.numbers`, Float64Array.from(this.numbers));
     w.u32(`${prefix}.offsets`, this.offsets.view(), { grows: true });
     w.u32(`${prefix}.values`, this.values.view(), { grows: true });
@@ -186,20 +184,18 @@ export class FacetColumn {
 
   static load(r: SnapshotReader, prefix: string, attribute: string, path: string[], documents: number): FacetColumn {
     const column = new FacetColumn(attribute, path);
-    const labels = r.json<string[]>(`${prefix}.labels`);
+    const labels = FacetLabels.load(r, prefix);
     const numbers = r.f64(`${prefix}.numbers`);
     const grownOffsets = r.growableU32(`${prefix}.offsets`);
     const grownValues = r.growableU32(`${prefix}.values`);
     const offsets = grownOffsets.view();
     const values = grownValues.view();
-    if (!Array.isArray(labels) || numbers.length !== labels.length || offsets.length !== documents + 1 || offsets[documents] !== values.length) {
+    if (numbers.length !== labels.length || offsets.length !== documents + 1 || offsets[documents] !== values.length) {
       throw createEngineError('INVALID_SNAPSHOT', `facet ${attribute} does not match the records`);
     }
-    for (let k = 0; k < values.length; k++) if (values[k] >= labels.length) throw createEngineError('INVALID_SNAPSHOT', `facet ${attribute} has unknown values`);
-    labels.forEach((label, id) => {
-      column.ids.set(normalizeText(label), id);
-      column.labels.push(label);
-    });
+    const valueCount = labels.length;
+    for (let k = 0; k < values.length; k++) if (values[k] >= valueCount) throw createEngineError('INVALID_SNAPSHOT', `facet ${attribute} has unknown values`);
+    column.labels = labels;
     column.numbers = Array.from(numbers);
     (column as { offsets: GrowableUint32 }).offsets = grownOffsets;
     (column as { values: GrowableUint32 }).values = grownValues;
@@ -207,20 +203,10 @@ export class FacetColumn {
   }
 
   private intern(value: string, record: Record<string, unknown>): number {
-    const known = this.rawIds.get(value);
-    if (known !== undefined) return known;
-    const id = this.internNormalised(value, record);
-    if (this.rawIds.size < 1_000_000) this.rawIds.set(value, id);
-    return id;
-  }
-
-  private internNormalised(value: string, record: Record<string, unknown>): number {
     const key = normalizeText(value);
-    let id = this.ids.get(key);
+    let id = this.labels.idOf(key);
     if (id === undefined) {
-      id = this.labels.length;
-      this.ids.set(key, id);
-      this.labels.push(value);
+      id = this.labels.add(value, key);
       this.numbers.push(numericLeaf(record, this.path, value));
     }
     return id;

@@ -43,7 +43,11 @@ export class NumericColumn {
    * (numeric filters read those as 0/1, facets as "true"/"false").
    */
   static fromFacet(column: FacetColumn, documents: number, options: ThresholdOptions = DEFAULT_THRESHOLDS): NumericColumn | null {
-    if (column.labels.some((label, v) => Number.isNaN(column.numbers[v]) && (label === 'true' || label === 'false'))) return null;
+    for (let v = 0; v < column.valueCount; v++) {
+      if (!Number.isNaN(column.numbers[v])) continue;
+      const label = column.labels.get(v);
+      if (label === 'true' || label === 'false') return null;
+    }
     const result = new NumericColumn(true, options);
     if (!result.adoptSortedFacet(column, documents)) result.append(pairsFromFacet(column, 0, documents), documents);
     return result;

@@ -301,10 +301,12 @@ export function runFacetSearch(env: SearchEnvironment, facetName: string, facetQ
   const separators = prepared.options.separatorsToIndex;
   const queryTerms = terms(facetQuery, separators);
   const candidates: number[] = [];
+  const labels: string[] = [];
   for (let v = 0; v < counts.length; v++) {
-    if (counts[v] > 0 && facetValueMatches(terms(column.labels[v], separators), queryTerms)) candidates.push(v);
+    if (counts[v] === 0) continue;
+    labels[v] = column.labels.get(v);
+    if (facetValueMatches(terms(labels[v], separators), queryTerms)) candidates.push(v);
   }
-  const labels = column.labels;
   candidates.sort((a, b) => counts[b] - counts[a] || (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
   const query: HighlightQuery = { words: queryTerms.map((term) => ({ original: term, term, prefix: true, maxTypos: 0 })) };
   const tags = { preTag: prepared.options.highlightPreTag, postTag: prepared.options.highlightPostTag, separatorsToIndex: separators };

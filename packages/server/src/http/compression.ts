@@ -23,6 +23,9 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 const SYNC_COMPRESSION_MAX_BYTES = 256 * 1024;
 
 export async function registerCompression(api: FastifyInstance): Promise<void> {
+  // @fastify/compress checks each answer against the global `Response`, whose first read loads Node's fetch
+  // implementation: 40-45 ms of the first search after a restart. Read now, while the server starts.
+  void globalThis.Response;
   await api.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: COMPRESSION_THRESHOLD_BYTES,

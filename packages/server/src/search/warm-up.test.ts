@@ -30,7 +30,7 @@ describe("a shopper's first searches, made of a sample record", () => {
   it('types two words of its first text, then refines each faceted attribute on its value', () => {
     expect(sampleSearches(settings, sample)).toEqual([
       { query: 'Oak de', hitsPerPage: 20, facets: ['*'] },
-      { query: '', hitsPerPage: 0, facetFilters: [['brand:Kaltek']] },
+      { query: '', hitsPerPage: 0, facets: ['*'], facetFilters: [['brand:Kaltek']] },
       { query: '', hitsPerPage: 0, facetFilters: [['categories:Lighting']] },
       { query: '', hitsPerPage: 0, facetFilters: [['free_shipping:true']] },
       { query: '', hitsPerPage: 0, facetFilters: [['groupID:g1']] },
