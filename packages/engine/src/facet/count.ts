@@ -95,19 +95,20 @@ export function extendFacetRows(previous: FacetRows, columns: FacetColumn[], fro
 }
 
 /**
- * Counts several facets at once. Single-valued facets cheaper to count by walking the matches share one pass
- * over the match set, reading each document's values from one interleaved row (`rows` gives it for the
- * columns chosen here); the others intersect each value's bitset with the matches by popcount.
+ * Counts several facets at once. Single-valued facets cheaper to count by walking the matches share a pass over
+ * the match set, reading each document's values from one interleaved row (`rowsFor` gives the rows holding the
+ * columns chosen here, and where each is in a row); the others intersect each value's bitset with the matches
+ * by popcount. Columns of one-byte ids are walked in one pass, wider ones in another (see `sharedRowColumns`).
  */
 export function countFacets(
   columns: FacetColumn[],
   matches: Bitset,
   matchCount: number,
-  rowsFor: (walked: FacetColumn[]) => FacetRows,
+  rowsFor: (walked: FacetColumn[]) => { rows: FacetRows; positions: number[] },
 ): Uint32Array[] {
   const result: Uint32Array[] = new Array(columns.length);
-  // Walk the single-valued facets whose popcounts would cost more than their share of a walk, if the walk
-  // as a whole is cheaper than those popcounts.
+  // Walk the single-valued facets whose popcounts would cost more than their share of a walk, if the walk as a
+  // whole is cheaper than those popcounts.
   let walked: number[] = [];
   let popcountSaved = 0;
   columns.forEach((column, i) => {
@@ -122,31 +123,36 @@ export function countFacets(
   columns.forEach((column, i) => {
     if (!inWalk.has(i)) result[i] = countFacetValues(column, matches, matchCount);
   });
-  if (walked.length === 0) return result;
-  const { rows, width } = rowsFor(walked.map((i) => columns[i]));
-  // One counter array per walked facet, laid end to end, with one extra slot each for "no value".
-  const bases = new Uint32Array(width);
-  let total = 0;
-  walked.forEach((i, c) => {
-    bases[c] = total;
-    total += columns[i].valueCount + 1;
-  });
-  const counts = new Uint32Array(total);
-  walkRows(matches.words, isSparse(matchCount, matches.words.length), rows, width, bases, counts);
-  walked.forEach((i, c) => (result[i] = counts.subarray(bases[c], bases[c] + columns[i].valueCount)));
+  const narrow = walked.filter((i) => oneByteRows(columns[i]));
+  for (const group of [narrow, walked.filter((i) => !oneByteRows(columns[i]))]) {
+    if (group.length === 0) continue;
+    const { rows: { rows, width }, positions } = rowsFor(group.map((i) => columns[i]));
+    // One counter array per walked facet, laid end to end, with one extra slot each for "no value".
+    const bases = new Uint32Array(group.length);
+    let total = 0;
+    group.forEach((i, c) => {
+      bases[c] = total;
+      total += columns[i].valueCount + 1;
+    });
+    const counts = new Uint32Array(total);
+    walkRows(matches.words, isSparse(matchCount, matches.words.length), rows, width, positions, bases, counts);
+    group.forEach((i, c) => (result[i] = counts.subarray(bases[c], bases[c] + columns[i].valueCount)));
+  }
   return result;
 }
 
 /**
  * Bumps, for each matching document, the counter of each of its row's values, four columns per pass at most: a
  * pass has no inner loop over columns (its width tests are the same every time, so they cost next to nothing).
- * Measured on 20k documents of a million and four columns: 0.62 → 0.37 ms. Rows wider than four take several
- * passes (rare: only single-valued facets are walked, and only when cheaper than popcounts).
+ * Measured on 20k documents of a million and four columns: 0.62 → 0.37 ms. More than four columns take several
+ * passes (rare: only single-valued facets are walked, and only when cheaper than popcounts). `positions[c]`: where
+ * walked column c is in a row (rows may hold more columns than are walked: see `sharedRowColumns`).
  */
-function walkRows(words: Uint32Array, sparse: boolean, rows: RowArray, width: number, bases: Uint32Array, counts: Uint32Array): void {
+function walkRows(words: Uint32Array, sparse: boolean, rows: RowArray, width: number, positions: number[], bases: Uint32Array, counts: Uint32Array): void {
   const limit = Math.min(words.length, ((rows.length / width) + 31) >>> 5);
-  for (let first = 0; first < width; first += 4) {
-    const n = Math.min(4, width - first);
+  for (let first = 0; first < positions.length; first += 4) {
+    const n = Math.min(4, positions.length - first);
+    const [p0, p1 = 0, p2 = 0, p3 = 0] = positions.slice(first, first + 4);
     const b0 = bases[first];
     const b1 = bases[first + 1];
     const b2 = bases[first + 2];
@@ -155,15 +161,31 @@ function walkRows(words: Uint32Array, sparse: boolean, rows: RowArray, width: nu
       let w = words[i] | 0;
       while (w !== 0) {
         const low = w & -w;
-        const row = ((i << 5) + (31 - Math.clz32(low))) * width + first;
+        const row = ((i << 5) + (31 - Math.clz32(low))) * width;
         w ^= low;
-        counts[b0 + rows[row]]++;
-        if (n > 1) counts[b1 + rows[row + 1]]++;
-        if (n > 2) counts[b2 + rows[row + 2]]++;
-        if (n > 3) counts[b3 + rows[row + 3]]++;
+        counts[b0 + rows[row + p0]]++;
+        if (n > 1) counts[b1 + rows[row + p1]]++;
+        if (n > 2) counts[b2 + rows[row + p2]]++;
+        if (n > 3) counts[b3 + rows[row + p3]]++;
       }
     }
   }
+}
+
+/**
+ * The columns whose rows are shared by every walk of some of them: the single-valued ones (of `columns`, the
+ * countable facets) with one-byte ids. Rows were built per set of walked columns: a storefront asking for a new
+ * set of facets had its first search build them (1M documents × 4 columns: 30–90 ms after a restart), and each
+ * set kept its own copy. Any walk of these columns now reads one set of rows, however few of them it walks.
+ * Wider columns are walked in rows of their own set (their ids would widen every row of the shared ones).
+ */
+export function sharedRowColumns(columns: FacetColumn[]): FacetColumn[] {
+  return columns.filter((column) => oneByteRows(column) && column.singleValued() !== null);
+}
+
+/** Whether a column's ids and its "no value" fit one-byte rows. */
+function oneByteRows(column: FacetColumn): boolean {
+  return column.valueCount < 0xff;
 }
 
 export function countFacetValues(column: FacetColumn, matches: Bitset, matchCount: number): Uint32Array {

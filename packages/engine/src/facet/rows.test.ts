@@ -60,14 +60,15 @@ describe('facet rows', () => {
 });
 
 describe('countFacets over rows', () => {
-  it('counts like a document-by-document tally, for 1 to 6 walked columns (wider rows take several passes)', () => {
+  it('counts like a document-by-document tally, for 1 to 6 walked columns (wider rows take several passes), from rows of those columns or of more, in another order', () => {
     const documents = 3200;
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 1, max: 1000 }),
         fc.uniqueArray(fc.integer({ min: 0, max: documents - 1 }), { minLength: 200, maxLength: 600 }),
-        (width, seed, matched) => {
+        fc.boolean(),
+        (width, seed, matched, shared) => {
           // 200 values per column (7 is prime to 200), some documents without one: for up to 600 matches,
           // walking beats popcounts (see the cost model in count.ts), so every column is walked.
           const columns = Array.from({ length: width }, (_, c) =>
@@ -75,9 +76,12 @@ describe('countFacets over rows', () => {
           );
           const matches = Bitset.fromIds(documents, matched);
           let walkedWidth = 0;
+          // Shared rows: an unwalked column first, then the walked ones in reverse order.
+          const other = columnWith(Array.from({ length: documents }, (_, d) => `o${d % 5}`));
           const counts = countFacets(columns, matches, matched.length, (walked) => {
             walkedWidth = walked.length;
-            return buildFacetRows(walked, documents);
+            const inRows = shared ? [other, ...[...walked].reverse()] : walked;
+            return { rows: buildFacetRows(inRows, documents), positions: walked.map((column) => inRows.indexOf(column)) };
           });
           expect(walkedWidth).toBe(width);
           columns.forEach((column, c) => {

@@ -16,7 +16,7 @@ import type {
 } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
-import { buildFacetRows, countFacets, extendFacetRows, countFacetValues, facetStats, topFacetValues } from '../facet/count.ts';
+import { buildFacetRows, countFacets, extendFacetRows, countFacetValues, facetStats, sharedRowColumns, topFacetValues } from '../facet/count.ts';
 import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightOptions, type HighlightQuery, type SnippetOptions } from '../highlight/index.ts';
 import type { SnippetSpec } from '../query/options.ts';
 import { parseRecord } from '../index/record-list.ts';
@@ -66,15 +66,18 @@ function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups:
   const facets: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   const columns = names.map((name) => env.store.facets.get(name)!);
-  const allCounts = countFacets(columns, matches, matchCount, (walked) =>
-    env.store.cached(
-      `rows:${walked.map((c) => c.attribute).join('\u0000')}`,
-      () => buildFacetRows(walked, env.store.capacity),
-      (previous, from) => extendFacetRows(previous, walked, from, env.store.capacity),
+  const allCounts = countFacets(columns, matches, matchCount, (walked) => {
+    const shared = sharedRowColumns(facetNames(env, ['*']).map((name) => env.store.facets.get(name)!));
+    const inRows = walked.every((column) => shared.includes(column)) ? shared : walked;
+    const rows = env.store.cached(
+      `rows:${inRows.map((c) => c.attribute).join('\u0000')}`,
+      () => buildFacetRows(inRows, env.store.capacity),
+      (previous, from) => extendFacetRows(previous, inRows, from, env.store.capacity),
       // Built from facet columns: a change in place never touches them.
       NO_RECORD_READS,
-    ),
-  );
+    );
+    return { rows, positions: walked.map((column) => inRows.indexOf(column)) };
+  });
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     const column = columns[i];
