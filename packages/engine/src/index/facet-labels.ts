@@ -8,6 +8,7 @@
  * (40–60 ms pauses, met by the first searches after a restart). Here they are three typed arrays.
  */
 import { GrowableUint32 } from '../structures/growable.ts';
+import { hashBytes, hashText, tableSizeFor } from '../structures/hash-table.ts';
 import { normalizeText } from '../tokenize/index.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
@@ -15,12 +16,9 @@ import { createEngineError } from '../errors.ts';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** FNV-1a over UTF-16 code units (over a lowercase ASCII label's bytes, the same value). */
-function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
+/** Slots per value: tables at most half full. */
+const SLOTS_PER_VALUE = 2;
+const MIN_TABLE = 16;
 
 export class FacetLabels {
   private bytes: Uint8Array = new Uint8Array(1024);
@@ -30,7 +28,7 @@ export class FacetLabels {
   /** Hash of each id's normalised value (to grow the table without normalising again). */
   private hashes = new GrowableUint32(1024);
   /** Slots of id + 1 (0: empty), at most half full. */
-  private table = new Int32Array(16);
+  private table = new Int32Array(MIN_TABLE);
   /** The normalised value of labels that are not lowercase ASCII (theirs is their own bytes otherwise). */
   private readonly normalised = new Map<number, string>();
 
@@ -73,7 +71,7 @@ export class FacetLabels {
     }
     this.used += encoder.encodeInto(label, this.bytes.subarray(this.used)).written;
     this.starts.push(this.used);
-    if (key !== label || !isLowerAscii(label)) this.normalised.set(id, key);
+    if (key !== label || !isLowerAsciiText(label)) this.normalised.set(id, key);
     this.place(id, hashText(key));
     return id;
   }
@@ -90,7 +88,7 @@ export class FacetLabels {
 
   private place(id: number, hash: number): void {
     this.hashes.push(hash);
-    if (this.length * 2 > this.table.length) this.rehash(this.table.length * 2);
+    if (this.length * SLOTS_PER_VALUE > this.table.length) this.rehash(this.table.length * 2);
     else this.insert(id, hash);
   }
 
@@ -132,28 +130,19 @@ export class FacetLabels {
     labels.used = starts[count];
     // Writes after the load start a new buffer (`add` grows by copying): the snapshot's bytes are never written.
     labels.starts = GrowableUint32.withRoom(starts);
-    labels.hashes = GrowableUint32.withRoom(new Uint32Array(count));
-    labels.table = new Int32Array(tableSizeFor(count));
+    labels.hashes = GrowableUint32.zeroed(count);
+    labels.table = new Int32Array(tableSizeFor(count + 1, SLOTS_PER_VALUE, MIN_TABLE));
     for (let id = 0; id < count; id++) {
-      const start = starts[id];
-      const end = starts[id + 1];
-      let hash = 0x811c9dc5;
-      let lowerAscii = true;
-      for (let i = start; i < end; i++) {
-        const byte = labels.bytes[i];
-        if (byte > 0x7f || (byte >= 0x41 && byte <= 0x5a)) {
-          lowerAscii = false;
-          break;
-        }
-        hash = Math.imul(hash ^ byte, 0x01000193);
-      }
-      if (!lowerAscii) {
+      let hash: number;
+      // A lowercase ASCII label is its own normalised value: hashed from its bytes, no string made.
+      if (isLowerAsciiBytes(labels.bytes, starts[id], starts[id + 1])) hash = hashBytes(labels.bytes, starts[id + 1], starts[id]);
+      else {
         const key = normalizeText(labels.get(id));
         labels.normalised.set(id, key);
         hash = hashText(key);
       }
-      labels.hashes.data[id] = hash >>> 0;
-      labels.insert(id, hash >>> 0);
+      labels.hashes.data[id] = hash;
+      labels.insert(id, hash);
     }
     return labels;
   }
@@ -166,17 +155,17 @@ export class FacetLabels {
   }
 }
 
-function isLowerAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f || (code >= 0x41 && code <= 0x5a)) return false;
-  }
+/** Not ASCII, or an upper-case letter: a code whose text normalises to something else. */
+function changedByNormalising(code: number): boolean {
+  return code > 0x7f || (code >= 0x41 && code <= 0x5a);
+}
+
+function isLowerAsciiText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (changedByNormalising(text.charCodeAt(i))) return false;
   return true;
 }
 
-/** A table at most half full. */
-function tableSizeFor(count: number): number {
-  let size = 16;
-  while (size < count * 2 + 2) size *= 2;
-  return size;
+function isLowerAsciiBytes(bytes: Uint8Array, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) if (changedByNormalising(bytes[i])) return false;
+  return true;
 }

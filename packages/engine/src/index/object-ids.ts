@@ -11,6 +11,7 @@
  * table holds it: no separate deletion mark (the record list and the live set already keep theirs).
  */
 import { GrowableUint32 } from '../structures/growable.ts';
+import { hashBytes, tableSizeFor } from '../structures/hash-table.ts';
 import type { SnapshotWriter } from '../snapshot/format.ts';
 
 const encoder = new TextEncoder();
@@ -18,6 +19,8 @@ const decoder = new TextDecoder();
 const EMPTY = 0;
 const TOMBSTONE = -1;
 const MIN_TABLE = 1024;
+/** A table is sized for a third full (tombstones added after fill it further: see `rehash`). */
+const SLOTS_PER_ID = 3;
 
 export class ObjectIds {
   /** UTF-8 bytes of every id's objectID, id after id. */
@@ -141,7 +144,7 @@ export class ObjectIds {
     ids.ends = GrowableUint32.withRoom(offsets.subarray(1));
     let live = 0;
     for (let id = 0; id < n; id++) if (!isDeleted(id)) live++;
-    ids.table = new Int32Array(tableSizeFor(live));
+    ids.table = new Int32Array(tableSizeFor(live, SLOTS_PER_ID, MIN_TABLE));
     for (let id = 0; id < n; id++) {
       if (isDeleted(id)) continue;
       const key = ids.bytes.subarray(offsets[id], offsets[id + 1]);
@@ -162,7 +165,7 @@ export class ObjectIds {
   }
 
   private insert(id: number, hash: number): void {
-    if ((this.live + this.tombstones + 1) * 2 > this.table.length) this.rehash(tableSizeFor(this.live + 1));
+    if ((this.live + this.tombstones + 1) * 2 > this.table.length) this.rehash(tableSizeFor(this.live + 1, SLOTS_PER_ID, MIN_TABLE));
     const mask = this.table.length - 1;
     let slot = hash & mask;
     while (this.table[slot] > 0) slot = (slot + 1) & mask;
@@ -209,15 +212,3 @@ export class ObjectIds {
   }
 }
 
-function tableSizeFor(entries: number): number {
-  let size = MIN_TABLE;
-  while (size < entries * 3) size *= 2;
-  return size;
-}
-
-/** FNV-1a over `bytes[from, end)`. */
-function hashBytes(bytes: Uint8Array, end: number, from = 0): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return h >>> 0;
-}

@@ -16,7 +16,7 @@
 import type { IndexRecord } from '@vitrine/protocol';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
-import { GrowableUint32, roomToGrow } from '../structures/growable.ts';
+import { GrowableUint32 } from '../structures/growable.ts';
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -240,9 +240,10 @@ export class RecordList {
     }
     const list = new RecordList();
     const n = offsets.length - 1;
-    const chunkOf = new GrowableUint32(roomToGrow(n));
-    const startOf = new GrowableUint32(roomToGrow(n));
-    const lengthOf = new GrowableUint32(roomToGrow(n));
+    // With room to grow: the writes after a restart extend them without a copy.
+    const chunkOf = GrowableUint32.zeroed(n);
+    const startOf = GrowableUint32.zeroed(n);
+    const lengthOf = GrowableUint32.zeroed(n);
     const starts = startOf.data;
     const lengths = lengthOf.data;
     list.deleted = new Uint8Array(Math.max(1024, n));
@@ -258,8 +259,6 @@ export class RecordList {
     list.liveBytes = used;
     // The loaded chunk is full as far as appends go: the next record starts a new chunk.
     list.used = used;
-    // Built with room to grow: the writes after a restart extend them without a copy.
-    chunkOf.length = startOf.length = lengthOf.length = n;
     list.chunkOf = chunkOf;
     list.startOf = startOf;
     list.lengthOf = lengthOf;

@@ -304,8 +304,8 @@ export class TextIndex {
       text.tailLevels.push(null);
       text.sole.push(soleOffsets[t + 1] > soleOffsets[t] ? GrowableUint32.wrap(sole.subarray(soleOffsets[t], soleOffsets[t + 1])) : EMPTY_GROWABLE);
     }
-    text.lastDoc = GrowableUint32.withRoom(new Uint32Array(T));
-    text.touchedAt = GrowableUint32.withRoom(new Uint32Array(T));
+    text.lastDoc = GrowableUint32.zeroed(T);
+    text.touchedAt = GrowableUint32.zeroed(T);
     const docStart = r.growableU32('text.docStart');
     const fwdTerms = r.growableU32('text.fwdTerms');
     const fwdInfo = r.growableU32('text.fwdInfo');

@@ -44,9 +44,14 @@ export class GrowableUint32 {
 
   /** A copy of `values` with room for a quarter more entries (arrays rebuilt at load that writes extend). */
   static withRoom(values: Uint32Array): GrowableUint32 {
-    const data = new Uint32Array(roomToGrow(values.length));
-    data.set(values);
-    return GrowableUint32.adopt(data, values.length);
+    const grown = GrowableUint32.zeroed(values.length);
+    grown.data.set(values);
+    return grown;
+  }
+
+  /** `length` zeros, with room for a quarter more entries (an array filled at load that writes extend). */
+  static zeroed(length: number): GrowableUint32 {
+    return GrowableUint32.adopt(new Uint32Array(roomToGrow(length)), length);
   }
 
   push(value: number): void {

@@ -25,6 +25,19 @@ function tracked<T>(write: Promise<T>): { done: Promise<T>; acknowledged: () => 
   return { done, acknowledged: () => acknowledged };
 }
 
+/**
+ * The write held at the cap, once let through: acknowledged after a snapshot covering the first write, and every
+ * record of the three writes there. Closes the store; returns the held write's task.
+ */
+async function heldWriteGoesThrough(store: Store, held: { done: Promise<{ taskID: number }> }, firstTaskID: number): Promise<number> {
+  const { taskID } = await held.done;
+  expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(firstTaskID);
+  await store.waitForTask(taskID);
+  expect(store.registry.get('products')!.engine!.size).toBe(30);
+  await store.close();
+  return taskID;
+}
+
 describe('recovery bounds', () => {
   const dirs: string[] = [];
   const newDir = () => {
@@ -58,12 +71,7 @@ describe('recovery bounds', () => {
     await turns();
     expect(third.acknowledged(), 'a write past the cap waits for the snapshot').toBe(false);
     giveBack!(new Error('replica gone'));
-    const { taskID } = await third.done;
-    expect(taskID).toBeGreaterThan(second.taskID);
-    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
-    await store.waitForTask(taskID);
-    expect(store.registry.get('products')!.engine!.size).toBe(30);
-    await store.close();
+    expect(await heldWriteGoesThrough(store, third, first.taskID)).toBeGreaterThan(second.taskID);
   });
 
   it('holds writes past the cap while applying lags behind the log, until a snapshot covers them', async () => {
@@ -80,12 +88,8 @@ describe('recovery bounds', () => {
     expect(third.acknowledged(), 'a write past the cap waits while nothing can be applied').toBe(false);
     store.setApplyGate(null);
     release();
-    const { taskID } = await third.done;
     // Acknowledged once a snapshot made the log since it shorter than the cap.
-    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBeGreaterThanOrEqual(first.taskID);
-    await store.waitForTask(taskID);
-    expect(store.registry.get('products')!.engine!.size).toBe(30);
-    await store.close();
+    await heldWriteGoesThrough(store, third, first.taskID);
   });
 
   it('after a replay, the snapshot it made due waits snapshotAfterStartMs, and writes past the cap wait for it', async () => {

@@ -267,18 +267,19 @@ export async function readSnapshotFile(path: string, { apartMinBytes, headBytes 
     const { size } = await handle.stat();
     // Left unread where a section is read apart: pages never touched are never mapped.
     const bytes = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
-    const readRange = async (into: Uint8Array, intoAt: number, from: number, to: number): Promise<void> => {
+    // The file's bytes [from, to) into `into`, from `into[intoStart]` on (by default, at their own offsets).
+    const readRange = async (from: number, to: number, into = bytes, intoStart = from): Promise<void> => {
       for (let at = from; at < to; ) {
-        const { bytesRead } = await handle.read(into, intoAt + at - from, Math.min(READ_PIECE_BYTES, to - at), at);
+        const { bytesRead } = await handle.read(into, intoStart + at - from, Math.min(READ_PIECE_BYTES, to - at), at);
         if (bytesRead === 0) throw new Error(`${path}: ended after ${at} of ${size} bytes`);
         at += bytesRead;
       }
     };
     let head = Math.min(size, headBytes);
-    await readRange(bytes, 0, 0, head);
+    await readRange(0, head);
     let layout = snapshotLayout(bytes.subarray(0, head), { apartMinBytes });
     while ('needBytes' in layout && layout.needBytes > head && layout.needBytes <= size) {
-      await readRange(bytes, head, head, layout.needBytes);
+      await readRange(head, layout.needBytes);
       head = layout.needBytes;
       layout = snapshotLayout(bytes.subarray(0, head), { apartMinBytes });
     }
@@ -288,13 +289,13 @@ export async function readSnapshotFile(path: string, { apartMinBytes, headBytes 
     let at = head;
     for (const section of apartSections.sort((a, b) => a.from - b.from)) {
       if (section.from < at) continue;
-      await readRange(bytes, at, at, section.from);
+      await readRange(at, section.from);
       const own = new Uint8Array(section.roomBytes!);
-      await readRange(own, 0, section.from, section.to);
+      await readRange(section.from, section.to, own, 0);
       apart.set(section.name, own);
       at = section.to;
     }
-    await readRange(bytes, at, at, size);
+    await readRange(at, size);
     return { bytes, apart };
   } finally {
     await handle.close();
