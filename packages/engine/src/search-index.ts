@@ -17,6 +17,7 @@ import type {
 import type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
 import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
+import type { RecordSource, RecordsStamp } from './index/record-list.ts';
 import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
 import { customOrderDeps, customOrderFor, customOrderKey, loadKeyColumns, mergePending, remapCustomOrder, saveKeyColumns } from './rank/custom-rank.ts';
@@ -333,6 +334,29 @@ export class SearchIndex implements EngineIndex {
   private endSearch(): void {
     this.words.trim();
     queryBitsets.releaseAll();
+  }
+
+  /** This moment in the index's record writes: a snapshot taken now holds the records as they are (`readRecordsFrom`). */
+  recordsStamp(): RecordsStamp {
+    return this.store.records.stamp();
+  }
+
+  /**
+   * Reads from now on, from `snapshot` (the records section of a snapshot of this index taken at `stamp`), every
+   * record unchanged since, instead of keeping it in memory (`RecordList.readFrom`). A snapshot written by
+   * another copy of the index (`ids`: its objectIDs section) serves only the records it holds under the same
+   * internal ids. Returns how many records are read from it.
+   */
+  readRecordsFrom(stamp: RecordsStamp, snapshot: { offsets: Uint32Array; source: RecordSource; ids?: { offsets: Uint32Array; bytes: Uint8Array } }): number {
+    const { ids, offsets, source } = snapshot;
+    const store = this.store;
+    const sameRecord = ids === undefined ? undefined : (doc: number) => doc + 1 < ids.offsets.length && store.holdsObjectId(doc, ids.bytes, ids.offsets[doc], ids.offsets[doc + 1]);
+    return this.store.records.readFrom(stamp, { offsets, source, sameRecord });
+  }
+
+  /** Records read from a snapshot rather than memory (`readRecordsFrom`). */
+  get recordsOutOfMemory(): number {
+    return this.store.records.recordsOutOfMemory;
   }
 
   saveSnapshot(): Uint8Array {

@@ -18,4 +18,14 @@ const server = await startServer({
   storefrontConfig: { provider: 'vitrine', appId, searchApiKey, indexName: 'products', insights: { enabled: false } },
 });
 process.stdout.write(`LISTENING ${server.url}\n`);
+// `bench:import --memory-log FILE`: the main thread's memory every half second (MB): time, RSS, heap total, heap
+// used, external, array buffers (the heap figures are this thread's; RSS the process's).
+const memoryLog = process.env.VITRINE_MEMORY_LOG;
+if (memoryLog) {
+  const { appendFileSync } = await import('node:fs');
+  setInterval(() => {
+    const m = process.memoryUsage();
+    appendFileSync(memoryLog, `${Date.now()} ${[m.rss, m.heapTotal, m.heapUsed, m.external, m.arrayBuffers].map((v) => (v / 1048576).toFixed(0)).join(' ')}\n`);
+  }, 500).unref();
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void server.close().then(() => process.exit(0)));

@@ -85,6 +85,16 @@ export class ObjectIds {
     return id >= this.length || this.get(this.objectIdOf(id)) !== id;
   }
 
+  /** Whether `id`'s objectID is `bytes[from, to)` (UTF-8; a snapshot's `records.idBytes`). */
+  holds(id: number, bytes: Uint8Array, from: number, to: number): boolean {
+    if (id >= this.length) return false;
+    const start = this.starts.data[id];
+    if (this.ends.data[id] - start !== to - from) return false;
+    const own = this.bytes;
+    for (let i = 0; i < to - from; i++) if (own[start + i] !== bytes[from + i]) return false;
+    return true;
+  }
+
   /** The objectID of `id` (deleted ones included), decoded. */
   objectIdOf(id: number): string {
     return decoder.decode(this.bytes.subarray(this.starts.data[id], this.ends.data[id]));

@@ -12,6 +12,11 @@
  * A record changed in place (`replace`: same id, new bytes) leaves its old bytes behind. Once such dead bytes
  * outnumber the live ones, a sweep moves every live record out of the older chunks a few per write, then drops
  * those chunks: memory stays within about twice the live bytes without copying everything in one go.
+ *
+ * Records can also live outside memory: once a snapshot holding them is on disk, `readFrom` points every record
+ * unchanged since then at the snapshot's records section (a `RecordSource`, read when a record is) and drops the
+ * chunks nothing points into any more. In memory stay only the records written since the last snapshot: a
+ * 100 MB import held its 100 MB of records twice (the main thread's copy and a search thread's) before.
  */
 import type { IndexRecord } from '@vitrine/protocol';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
@@ -33,6 +38,38 @@ const MIN_SWEEP_GARBAGE = 4 << 20;
 const SWEEP_MOVES_PER_WRITE = 4;
 /** Ids looked at per sweep step at most (deleted and already moved records cost a look each). */
 const SWEEP_SCAN_PER_STEP = 4096;
+
+/** A record whose bytes are read from the list's `RecordSource` rather than a chunk (its `chunkOf`). */
+const COLD = 0xffffffff;
+/** The longest read of a source when records are copied into a snapshot. */
+const SOURCE_PIECE_BYTES = 1 << 20;
+
+/**
+ * Where the records of a snapshot are read back from: its records section, `start` and `length` in bytes from
+ * the section's first. Reads are synchronous (the engine is); a read answers a buffer of its own.
+ */
+export interface RecordSource {
+  read(start: number, length: number): Uint8Array;
+  /** Called once no record is read from it any more. */
+  close(): void;
+}
+
+/** A moment in a list's writes (`RecordList.stamp`): the records a snapshot taken then holds are those unchanged since. */
+export interface RecordsStamp {
+  readonly list: RecordList;
+  readonly writes: number;
+}
+
+/** A snapshot's records section as `readFrom` needs it: each record's range (`records.offsets`, n + 1 entries). */
+export interface SnapshotRecords {
+  offsets: Uint32Array;
+  source: RecordSource;
+  /** Whether the snapshot's record `doc` is this list's `doc` (when the snapshot was written by another copy). */
+  sameRecord?: (doc: number) => boolean;
+}
+
+/** A source no list reads from any more is closed, even when the list was dropped without a word (a cleared index). */
+const sourcesToClose = new FinalizationRegistry<RecordSource>((source) => source.close());
 
 /** A record from its JSON bytes (`RecordList.bytes`). */
 export function parseRecord(bytes: Uint8Array): IndexRecord {
@@ -59,6 +96,11 @@ export class RecordList {
   private lengthOf = new GrowableUint32(1024);
   /** Per document: 1 once deleted (its bytes stay until the owner compacts the store). */
   private deleted = new Uint8Array(1024);
+  /** Where the records marked `COLD` are read from. */
+  private source: RecordSource | null = null;
+  /** Records written (pushed, replaced, deleted) so far, and per document the count when it last changed. */
+  private writes = 0;
+  private changedAt = new Float64Array(1024);
 
   get length(): number {
     return this.lengthOf.length;
@@ -90,6 +132,12 @@ export class RecordList {
       grown.set(this.deleted);
       this.deleted = grown;
     }
+    if (this.lengthOf.length > this.changedAt.length) {
+      const grown = new Float64Array(this.changedAt.length * 2);
+      grown.set(this.changedAt);
+      this.changedAt = grown;
+    }
+    this.changedAt[this.lengthOf.length - 1] = ++this.writes;
     this.liveBytes += written;
     this.sweepStep();
   }
@@ -97,8 +145,9 @@ export class RecordList {
   /** Replaces the record of a live id (same id, new bytes); the old bytes are dead until a sweep. */
   replace(doc: number, record: IndexRecord): void {
     if (this.isDeleted(doc)) throw new Error(`record ${doc} is not live`);
+    this.noteChange(doc);
     const { chunk, start, written } = this.write(JSON.stringify(record));
-    this.liveBytes += written - this.lengthOf.data[doc];
+    this.liveBytes += written - this.bytesInMemory(doc);
     this.chunkOf.data[doc] = chunk;
     this.startOf.data[doc] = start;
     this.lengthOf.data[doc] = written;
@@ -175,8 +224,88 @@ export class RecordList {
   delete(doc: number): void {
     // The bytes stay until the owner compacts the store (it rebuilds once tombstones outnumber live records).
     if (doc < this.length && this.deleted[doc] === 0) {
+      this.noteChange(doc);
+      this.liveBytes -= this.bytesInMemory(doc);
       this.deleted[doc] = 1;
-      this.liveBytes -= this.lengthOf.data[doc];
+    }
+  }
+
+  private noteChange(doc: number): void {
+    this.changedAt[doc] = ++this.writes;
+  }
+
+  /** The bytes a live record takes in the chunks (none when read from the source). */
+  private bytesInMemory(doc: number): number {
+    return this.chunkOf.data[doc] === COLD ? 0 : this.lengthOf.data[doc];
+  }
+
+  /** Records read from the source rather than memory (tests, stats). */
+  get recordsOutOfMemory(): number {
+    let count = 0;
+    for (let doc = 0; doc < this.length; doc++) if (this.deleted[doc] === 0 && this.chunkOf.data[doc] === COLD) count++;
+    return count;
+  }
+
+  /** This moment in the list's writes: see `readFrom`. */
+  stamp(): RecordsStamp {
+    return { list: this, writes: this.writes };
+  }
+
+  /**
+   * Reads from now on every record unchanged since `stamp` from `snapshot`, a snapshot's records section taken
+   * at that moment (by this list, or by another copy of it where `sameRecord` says so), and frees the memory
+   * they took. A record still read from the previous source that this one does not serve is copied back into
+   * memory first. Returns how many records are read from the snapshot; none when `stamp` is another list's (the
+   * store was rebuilt since), and the source is then closed.
+   */
+  readFrom(stamp: RecordsStamp, { offsets, source, sameRecord = () => true }: SnapshotRecords): number {
+    if (stamp.list !== this || stamp.writes > this.writes) {
+      source.close();
+      return 0;
+    }
+    const previous = this.source;
+    const n = Math.min(this.length, offsets.length - 1);
+    let adopted = 0;
+    for (let doc = 0; doc < this.length; doc++) {
+      if (this.deleted[doc] === 1) continue;
+      const cold = this.chunkOf.data[doc] === COLD;
+      if (doc < n && this.changedAt[doc] <= stamp.writes && offsets[doc + 1] - offsets[doc] === this.lengthOf.data[doc] && sameRecord(doc)) {
+        if (!cold) this.liveBytes -= this.lengthOf.data[doc];
+        this.chunkOf.data[doc] = COLD;
+        this.startOf.data[doc] = offsets[doc];
+        adopted++;
+      } else if (cold) {
+        // Still in the previous source, which is about to be closed.
+        const { chunk, start, written } = this.write(this.bytesOf(doc));
+        this.chunkOf.data[doc] = chunk;
+        this.startOf.data[doc] = start;
+        this.liveBytes += written;
+      }
+    }
+    this.source = source;
+    if (previous !== source) {
+      sourcesToClose.unregister(this);
+      sourcesToClose.register(this, source, this);
+      previous?.close();
+    }
+    this.dropUnusedChunks();
+    return adopted;
+  }
+
+  /** Chunks no live record is read from: emptied (a sweep under way finds nothing to move in them). */
+  private dropUnusedChunks(): void {
+    const used = new Uint8Array(this.chunks.length);
+    for (let doc = 0; doc < this.length; doc++) {
+      const chunk = this.chunkOf.data[doc];
+      if (this.deleted[doc] === 0 && chunk !== COLD) used[chunk] = 1;
+    }
+    for (let chunk = 0; chunk < this.chunks.length; chunk++) {
+      if (used[chunk] === 1 || this.chunks[chunk] === EMPTY) continue;
+      this.storedBytes -= this.chunkBytes[chunk];
+      this.chunkBytes[chunk] = 0;
+      this.chunks[chunk] = EMPTY;
+      // The next record starts a new chunk.
+      if (chunk === this.chunks.length - 1) this.used = Number.MAX_SAFE_INTEGER;
     }
   }
 
@@ -225,7 +354,9 @@ export class RecordList {
       const start = startOf.data[doc];
       let end = doc + 1;
       while (end < n && this.deleted[end] === 0 && chunkOf.data[end] === chunk && startOf.data[end] === start + (offsets[end] - offsets[doc])) end++;
-      yield this.chunks[chunk].subarray(start, start + offsets[end] - offsets[doc]);
+      const length = offsets[end] - offsets[doc];
+      if (chunk !== COLD) yield this.chunks[chunk].subarray(start, start + length);
+      else for (let at = 0; at < length; at += SOURCE_PIECE_BYTES) yield this.source!.read(start + at, Math.min(SOURCE_PIECE_BYTES, length - at));
       doc = end;
     }
   }
@@ -247,6 +378,7 @@ export class RecordList {
     const starts = startOf.data;
     const lengths = lengthOf.data;
     list.deleted = new Uint8Array(Math.max(1024, n));
+    list.changedAt = new Float64Array(Math.max(1024, n));
     for (let doc = 0; doc < n; doc++) {
       if (offsets[doc + 1] < offsets[doc]) throw createEngineError('INVALID_SNAPSHOT', 'records');
       starts[doc] = offsets[doc];
@@ -267,6 +399,8 @@ export class RecordList {
 
   private bytesOf(doc: number): Uint8Array {
     const start = this.startOf.data[doc];
-    return this.chunks[this.chunkOf.data[doc]].subarray(start, start + this.lengthOf.data[doc]);
+    const chunk = this.chunkOf.data[doc];
+    if (chunk === COLD) return this.source!.read(start, this.lengthOf.data[doc]);
+    return this.chunks[chunk].subarray(start, start + this.lengthOf.data[doc]);
   }
 }

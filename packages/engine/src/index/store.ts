@@ -224,6 +224,11 @@ export class IndexStore implements FilterSource {
     return store;
   }
 
+  /** Whether `doc` holds the objectID `bytes[from, to)` (UTF-8). */
+  holdsObjectId(doc: number, bytes: Uint8Array, from: number, to: number): boolean {
+    return this.objectIds.holds(doc, bytes, from, to);
+  }
+
   /** Whether a derived structure was built under `key` (at any version). */
   hasCached(key: string): boolean {
     return this.lazy.has(key);

@@ -2,7 +2,9 @@
  * The API logs' ring and masks: bounded (the oldest entries go first), newest first, keys never in clear.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiLogs, kindOf, maskAnswer, maskUrl } from './api-logs.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { ApiLogs, kindOf, LOG_TEXT_MAX, maskAnswer, maskUrl, truncate } from './api-logs.ts';
 
 const entry = (n: number) => ({
   timestamp: new Date(n * 1000).toISOString(), method: 'GET', answer_code: n % 2 === 0 ? '200' : '404', query_body: '', answer: '',
@@ -35,5 +37,19 @@ describe('ApiLogs', () => {
     expect(kindOf('POST', '/1/indexes/*/objects')).toBe('other');
     expect(kindOf('POST', '/1/indexes/shop/rules/search')).toBe('other');
     expect(kindOf('GET', '/1/indexes/shop/settings')).toBe('other');
+  });
+});
+
+describe('truncate', () => {
+  it('keeps a short piece of a long text without keeping the text alive', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 40 texts of 2 MB each: as views into them, the pieces would hold 80 MB.
+    const pieces = Array.from({ length: 40 }, (_, n) => truncate(`${n} ${'x'.repeat(2 * 1024 * 1024)}`.split('').join('')));
+    gc();
+    expect(pieces[7]).toBe(`7 ${'x'.repeat(LOG_TEXT_MAX - 2)}`);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(20 * 1024 * 1024);
   });
 });

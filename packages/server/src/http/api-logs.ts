@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Log, LogType } from '@vitrine/protocol';
-import { BODY_PREFIX_CHARS } from './body.ts';
+import { BODY_PREFIX_CHARS, ownCopy } from './body.ts';
 
 /** Algolia's `query_body` and `answer` are at most 1,000 characters. */
 export const LOG_TEXT_MAX = BODY_PREFIX_CHARS;
@@ -37,8 +37,13 @@ interface StoredLog extends Log {
   kind: 'query' | 'build' | 'other';
 }
 
+/**
+ * The first `max` characters, as a string of their own. V8 makes a long string's `slice` a view that keeps the
+ * whole of it alive: the ring's views of 600 KB batch bodies and of search answers held over 100 MB of text
+ * during a 100 MB import (a heap snapshot of the server, docs/PERFORMANCE.md).
+ */
 export function truncate(text: string, max = LOG_TEXT_MAX): string {
-  return text.length <= max ? text : text.slice(0, max);
+  return ownCopy(text.length <= max ? text : text.slice(0, max));
 }
 
 /** The path and query string with keys masked: `x-algolia-api-key=…` and the key of `/1/keys/{key}`. */

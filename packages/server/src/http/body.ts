@@ -24,6 +24,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * `text` copied into a string of its own (through its UTF-8 bytes), for a short piece of a long text kept
+ * longer than the text: a `slice` is a view keeping the whole text alive. A lone surrogate becomes U+FFFD.
+ */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 /** The route's cap (write routes get theirs from `largeBody` in app.ts, `/1/events` its own). */
 export function bodyLimitOf(request: FastifyRequest, limits: ServerLimits): number {
   return request.routeOptions.bodyLimit ?? (request.routeOptions.config?.largeBody ? limits.maxWriteBodyBytes : limits.maxSearchBodyBytes);
@@ -57,7 +65,7 @@ export function registerBodyParser(app: FastifyInstance, limits: ServerLimits): 
         if (buffer.length > limit) throw createError('BODY_TOO_LARGE', limit);
         const decoded = decodeBody(buffer, request.headers['content-encoding'] as string | undefined, limit);
         const text = decoded.toString('utf8');
-        request.bodyPrefix = text.slice(0, BODY_PREFIX_CHARS);
+        request.bodyPrefix = ownCopy(text.slice(0, BODY_PREFIX_CHARS));
         done(null, text.trim() === '' ? undefined : parseJsonSafely(text, limits.maxJsonDepth));
       } catch (error) {
         done(error as Error, undefined);

@@ -3,7 +3,7 @@
  * sees a task as soon as it is published, starts from a snapshot plus the log, and keeps answering when a
  * thread dies (on the main thread until the thread is back).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/demo';
 import { buildApp } from '../app.ts';
@@ -143,6 +143,12 @@ describe('search threads', () => {
     const live = results(answerSearchCall(store.registry, call).body).map(comparable);
     expect(fromSnapshot).toEqual(live);
     expect((fromSnapshot[0] as { nbHits: number }).nbHits).toBe(1);
+    // The main thread then reads its records from the thread's file (same objectID under the same internal id)
+    // and answers the same.
+    const engine = store.registry.get('products')!.engine!;
+    await vi.waitFor(() => expect(engine.recordsOutOfMemory).toBe(engine.size));
+    expect(results(answerSearchCall(store.registry, call).body).map(comparable)).toEqual(fromSnapshot);
+    expect([...engine.records()]).toEqual([...loaded.get('products')!.engine!.records()]);
   });
 
   it('keeps answering when a thread dies, and starts it again', async () => {

@@ -5,6 +5,7 @@
  * reading an index it writes (`IndexRegistry.get`, `all`) finishes it first, at once. Searches of other indexes
  * go on meanwhile without waiting.
  */
+import type { RecordsStamp, SearchIndex } from '@vitrine/engine';
 import { applyOpInSteps } from './apply.ts';
 import type { Op } from './ops.ts';
 import { parseReplicaName } from './registry.ts';
@@ -15,6 +16,8 @@ export class OpInProgress implements PendingWrite {
   private readonly touched = new Set<string>();
   private readonly steps: Generator<void, void, void>;
   private done = false;
+  /** The records stamps of the engines it writes, before it began (`IndexRegistry.recordStamps`). */
+  private readonly stamps = new Map<SearchIndex, RecordsStamp>();
 
   /** `onDone` is called once, when the operation is applied (`error` undefined) or failed, whoever finished it. */
   constructor(
@@ -28,7 +31,15 @@ export class OpInProgress implements PendingWrite {
         for (const raw of registry.peek(indexName)?.settings.replicas ?? []) this.touched.add(parseReplicaName(raw).name);
       }
     }
+    for (const name of this.touched) {
+      const engine = registry.peek(name)?.engine;
+      if (engine !== undefined) this.stamps.set(engine, engine.recordsStamp());
+    }
     this.steps = applyOpInSteps(registry, op);
+  }
+
+  stampBefore(engine: SearchIndex): RecordsStamp | undefined {
+    return this.stamps.get(engine);
   }
 
   touches(indexName: string): boolean {

@@ -5,6 +5,7 @@
  * The application's dictionaries live here too: every engine the registry holds is given them.
  */
 import { Dictionaries, SearchIndex } from '@vitrine/engine';
+import type { RecordsStamp } from '@vitrine/engine';
 import type { DictionaryState } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 
@@ -44,6 +45,8 @@ export interface PendingWrite {
   touches(indexName: string): boolean;
   /** Applies the rest of it, at once. */
   finish(): void;
+  /** The records stamp `engine` had before the operation began, if it writes it. */
+  stampBefore(engine: SearchIndex): RecordsStamp | undefined;
 }
 
 export class IndexRegistry {
@@ -85,6 +88,18 @@ export class IndexRegistry {
   }
   finishPendingWrite(): void {
     this.pendingWrite?.finish();
+  }
+  /**
+   * Each engine's records stamp as of the last operation applied whole (for an engine a batch being applied in
+   * steps writes, from before that batch), by index name: a snapshot at this position holds those records.
+   */
+  recordStamps(): Map<string, { engine: SearchIndex; stamp: RecordsStamp }> {
+    const stamps = new Map<string, { engine: SearchIndex; stamp: RecordsStamp }>();
+    for (const entry of this.entries.values()) {
+      if (entry.engine === undefined) continue;
+      stamps.set(entry.name, { engine: entry.engine, stamp: this.pendingWrite?.stampBefore(entry.engine) ?? entry.engine.recordsStamp() });
+    }
+    return stamps;
   }
   set(entry: IndexEntry): void {
     entry.engine?.setDictionaries(this.current);

@@ -5,9 +5,10 @@
  * recorded, the log trimmed, old folders pruned) is the Store's.
  */
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { IndexRegistry } from './registry.ts';
 import type { SnapshotCapture } from './replica.ts';
-import { commitSnapshotFolder, createSnapshotFolder, writeSnapshotFiles } from './snapshot.ts';
+import { commitSnapshotFolder, createSnapshotFolder, engineFilesOf, readRecordsBack, SNAPSHOTS_DIR, writeSnapshotFiles } from './snapshot.ts';
 
 /** A replica that writes snapshots, and a promise that resolves once it can take one (or none will). */
 export interface SnapshotDelegate {
@@ -38,9 +39,13 @@ export async function writeSnapshotFolder(source: SnapshotFolderSource): Promise
   await source.delegate()?.available?.();
   source.started();
   const delegate = source.delegate();
+  // This thread's engines as of the snapshot's position, when a replica writes it: once it is in place, they read
+  // their records from its files too.
+  let stamps: ReturnType<IndexRegistry['recordStamps']> | undefined;
   if (delegate) {
     // The position is taken now, after the folder exists: the replica has received every operation up to it.
     const seq = source.appliedSeq();
+    stamps = source.registry.recordStamps();
     const release = source.holdPublication(seq);
     try {
       written = { seq, manifest: await delegate.capture(seq, dir, release) };
@@ -50,6 +55,7 @@ export async function writeSnapshotFolder(source: SnapshotFolderSource): Promise
       await rm(dir, { recursive: true, force: true });
       dir = await createSnapshotFolder(source.dataDir);
       source.started();
+      stamps = undefined;
     } finally {
       release();
     }
@@ -69,5 +75,13 @@ export async function writeSnapshotFolder(source: SnapshotFolderSource): Promise
     }
   }
   await commitSnapshotFolder(source.dataDir, dir, written.seq, written.manifest);
+  if (stamps !== undefined) {
+    const folder = join(source.dataDir, SNAPSHOTS_DIR, String(written.seq));
+    const files = [...engineFilesOf(written.manifest)].flatMap(([name, file]) => {
+      const stamped = stamps!.get(name);
+      return stamped === undefined ? [] : [{ ...stamped, path: join(folder, file), writtenHere: false }];
+    });
+    void readRecordsBack(files);
+  }
   return written.seq;
 }

@@ -12,9 +12,10 @@ import { link, mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promis
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { loadSnapshot, SearchIndex, snapshotLayout } from '@vitrine/engine';
-import type { DictionaryState, SnapshotBytes } from '@vitrine/engine';
+import type { DictionaryState, RecordsStamp, SnapshotBytes } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import { engineSettings, IndexRegistry } from './registry.ts';
+import { readRecordsFromFile, SnapshotRecordFile } from './snapshot-records.ts';
 
 export const SNAPSHOTS_DIR = 'snapshots';
 
@@ -128,6 +129,8 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
   const { searchesWaiting = () => false, giveWayMs = SNAPSHOT_GIVE_WAY_MS } = giveWay;
   const { manifest, engines } = describeSnapshot(registry, seq);
   const handles: FileHandle[] = [];
+  // Each engine's records are read back from its file once it is on disk, rather than kept in memory.
+  const readBack: Array<{ engine: SearchIndex; stamp: RecordsStamp; path: string; writtenHere: boolean }> = [];
   let reading = true;
   const done = (): void => {
     if (reading) copied();
@@ -140,8 +143,10 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
       const reuse = reusableFile(engine);
       if (reuse !== undefined && (await linkInto(reuse, path))) {
         lastWritten.set(engine, written);
+        readBack.push({ engine, stamp: engine.recordsStamp(), path, writtenHere: false });
         continue;
       }
+      readBack.push({ engine, stamp: engine.recordsStamp(), path, writtenHere: true });
       const handle = await open(path, 'w', 0o600);
       handles.push(handle);
       let sliceStart = performance.now();
@@ -163,7 +168,40 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
     done();
     for (const handle of handles) await handle.close();
   }
+  // Not awaited: the snapshot is complete; reading the records back only frees memory.
+  void readRecordsBack(readBack);
   return JSON.stringify(manifest);
+}
+
+/**
+ * Has each engine read its records from its snapshot file; a file that cannot be read leaves them in memory. The
+ * files are opened before it returns (their folder may be renamed or pruned right after), read after.
+ */
+export function readRecordsBack(files: Array<{ engine: SearchIndex; stamp: RecordsStamp; path: string; writtenHere: boolean }>): Promise<void> {
+  const opened: Array<{ engine: SearchIndex; stamp: RecordsStamp; file: SnapshotRecordFile; writtenHere: boolean }> = [];
+  for (const { path, ...rest } of files) {
+    try {
+      opened.push({ ...rest, file: new SnapshotRecordFile(path) });
+    } catch (error) {
+      console.error(`records of ${path} kept in memory:`, error);
+    }
+  }
+  return (async () => {
+    for (const { engine, stamp, file, writtenHere } of opened) {
+      try {
+        await readRecordsFromFile(engine, stamp, file, { writtenHere });
+      } catch (error) {
+        console.error(`records of ${file.path} kept in memory:`, error);
+      }
+    }
+  })();
+}
+
+/** The engine file of each index of a snapshot's manifest (`writeSnapshotFiles`' answer), by index name. */
+export function engineFilesOf(manifest: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const item of (JSON.parse(manifest) as Manifest).indexes) if (item.engineFile !== undefined) files.set(item.name, item.engineFile);
+  return files;
 }
 
 async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {

@@ -80,6 +80,43 @@ describe('Store', () => {
     expect(existsSync(join(dataDir, 'snapshots', `${snapshots[0]}.tmp`))).toBe(false);
   });
 
+  it('reads the records a snapshot holds from its file, keeping in memory only those written since', async () => {
+    const dataDir = newDir();
+    const store = await Store.open({ dataDir });
+    const expected = new Map<string, Record<string, unknown>>();
+    const records = Array.from({ length: 2000 }, (_, i) => ({ objectID: String(i), name: `item ${i} ${i % 7 === 0 ? 'lamp' : 'desk'}`, note: 'é'.repeat(i % 50) }));
+    for (const record of records) expected.set(record.objectID, record);
+    await store.waitForTask((await store.saveObjects('products', records)).taskID);
+    await store.snapshot();
+    const engine = store.registry.get('products')!.engine!;
+    await vi.waitFor(() => expect(engine.recordsOutOfMemory).toBe(2000));
+    const first = readdirSync(join(dataDir, 'snapshots'));
+    // Written since: replaced, deleted, added.
+    const changes = [{ objectID: '7', name: 'item 7 changed lamp' }, { objectID: 'new', name: 'new lamp' }];
+    await store.waitForTask((await store.saveObjects('products', changes)).taskID);
+    const deletion = await store.submit({ kind: 'batch', at: new Date().toISOString(), requests: [{ action: 'deleteObject', indexName: 'products', body: { objectID: '14' } }] });
+    await store.waitForTask(deletion);
+    for (const record of changes) expected.set(record.objectID, record);
+    expected.delete('14');
+    expect(engine.recordsOutOfMemory).toBe(1998);
+    const check = (index: SearchIndex) => {
+      expect(new Map([...index.records()].map((record) => [record.objectID, record]))).toEqual(expected);
+      const hits = index.search({ query: 'lamp', hitsPerPage: 1000 }).hits.map((hit) => hit.objectID);
+      expect(hits.sort()).toEqual([...expected.values()].filter((record) => String(record.name).includes('lamp')).map((record) => record.objectID).sort());
+    };
+    check(engine);
+    // The next snapshot copies the records read from the first one; once it is in place (the first one's folder
+    // pruned), every record is read from it.
+    await store.snapshot();
+    expect(readdirSync(join(dataDir, 'snapshots'))).not.toEqual(first);
+    await vi.waitFor(() => expect(engine.recordsOutOfMemory).toBe(expected.size));
+    check(engine);
+    store.db.close();
+    const reopened = await Store.open({ dataDir });
+    check(reopened.registry.get('products')!.engine!);
+    await reopened.close();
+  });
+
   it('deletes the log a snapshot covers in steps, and a restart never replays rows a crash left behind', async () => {
     const dataDir = newDir();
     const store = await Store.open({ dataDir, limits: { snapshotEveryOps: 1_000_000, maxPendingTasks: 10_000 } });
