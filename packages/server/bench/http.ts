@@ -21,6 +21,7 @@
  */
 import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeDir, spawnServer, tempDir } from '../src/test-support.ts';
@@ -44,6 +45,15 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const WRITE_SHARE = Number(values.writes);
+
+/** The server process's resident memory (all its threads), from /proc; NaN where there is none. */
+function rssMb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
 
 function summarize(name: string, result: Result): Record<string, string | number> {
   return {
@@ -70,7 +80,7 @@ try {
   console.log(`seeding ${SIZE} products…`);
   const started = performance.now();
   const { searchBody, writeBody } = await seedCatalogue(server.url, SIZE);
-  console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s, server RSS ${rssMb(server.child.pid).toFixed(1)} MB`);
 
   // The bare server answers the median size of a sample of responses (one response alone may have no hits).
   const sizes: number[] = [];
@@ -100,7 +110,11 @@ try {
     });
   // The load generator shares the machine's cores with the server: say how much of them it took.
   const loadCpuBefore = process.cpuUsage();
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.child.pid))), 500);
   const vitrine = await load(server.url);
+  clearInterval(sampler);
+  const endRss = rssMb(server.child.pid);
   const loadCpu = process.cpuUsage(loadCpuBefore);
   const loadCores = (loadCpu.user + loadCpu.system) / 1e6 / (DURATION + WARMUP);
   // A graceful stop, waited for, so that a CPU profile is written and the bare server gets the cores to itself.
@@ -116,6 +130,7 @@ try {
   }
   console.table(rows);
   console.log(`throughput ratio vitrine / bare: ${(vitrine.requests.average / baseline.requests.average).toFixed(3)}`);
+  console.log(`server RSS under the load: peak ${peakRss.toFixed(1)} MB, at its end ${endRss.toFixed(1)} MB`);
   console.log(`the load generator used ${loadCores.toFixed(2)} of the machine's cores while loading vitrine`);
   console.log(
     `catalogue ${SIZE}, ${CONNECTIONS} connections, ${DURATION} s measured after a ${WARMUP} s warm-up, ${Math.round(WRITE_SHARE * 100)}% writes of 10 partial updates, applyIntervalMs ${values['apply-interval']}, searchThreads ${values.threads}, accept-encoding ${values['accept-encoding'] ?? 'none'}`,

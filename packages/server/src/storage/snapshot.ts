@@ -12,7 +12,7 @@ import { link, mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promis
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { loadSnapshot, SearchIndex, snapshotLayout } from '@vitrine/engine';
-import type { DictionaryState, RecordsStamp, SnapshotBytes } from '@vitrine/engine';
+import type { DictionaryState, RecordsStamp, SectionPlacement, SnapshotBytes } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import { engineSettings, IndexRegistry } from './registry.ts';
 import { readRecordsFromFile, SnapshotRecordFile } from './snapshot-records.ts';
@@ -289,6 +289,9 @@ async function loadEngine(path: string, item: ManifestIndex): Promise<SearchInde
   return engine;
 }
 
+/** The engine snapshot's section of records' bytes. */
+const RECORDS_SECTION = 'records.blob';
+
 /** What one read of a snapshot file asks for: a request to the I/O thread per 64 MB rather than per 512 KB. */
 const READ_PIECE_BYTES = 64 << 20;
 
@@ -322,16 +325,21 @@ export async function readSnapshotFile(path: string, { apartMinBytes, headBytes 
       layout = snapshotLayout(bytes.subarray(0, head), { apartMinBytes });
     }
     // A header the file cannot hold: the whole file is read and the engine says what is wrong with it.
-    const apartSections = 'sections' in layout ? layout.sections.filter((section) => section.roomBytes !== undefined && section.to <= size) : [];
+    // The records too, without room: once a snapshot after this one is on disk they are read from it, and their
+    // memory is freed only if no other section shares their buffer (`snapshot-records.ts`).
+    const readApart = (section: SectionPlacement) => section.roomBytes !== undefined || section.name === RECORDS_SECTION;
+    const apartSections = 'sections' in layout ? layout.sections.filter((section) => readApart(section) && section.to <= size) : [];
     const apart = new Map<string, Uint8Array>();
     let at = head;
     for (const section of apartSections.sort((a, b) => a.from - b.from)) {
-      if (section.from < at) continue;
-      await readRange(at, section.from);
-      const own = new Uint8Array(section.roomBytes!);
-      await readRange(section.from, section.to, own, 0);
+      const own = new Uint8Array(section.roomBytes ?? section.to - section.from);
+      // What the first read holds of it (a small file, a large header) is copied; the rest is read into it.
+      if (section.from < at) own.set(bytes.subarray(section.from, Math.min(section.to, at)));
+      else await readRange(at, section.from);
+      const rest = Math.max(at, section.from);
+      if (section.to > rest) await readRange(rest, section.to, own, rest - section.from);
       apart.set(section.name, own);
-      at = section.to;
+      at = Math.max(at, section.to);
     }
     await readRange(at, size);
     return { bytes, apart };

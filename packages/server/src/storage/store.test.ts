@@ -113,7 +113,15 @@ describe('Store', () => {
     check(engine);
     store.db.close();
     const reopened = await Store.open({ dataDir });
-    check(reopened.registry.get('products')!.engine!);
+    const loaded = reopened.registry.get('products')!.engine!;
+    check(loaded);
+    // Loaded into memory; read from the first snapshot taken after the restart.
+    expect(loaded.recordsOutOfMemory).toBe(0);
+    await reopened.waitForTask((await reopened.saveObjects('products', [{ objectID: 'after', name: 'after restart' }])).taskID);
+    expected.set('after', { objectID: 'after', name: 'after restart' });
+    await reopened.snapshot();
+    await vi.waitFor(() => expect(loaded.recordsOutOfMemory).toBe(expected.size));
+    check(loaded);
     await reopened.close();
   });
 
