@@ -61,6 +61,18 @@ function snapshotInProgress(dataDir: string): boolean {
 }
 
 /** CPU time (ms) a process has used, all threads, from /proc (Linux): the work, whatever the machine's load. */
+/** When the server's memory is read again after isalive (searches sent meanwhile): once the records it loaded are read from its files. */
+const RSS_SETTLED_MS = 8_000;
+
+/** The process's resident memory (all its threads), from /proc. */
+function processRssMb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
 function processCpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -82,6 +94,10 @@ interface Restart {
   p50: number;
   p99: number;
   nbHits: number;
+  /** RSS when /1/isalive first answers 200, after the searches that follow, and 8 s after isalive (records read back). */
+  rssAliveMb: number;
+  rssAfterMb: number;
+  rssSettledMb: number;
 }
 
 async function search(url: string, body: string): Promise<{ ms: number; nbHits: number }> {
@@ -106,6 +122,7 @@ async function restart(dataDir: string, workload: Workload, moment?: string): Pr
   while ((await fetch(`${url}/1/isalive`).then((response) => response.status, () => 0)) !== 200) await sleep(20);
   const aliveMs = performance.now() - spawned;
   const aliveCpuMs = processCpuMs(pid);
+  const rssAliveMb = processRssMb(pid);
   const server = await starting;
   const first = await search(url, workload.searchBody());
   const firstSearchMs = performance.now() - spawned;
@@ -113,7 +130,12 @@ async function restart(dataDir: string, workload: Workload, moment?: string): Pr
   for (let i = 0; i < 100; i++) latencies.push((await search(url, workload.searchBody())).ms);
   latencies.sort((a, b) => a - b);
   const { nbHits } = await search(url, EVERYTHING);
-  return { server, url, aliveMs, aliveCpuMs, firstSearchMs, firstSearchLatency: first.ms, p50: latencies[49], p99: latencies[98], nbHits };
+  const rssAfterMb = processRssMb(pid);
+  // The loaded records are read back from the snapshot's files 5 s after the start (`recordsFromFilesAfterStartMs`),
+  // their memory freed by a later garbage collection: a shopper keeps searching meanwhile.
+  while (performance.now() < spawned + aliveMs + RSS_SETTLED_MS) await search(url, workload.searchBody());
+  const rssSettledMb = processRssMb(pid);
+  return { server, url, aliveMs, aliveCpuMs, firstSearchMs, firstSearchLatency: first.ms, p50: latencies[49], p99: latencies[98], nbHits, rssAliveMb, rssAfterMb, rssSettledMb };
 }
 
 /** Imports products `from` to `to` (exclusive) in batches, two in flight; resolves with how many were acknowledged. */
@@ -170,7 +192,7 @@ function report(moment: string, result: Restart, expected: number): void {
   const found = result.nbHits >= expected ? 'all found' : `MISSING ${expected - result.nbHits}`;
   console.log(
     `${moment.padEnd(26)} isalive 200 after ${(result.aliveMs / 1000).toFixed(1)} s (CPU ${(result.aliveCpuMs / 1000).toFixed(1)} s), first search after ${(result.firstSearchMs / 1000).toFixed(1)} s ` +
-      `(${result.firstSearchLatency.toFixed(0)} ms), next 100: p50 ${result.p50.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms; ${result.nbHits.toLocaleString('en-US')} products (${found})`,
+      `(${result.firstSearchLatency.toFixed(0)} ms), next 100: p50 ${result.p50.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms; ${result.nbHits.toLocaleString('en-US')} products (${found}); RSS ${result.rssAliveMb.toFixed(0)} MB at isalive, ${result.rssAfterMb.toFixed(0)} MB after the searches, ${result.rssSettledMb.toFixed(0)} MB ${RSS_SETTLED_MS / 1000} s after isalive`,
   );
 }
 

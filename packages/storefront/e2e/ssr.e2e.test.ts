@@ -22,14 +22,32 @@ function recordSearchRequests(page: Page): string[] {
 /** Sums the page's layout shifts (as CLS counts them: not those right after an input). */
 async function observeLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const holder = window as unknown as { __layoutShift: number };
+    const holder = window as unknown as { __layoutShift: number; __shifted: string[] };
     holder.__layoutShift = 0;
+    holder.__shifted = [];
+    type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }> };
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
-        if (!entry.hadRecentInput) holder.__layoutShift += entry.value;
+      for (const entry of list.getEntries() as Shift[]) {
+        if (entry.hadRecentInput) continue;
+        holder.__layoutShift += entry.value;
+        // What moved, for the failure message.
+        for (const source of entry.sources ?? []) {
+          const node = source.node as Element | null | undefined;
+          const name = node ? `${node.nodeName.toLowerCase()}${node instanceof Element && node.className ? `.${String(node.className).split(' ').join('.')}` : ''}` : '(gone)';
+          holder.__shifted.push(`${name} ${Math.round(source.previousRect.y)}→${Math.round(source.currentRect.y)} (h ${Math.round(source.previousRect.height)}→${Math.round(source.currentRect.height)}) at ${Math.round(entry.startTime)} ms`);
+        }
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
+}
+
+/** The page's layout shifts sum to about 0; a failure names what moved. */
+async function expectNoLayoutShift(page: Page): Promise<void> {
+  const { total, shifted } = await page.evaluate(() => {
+    const holder = window as unknown as { __layoutShift: number; __shifted: string[] };
+    return { total: holder.__layoutShift, shifted: holder.__shifted };
+  });
+  expect(total, `layout shifts: ${shifted.join('; ')}`).toBeLessThan(0.01);
 }
 
 /**
@@ -71,7 +89,7 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       await page.waitForLoadState('networkidle');
       expect((await hitNames(page)).length).toBeGreaterThan(0);
       expect(searches).toEqual([]);
-      expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBeLessThan(0.01);
+      await expectNoLayoutShift(page);
 
       // The hydrated page is live: a new query goes to the search API and changes the results.
       const before = await hitNames(page);
@@ -99,7 +117,7 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
         expect(await page.locator('.vt-featured .vt-card-grid > *').count()).toBeGreaterThan(0);
         expect((await hitNames(page)).length).toBeGreaterThan(0);
         expect(searches).toEqual([]);
-        expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBeLessThan(0.01);
+        await expectNoLayoutShift(page);
         expect(errors).toEqual([]);
       } finally {
         page.off('pageerror', onError);
@@ -115,7 +133,7 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
       await page.waitForLoadState('networkidle');
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Help');
-      expect(await page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift)).toBeLessThan(0.01);
+      await expectNoLayoutShift(page);
       // The cart is read from this browser's storage: the server sends the shell, never an empty cart.
       const cart = await page.request.get('/cart', { headers: { accept: 'text/html' } });
       expect(await cart.text()).toContain('class="vt-boot"');

@@ -50,7 +50,11 @@ function release(id: number): void {
  */
 async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promise<void> {
   const began = performance.now();
-  const loaded = message.snapshotSeq > 0 ? await readSnapshot(message.dataDir, message.snapshotSeq) : new IndexRegistry();
+  let warm = (): void => {};
+  // Once warm and ready, and the first searches answered, the records unchanged since the snapshot are read from
+  // its files (the warm-up reads them).
+  const recordsFromFilesAfter = new Promise<void>((resolve) => (warm = resolve));
+  const loaded = message.snapshotSeq > 0 ? await readSnapshot(message.dataDir, message.snapshotSeq, undefined, { recordsFromFilesAfter }) : new IndexRegistry();
   const read = performance.now();
   await replayRows(loaded, message.ops, () => {});
   registry = loaded;
@@ -62,6 +66,7 @@ async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promis
   warmUp(registry);
   const phases = { snapshotMs: read - began, replayMs: replayed - read, warmUpMs: performance.now() - replayed };
   post({ type: 'ready', appliedSeq: applier.appliedSeq, phases });
+  setTimeout(warm, message.recordsFromFilesAfterMs).unref();
 }
 
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {

@@ -20,6 +20,8 @@ export interface ReplicaStart {
   ops: Array<{ seq: number; json: string }>;
   /** The last of them: the replica is then where the store was when `startReplica` returned. */
   appliedSeq: number;
+  /** How long after it is ready the replica reads the records it loaded from the snapshot's files (`recordsFromFilesAfterStartMs`). */
+  recordsFromFilesAfterMs: number;
   /** Lets snapshots be pruned again once the replica has loaded. */
   release(): void;
 }

@@ -175,9 +175,10 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
 
 /**
  * Has each engine read its records from its snapshot file; a file that cannot be read leaves them in memory. The
- * files are opened before it returns (their folder may be renamed or pruned right after), read after.
+ * files are opened before it returns (their folder may be renamed or pruned right after), read after (once
+ * `after` resolves, when given).
  */
-export function readRecordsBack(files: Array<{ engine: SearchIndex; stamp: RecordsStamp; path: string; writtenHere: boolean }>): Promise<void> {
+export function readRecordsBack(files: Array<{ engine: SearchIndex; stamp: RecordsStamp; path: string; writtenHere: boolean }>, after?: Promise<unknown>): Promise<void> {
   const opened: Array<{ engine: SearchIndex; stamp: RecordsStamp; file: SnapshotRecordFile; writtenHere: boolean }> = [];
   for (const { path, ...rest } of files) {
     try {
@@ -187,6 +188,7 @@ export function readRecordsBack(files: Array<{ engine: SearchIndex; stamp: Recor
     }
   }
   return (async () => {
+    await after;
     for (const { engine, stamp, file, writtenHere } of opened) {
       try {
         await readRecordsFromFile(engine, stamp, file, { writtenHere });
@@ -253,10 +255,15 @@ export async function commitSnapshotFolder(dataDir: string, dir: string, seq: nu
  * Loads snapshot `seq` into `registry` (empty). Files are read asynchronously, each engine restored in one
  * synchronous step: the event loop turns between files (a server loading answers `/1/isalive` meanwhile).
  */
-export async function readSnapshot(dataDir: string, seq: number, registry = new IndexRegistry()): Promise<IndexRegistry> {
+export async function readSnapshot(dataDir: string, seq: number, registry = new IndexRegistry(), { recordsFromFilesAfter }: { recordsFromFilesAfter?: Promise<unknown> } = {}): Promise<IndexRegistry> {
   const dir = join(dataDir, SNAPSHOTS_DIR, String(seq));
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   if (manifest.format !== 1 || manifest.seq !== seq) throw new Error(`snapshot ${seq}: unexpected manifest`);
+  // Each engine as loaded (its stamp taken before the log's replay changes it) and its file: once the caller is
+  // ready (`recordsFromFilesAfter`), the records unchanged since are read from the file rather than kept in
+  // memory. Otherwise a restart held them until the next snapshot, which a shop with few writes may not take for
+  // days.
+  const loadedFiles: Parameters<typeof readRecordsBack>[0] = [];
   // Before the indexes: each engine is given the dictionaries as it is added.
   if (manifest.dictionaries) registry.setDictionaryState(manifest.dictionaries);
   for (const item of manifest.indexes) {
@@ -267,16 +274,18 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
       settings: item.settings,
       synonyms: new Map(item.synonyms.map((hit) => [hit.objectID, hit])),
       rules: new Map((item.rules ?? []).map((rule) => [rule.objectID, rule])),
-      engine: item.engineFile ? await loadEngine(join(dir, item.engineFile), item) : undefined,
+      engine: item.engineFile ? await loadEngine(join(dir, item.engineFile), item, loadedFiles) : undefined,
       virtual: item.virtual,
     });
   }
+  if (recordsFromFilesAfter !== undefined) void readRecordsBack(loadedFiles, recordsFromFilesAfter);
   return registry;
 }
 
-async function loadEngine(path: string, item: ManifestIndex): Promise<SearchIndex> {
+async function loadEngine(path: string, item: ManifestIndex, loaded: Parameters<typeof readRecordsBack>[0]): Promise<SearchIndex> {
   if (item.engineFormat !== 'records') {
     const engine = loadSnapshot(await readSnapshotFile(path));
+    loaded.push({ engine, stamp: engine.recordsStamp(), path, writtenHere: true });
     // The next snapshot links this file while the index stays as loaded.
     lastWritten.set(engine, { path, version: engine.contentVersion });
     return engine;

@@ -167,9 +167,13 @@ export class Store {
    * slices of the replay. Writes submitted meanwhile are logged and applied after. Idempotent.
    */
   load(): Promise<void> {
+    let loaded = (): void => {};
     this.loading ??= (async () => {
       const began = performance.now();
-      if (this.snapshotSeq > 0) await readSnapshot(this.dataDir, this.snapshotSeq, this.registry);
+      // Once loaded (and the first searches answered: `recordsFromFilesAfterStartMs`), the records unchanged since
+      // the snapshot are read from its files (`snapshot-records.ts`).
+      const recordsFromFilesAfter = new Promise<void>((resolve) => (loaded = resolve));
+      if (this.snapshotSeq > 0) await readSnapshot(this.dataDir, this.snapshotSeq, this.registry, { recordsFromFilesAfter });
       const read = performance.now();
       const tail = this.tail ?? [];
       const replayed = await replayRows(this.registry, tail, this.onApplyError);
@@ -179,6 +183,7 @@ export class Store {
       this.budget.replayed(replayed);
       if (replayed.ops > 0) this.snapshotDeferredUntil = performance.now() + this.limits.snapshotAfterStartMs;
       this.isLoaded = true;
+      setTimeout(loaded, this.limits.recordsFromFilesAfterStartMs).unref();
       this.applyLoop.schedule();
       this.maybeSnapshot();
     })();
@@ -275,6 +280,7 @@ export class Store {
       snapshotSeq: this.snapshotSeq,
       ops,
       appliedSeq: ops.length > 0 ? ops[ops.length - 1].seq : this.snapshotSeq,
+      recordsFromFilesAfterMs: this.limits.recordsFromFilesAfterStartMs,
       release: () => {
         if (released) return;
         released = true;
