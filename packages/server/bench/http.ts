@@ -21,10 +21,9 @@
  */
 import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { removeDir, spawnServer, tempDir } from '../src/test-support.ts';
+import { processRssMb, removeDir, spawnServer, tempDir } from '../src/test-support.ts';
 import { SEARCH_PATH, WRITE_PATH, headers, seedCatalogue } from './workload.ts';
 
 const { values } = parseArgs({
@@ -45,15 +44,6 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const WRITE_SHARE = Number(values.writes);
-
-/** The server process's resident memory (all its threads), from /proc; NaN where there is none. */
-function rssMb(pid: number | undefined): number {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-  } catch {
-    return NaN;
-  }
-}
 
 function summarize(name: string, result: Result): Record<string, string | number> {
   return {
@@ -80,7 +70,7 @@ try {
   console.log(`seeding ${SIZE} products…`);
   const started = performance.now();
   const { searchBody, writeBody } = await seedCatalogue(server.url, SIZE);
-  console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s, server RSS ${rssMb(server.child.pid).toFixed(1)} MB`);
+  console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s, server RSS ${processRssMb(server.child.pid).toFixed(1)} MB`);
 
   // The bare server answers the median size of a sample of responses (one response alone may have no hits).
   const sizes: number[] = [];
@@ -111,10 +101,10 @@ try {
   // The load generator shares the machine's cores with the server: say how much of them it took.
   const loadCpuBefore = process.cpuUsage();
   let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(server.child.pid))), 500);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, processRssMb(server.child.pid))), 500);
   const vitrine = await load(server.url);
   clearInterval(sampler);
-  const endRss = rssMb(server.child.pid);
+  const endRss = processRssMb(server.child.pid);
   const loadCpu = process.cpuUsage(loadCpuBefore);
   const loadCores = (loadCpu.user + loadCpu.system) / 1e6 / (DURATION + WARMUP);
   // A graceful stop, waited for, so that a CPU profile is written and the bare server gets the cores to itself.

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateProducts } from '@vitrine/demo';
 import type { Product } from '@vitrine/protocol';
-import { removeDir, spawnServer, tempDir } from '../src/test-support.ts';
+import { processRssMb, removeDir, spawnServer, tempDir } from '../src/test-support.ts';
 import type { ServerProcess } from '../src/test-support.ts';
 import { SEARCH_PATH, WRITE_PATH, headers, putDemoSettings, workloadOf } from './workload.ts';
 import type { Workload } from './workload.ts';
@@ -63,15 +63,6 @@ function snapshotInProgress(dataDir: string): boolean {
 /** CPU time (ms) a process has used, all threads, from /proc (Linux): the work, whatever the machine's load. */
 /** When the server's memory is read again after isalive (searches sent meanwhile): once the records it loaded are read from its files. */
 const RSS_SETTLED_MS = 8_000;
-
-/** The process's resident memory (all its threads), from /proc. */
-function processRssMb(pid: number | undefined): number {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-  } catch {
-    return NaN;
-  }
-}
 
 function processCpuMs(pid: number | undefined): number {
   try {

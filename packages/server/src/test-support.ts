@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,6 +177,15 @@ export function spawnServer(env: Record<string, string>, script = SERVE_SCRIPT, 
     });
     child.once('exit', (code) => reject(new Error(`${script} exited early with ${code}`)));
   });
+}
+
+/** A process's resident memory (all its threads) in MB, from /proc; NaN once it is gone or where there is none. */
+export function processRssMb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
 }
 
 export function killHard(child: ChildProcess): Promise<void> {

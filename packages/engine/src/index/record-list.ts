@@ -21,7 +21,7 @@
 import type { IndexRecord } from '@vitrine/protocol';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
-import { GrowableUint32 } from '../structures/growable.ts';
+import { GrowableUint32, roomy } from '../structures/growable.ts';
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -127,17 +127,10 @@ export class RecordList {
     this.chunkOf.push(chunk);
     this.startOf.push(start);
     this.lengthOf.push(written);
-    if (this.lengthOf.length > this.deleted.length) {
-      const grown = new Uint8Array(this.deleted.length * 2);
-      grown.set(this.deleted);
-      this.deleted = grown;
-    }
-    if (this.lengthOf.length > this.changedAt.length) {
-      const grown = new Float64Array(this.changedAt.length * 2);
-      grown.set(this.changedAt);
-      this.changedAt = grown;
-    }
-    this.changedAt[this.lengthOf.length - 1] = ++this.writes;
+    const doc = this.lengthOf.length - 1;
+    this.deleted = roomy(this.deleted, doc + 1, doc);
+    this.changedAt = roomy(this.changedAt, doc + 1, doc);
+    this.noteChange(doc);
     this.liveBytes += written;
     this.sweepStep();
   }

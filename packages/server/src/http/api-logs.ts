@@ -43,7 +43,8 @@ interface StoredLog extends Log {
  * during a 100 MB import (a heap snapshot of the server, docs/PERFORMANCE.md).
  */
 export function truncate(text: string, max = LOG_TEXT_MAX): string {
-  return ownCopy(text.length <= max ? text : text.slice(0, max));
+  // A text within `max` is kept whole: a string of its own already (an answer, or the body parser's prefix).
+  return text.length <= max ? text : ownCopy(text.slice(0, max));
 }
 
 /** The path and query string with keys masked: `x-algolia-api-key=…` and the key of `/1/keys/{key}`. */

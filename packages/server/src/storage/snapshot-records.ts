@@ -70,38 +70,31 @@ export class SnapshotRecordFile implements RecordSource {
 
 /** The sections of a snapshot file that `readRecordsFromFile` needs: where they are, read whole where small. */
 async function readRecordSections(file: SnapshotRecordFile, withIds: boolean): Promise<{ blobStart: number; offsets: Uint32Array; ids?: { offsets: Uint32Array; bytes: Uint8Array } } | null> {
-  const readAt = (from: number, length: number) => file.readAt(from, length);
-  {
-    let head = await readAt(0, Math.min(file.size, 1 << 16));
-    let layout = snapshotLayout(head);
-    if ('needBytes' in layout) {
-      head = await readAt(0, layout.needBytes);
-      layout = snapshotLayout(head);
-      if ('needBytes' in layout) return null;
-    }
-    const section = (name: string) => layout.sections.find((placement) => placement.name === name);
-    const blob = section('records.blob');
-    const offsetsAt = section('records.offsets');
-    if (blob === undefined || offsetsAt === undefined) return null;
-    const u32 = async (from: number, to: number): Promise<Uint32Array> => {
-      const bytes = await readAt(from, to - from);
-      return new Uint32Array(bytes.buffer, 0, (to - from) / 4);
-    };
-    const offsets = await u32(offsetsAt.from, offsetsAt.to);
-    if (offsets.length === 0 || offsets[offsets.length - 1] > blob.to - blob.from) return null;
-    if (!withIds) return { blobStart: blob.from, offsets };
-    const idOffsetsAt = section('records.idOffsets');
-    const idBytesAt = section('records.idBytes');
-    if (idOffsetsAt === undefined || idBytesAt === undefined) return null;
-    const idOffsets = await u32(idOffsetsAt.from, idOffsetsAt.to);
-    const idBytes = await readAt(idBytesAt.from, idBytesAt.to - idBytesAt.from);
-    if (idOffsets.length === 0 || idOffsets[idOffsets.length - 1] > idBytes.length) return null;
-    return { blobStart: blob.from, offsets, ids: { offsets: idOffsets, bytes: idBytes } };
-  }
+  let layout = snapshotLayout(await file.readAt(0, Math.min(file.size, 1 << 16)));
+  // A header longer than the first read: read once more, whole.
+  if ('needBytes' in layout) layout = snapshotLayout(await file.readAt(0, layout.needBytes));
+  if ('needBytes' in layout) return null;
+  const { sections } = layout;
+  const section = (name: string) => sections.find((placement) => placement.name === name);
+  const u32 = async (from: number, to: number) => new Uint32Array((await file.readAt(from, to - from)).buffer, 0, (to - from) / 4);
+  const blob = section('records.blob');
+  const offsetsAt = section('records.offsets');
+  if (blob === undefined || offsetsAt === undefined) return null;
+  const offsets = await u32(offsetsAt.from, offsetsAt.to);
+  if (offsets.length === 0 || offsets[offsets.length - 1] > blob.to - blob.from) return null;
+  if (!withIds) return { blobStart: blob.from, offsets };
+  const idOffsetsAt = section('records.idOffsets');
+  const idBytesAt = section('records.idBytes');
+  if (idOffsetsAt === undefined || idBytesAt === undefined) return null;
+  const idOffsets = await u32(idOffsetsAt.from, idOffsetsAt.to);
+  const idBytes = await file.readAt(idBytesAt.from, idBytesAt.to - idBytesAt.from);
+  if (idOffsets.length === 0 || idOffsets[idOffsets.length - 1] > idBytes.length) return null;
+  return { blobStart: blob.from, offsets, ids: { offsets: idOffsets, bytes: idBytes } };
 }
 
 /**
- * Has `engine` read from the snapshot `file` (of this index, written at `stamp`) every record unchanged since. `writtenHere`: the file was written from this very engine (its internal ids are the file's); otherwise
+ * Has `engine` read from the snapshot `file` (of this index, written at `stamp`) every record unchanged since.
+ * `writtenHere`: the file was written from this very engine (its internal ids are the file's); otherwise
  * (the file of another copy, or linked from an earlier snapshot) only records with the same objectID under the
  * same internal id are read from it. Returns how many records are; none, and nothing changed, when the file is
  * not one it can read.

@@ -130,7 +130,7 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
   const { manifest, engines } = describeSnapshot(registry, seq);
   const handles: FileHandle[] = [];
   // Each engine's records are read back from its file once it is on disk, rather than kept in memory.
-  const readBack: Array<{ engine: SearchIndex; stamp: RecordsStamp; path: string; writtenHere: boolean }> = [];
+  const readBack: RecordsFile[] = [];
   let reading = true;
   const done = (): void => {
     if (reading) copied();
@@ -173,13 +173,21 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
   return JSON.stringify(manifest);
 }
 
+/** An engine, its records' stamp when its snapshot file was taken, the file, and whether this engine wrote it. */
+interface RecordsFile {
+  engine: SearchIndex;
+  stamp: RecordsStamp;
+  path: string;
+  writtenHere: boolean;
+}
+
 /**
  * Has each engine read its records from its snapshot file; a file that cannot be read leaves them in memory. The
  * files are opened before it returns (their folder may be renamed or pruned right after), read after (once
  * `after` resolves, when given).
  */
-export function readRecordsBack(files: Array<{ engine: SearchIndex; stamp: RecordsStamp; path: string; writtenHere: boolean }>, after?: Promise<unknown>): Promise<void> {
-  const opened: Array<{ engine: SearchIndex; stamp: RecordsStamp; file: SnapshotRecordFile; writtenHere: boolean }> = [];
+export function readRecordsBack(files: RecordsFile[], after?: Promise<unknown>): Promise<void> {
+  const opened: Array<Omit<RecordsFile, 'path'> & { file: SnapshotRecordFile }> = [];
   for (const { path, ...rest } of files) {
     try {
       opened.push({ ...rest, file: new SnapshotRecordFile(path) });
@@ -263,7 +271,7 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
   // ready (`recordsFromFilesAfter`), the records unchanged since are read from the file rather than kept in
   // memory. Otherwise a restart held them until the next snapshot, which a shop with few writes may not take for
   // days.
-  const loadedFiles: Parameters<typeof readRecordsBack>[0] = [];
+  const loadedFiles: RecordsFile[] = [];
   // Before the indexes: each engine is given the dictionaries as it is added.
   if (manifest.dictionaries) registry.setDictionaryState(manifest.dictionaries);
   for (const item of manifest.indexes) {
@@ -282,7 +290,7 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
   return registry;
 }
 
-async function loadEngine(path: string, item: ManifestIndex, loaded: Parameters<typeof readRecordsBack>[0]): Promise<SearchIndex> {
+async function loadEngine(path: string, item: ManifestIndex, loaded: RecordsFile[]): Promise<SearchIndex> {
   if (item.engineFormat !== 'records') {
     const engine = loadSnapshot(await readSnapshotFile(path));
     loaded.push({ engine, stamp: engine.recordsStamp(), path, writtenHere: true });
