@@ -19,12 +19,10 @@ const slots = [
 /** Every (first, second) the proximity scan would find at distance 1, by comparing all token pairs. */
 function adjacentByBruteForce(text: TextIndex): Set<string> {
   const found = new Set<string>();
-  const terms = text.fwdTerms.data;
-  const infos = text.fwdInfo.data;
-  const starts = text.docStart.data;
   for (let doc = 0; doc < text.documentCount; doc++) {
-    for (let k = starts[doc]; k < starts[doc + 1]; k++) {
-      for (let j = starts[doc]; j < starts[doc + 1]; j++) {
+    const { terms, infos } = text.forward.tokensOf(doc);
+    for (let k = 0; k < terms.length; k++) {
+      for (let j = 0; j < terms.length; j++) {
         if (j === k || infos[j] >>> SLOT_SHIFT !== infos[k] >>> SLOT_SHIFT) continue;
         const distance = (infos[j] & POSITION_MASK) - (infos[k] & POSITION_MASK);
         if (distance === 0 || distance === 1) found.add(`${terms[k]},${terms[j]}`);

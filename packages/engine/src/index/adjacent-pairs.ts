@@ -82,14 +82,14 @@ export class AdjacentPairs {
 
   /** The pairs of every document of `text`. */
   static build(text: TextIndex): AdjacentPairs {
-    const pairs = new AdjacentPairs(bitsLogFor(text.fwdTerms.length));
+    const pairs = new AdjacentPairs(bitsLogFor(text.forward.length));
     pairs.addDocuments(text, 0);
     return pairs;
   }
 
   /** Adds the documents written since; a new filter when the forward index has outgrown this one. */
   extend(text: TextIndex): AdjacentPairs {
-    if (bitsLogFor(text.fwdTerms.length) > 32 - this.shift + 1) return AdjacentPairs.build(text);
+    if (bitsLogFor(text.forward.length) > 32 - this.shift + 1) return AdjacentPairs.build(text);
     this.addDocuments(text, this.covered);
     return this;
   }
@@ -111,13 +111,13 @@ export class AdjacentPairs {
   }
 
   private addDocuments(text: TextIndex, from: number): void {
-    const terms = text.fwdTerms.data;
-    const infos = text.fwdInfo.data;
-    const starts = text.docStart.data;
+    const forward = text.forward;
     const documents = text.documentCount;
     for (let doc = from; doc < documents; doc++) {
-      const end = starts[doc + 1];
-      for (let k = starts[doc]; k < end; k++) {
+      const terms = forward.termPages[forward.pageOf(doc)];
+      const infos = forward.infoPages[forward.pageOf(doc)];
+      const end = forward.endOf(doc);
+      for (let k = forward.firstOf(doc); k < end; k++) {
         const slot = infos[k] >>> SLOT_SHIFT;
         const position = infos[k] & POSITION_MASK;
         // Tokens come slot by slot, positions never decreasing within a slot: the neighbours are just after.

@@ -8,7 +8,7 @@
  *   postings), and merged into the grouped base once it is an eighth of it. A word's documents (the match set) are the
  *   union of its terms' postings; the attribute criterion walks the groups best key first.
  * - **forward index**: per document, its tokens in attribute-rank order as two parallel arrays (term id, packed
- *   slot/position). Ranking reads it only for the documents it actually has to order (see `rank/`): proximity
+ *   slot/position), in pages (`forward-index.ts`). Ranking reads it only for the documents it actually has to order (see `rank/`): proximity
  *   and phrases need every position, which would multiply the postings if stored there.
  */
 import type { DocId } from '../structures/ids.ts';
@@ -17,6 +17,7 @@ import { Bitset, reservedWords, wordsFor } from '../structures/bitset.ts';
 import { EMPTY_PARTITIONED, mergePartitioned, partition, type Partitioned } from './partitioned.ts';
 import { forEachToken } from '../tokenize/index.ts';
 import { TermDictionary } from './dictionary.ts';
+import { ForwardIndex } from './forward-index.ts';
 import { parsePath, searchableTexts, topLevelAttributes } from './attributes.ts';
 import type { SearchableSlot } from '../settings.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
@@ -110,10 +111,8 @@ export class TextIndex {
   private denseWords = 0;
   /** Per term: the last document appended, + 1 (dedupes a term repeated within one document). */
   private lastDoc = new GrowableUint32(1024);
-  fwdTerms = new GrowableUint32(1024);
-  fwdInfo = new GrowableUint32(1024);
-  /** Forward index offsets: tokens of document d are [docStart[d], docStart[d + 1]). */
-  docStart = new GrowableUint32(1024);
+  /** Per document, its tokens (see `ForwardIndex`). */
+  forward = new ForwardIndex();
   /** Explicit slots, or slots discovered from records when searchableAttributes is not set (all rank 0). */
   readonly slots: SearchableSlot[];
   private readonly valueCache = new Map<string, Uint32Array>();
@@ -128,11 +127,10 @@ export class TextIndex {
     this.dynamic = configured === null;
     this.slots = configured ? configured.slice(0, MAX_SLOTS) : [];
     this.slots.forEach((slot, index) => this.slotByAttribute.set(slot.attribute, index));
-    this.docStart.push(0);
   }
 
   get documentCount(): number {
-    return this.docStart.length - 1;
+    return this.forward.documentCount;
   }
 
   /** Indexes the next document; `doc` must equal `documentCount` (ids are dense and increasing). */
@@ -142,7 +140,7 @@ export class TextIndex {
       if (this.dynamic) this.discoverSlots(record);
       for (let slot = 0; slot < this.slots.length; slot++) this.addSlot(doc, slot, record);
     }
-    this.docStart.push(this.fwdTerms.length);
+    this.forward.endDocument();
   }
 
   /** Number of documents containing the term (deleted ones included). */
@@ -217,8 +215,8 @@ export class TextIndex {
     for (const t of this.touched) if (this.tailDue(t)) this.mergeTail(t);
     this.touched = [];
     this.settleEpoch++;
-    // After a bulk load the forward index may hold up to half its capacity in slack: give it back.
-    for (const array of [this.fwdTerms, this.fwdInfo, this.docStart]) array.trim(1.25);
+    // After a bulk load the document offsets may hold up to half their capacity in slack: give it back.
+    this.forward.trim();
   }
 
   /**
@@ -262,9 +260,11 @@ export class TextIndex {
     w.u32('text.groupOffsets', groupOffsets);
     w.u32Pieces('text.sole', soleOffsets[T] * 4, () => termArrays(T, (t) => sole[t].view()));
     w.u32('text.soleOffsets', soleOffsets);
-    w.u32('text.fwdTerms', this.fwdTerms.view(), { grows: true });
-    w.u32('text.fwdInfo', this.fwdInfo.view(), { grows: true });
-    w.u32('text.docStart', this.docStart.view(), { grows: true });
+    const forward = this.forward;
+    const tokens = forward.length;
+    w.u32Pieces('text.fwdTerms', tokens * 4, () => forward.termPieces(tokens), { grows: true });
+    w.u32Pieces('text.fwdInfo', tokens * 4, () => forward.infoPieces(tokens), { grows: true });
+    w.u32('text.docStart', forward.docStart.view(), { grows: true });
   }
 
   /** Rebuilds an index saved by `save`, for `documents` document ids. */
@@ -312,9 +312,7 @@ export class TextIndex {
     if (docStart.length !== documents + 1 || fwdTerms.length !== fwdInfo.length || docStart.data[documents] !== fwdTerms.length) {
       throw createEngineError('INVALID_SNAPSHOT', 'forward index does not match the records');
     }
-    text.fwdTerms = fwdTerms;
-    text.fwdInfo = fwdInfo;
-    text.docStart = docStart;
+    text.forward = ForwardIndex.restore(fwdTerms, fwdInfo, docStart);
     return text;
   }
 
@@ -369,8 +367,9 @@ export class TextIndex {
     this.slotKeyBase = this.slots[slot].rank * 1000;
     this.slotOrdered = this.slots[slot].ordered;
     this.base = 0;
+    const forward = this.forward;
     for (const text of texts) {
-      const first = this.fwdInfo.length;
+      const first = forward.length;
       this.lastPosition = -1;
       const cached = text.length <= MAX_CACHED_LENGTH ? this.valueCache.get(text) : undefined;
       if (cached !== undefined) {
@@ -378,21 +377,21 @@ export class TextIndex {
       } else {
         forEachToken(text, this.separatorsToIndex, this.visitToken);
         if (text.length <= MAX_CACHED_LENGTH && this.valueCache.size < MAX_CACHED_VALUES) {
-          const pairs = new Uint32Array(2 * (this.fwdInfo.length - first));
-          for (let k = first; k < this.fwdInfo.length; k++) {
-            pairs[2 * (k - first)] = this.fwdTerms.data[k];
-            pairs[2 * (k - first) + 1] = this.fwdInfo.data[k] & POSITION_MASK;
+          const pairs = new Uint32Array(2 * (forward.length - first));
+          for (let k = first; k < forward.length; k++) {
+            pairs[2 * (k - first)] = forward.openTerm(k);
+            pairs[2 * (k - first) + 1] = forward.openInfo(k) & POSITION_MASK;
           }
           // Positions are stored relative to the value (the base is added back on reuse).
           for (let k = 1; k < pairs.length; k += 2) pairs[k] -= Math.min(this.base, pairs[k]);
           this.valueCache.set(text, pairs);
         }
       }
-      const count = this.fwdInfo.length - first;
+      const count = forward.length - first;
       // A value made of a single word: what `exactOnSingleWordQuery: attribute` calls an exact match.
       if (count === 1) {
-        this.fwdInfo.data[first] = (this.fwdInfo.data[first] | SOLE_BIT) >>> 0;
-        this.markSole(this.fwdTerms.data[first]);
+        forward.setOpenInfo(first, (forward.openInfo(first) | SOLE_BIT) >>> 0);
+        this.markSole(forward.openTerm(first));
       }
       if (this.lastPosition >= 0) this.base += this.lastPosition + 1 + ELEMENT_GAP;
     }
@@ -437,8 +436,7 @@ export class TextIndex {
       const keys = this.tailKeys[termId];
       if (key < keys.data[keys.length - 1]) keys.data[keys.length - 1] = key;
     }
-    this.fwdTerms.push(termId);
-    this.fwdInfo.push((this.currentSlot | absolute) >>> 0);
+    this.forward.push(termId, (this.currentSlot | absolute) >>> 0);
     this.lastPosition = position;
   }
 

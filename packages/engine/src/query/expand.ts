@@ -197,10 +197,10 @@ function assemble(text: TextIndex, word: QueryWord, options: WordOptions, extraT
         set.words.set(levels[t].words);
         grown.push(set);
       }
-      const terms = current.fwdTerms.data;
-      const starts = current.docStart.data;
+      const forward = current.forward;
       for (let doc = documents; doc < now; doc++) {
-        for (let k = starts[doc]; k < starts[doc + 1]; k++) {
+        const terms = forward.termPages[forward.pageOf(doc)];
+        for (let k = forward.firstOf(doc), end = forward.endOf(doc); k < end; k++) {
           const alternative = byTerm.get(terms[k]);
           if (alternative !== undefined) for (let t = alternative.typos; t <= top; t++) grown[t].add(doc);
         }

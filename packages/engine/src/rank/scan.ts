@@ -198,17 +198,18 @@ export class DocumentScanner {
    * lets the processor fetch them all at once instead of one document after another.
    */
   proximitiesOf(docs: Uint32Array, out: Float64Array): void {
-    const starts = this.text.docStart.data;
-    const terms = this.text.fwdTerms.data;
-    const infos = this.text.fwdInfo.data;
+    const forward = this.text.forward;
     let sink = 0;
     for (let i0 = 0; i0 < docs.length; i0 += PREFETCH_BATCH) {
       const end = Math.min(docs.length, i0 + PREFETCH_BATCH);
       for (let i = i0; i < end; i++) {
         const doc = docs[i];
-        const first = starts[doc];
-        const last = starts[doc + 1] - 1;
-        if (last >= first) sink ^= terms[first] ^ infos[first] ^ terms[last] ^ infos[last];
+        const first = forward.firstOf(doc);
+        const last = forward.endOf(doc) - 1;
+        if (last >= first) {
+          const page = forward.pageOf(doc);
+          sink ^= forward.termPages[page][first] ^ forward.infoPages[page][first] ^ forward.termPages[page][last] ^ forward.infoPages[page][last];
+        }
       }
       for (let i = i0; i < end; i++) out[i] = this.proximityOf(docs[i]);
     }
@@ -233,11 +234,11 @@ export class DocumentScanner {
     bestTypo.fill(UNMATCHED);
     const floors = this.pairFloors;
     let pending = W - 1;
-    const terms = this.text.fwdTerms.data;
-    const infos = this.text.fwdInfo.data;
-    const starts = this.text.docStart.data;
+    const forward = this.text.forward;
+    const terms = forward.termPages[forward.pageOf(doc)];
+    const infos = forward.infoPages[forward.pageOf(doc)];
     const termEntry = this.termEntry;
-    for (let k = starts[doc], end = starts[doc + 1]; k < end && pending > 0; k++) {
+    for (let k = forward.firstOf(doc), end = forward.endOf(doc); k < end && pending > 0; k++) {
       const entry = termEntry[terms[k]];
       if (entry === 0) continue;
       const info = infos[k];
@@ -290,12 +291,12 @@ export class DocumentScanner {
     pairDistance.fill(MAX_PAIR_DISTANCE);
     phraseFound.fill(0);
     let attribute = NO_ATTRIBUTE;
-    const terms = this.text.fwdTerms.data;
-    const infos = this.text.fwdInfo.data;
-    const starts = this.text.docStart.data;
+    const forward = this.text.forward;
+    const terms = forward.termPages[forward.pageOf(doc)];
+    const infos = forward.infoPages[forward.pageOf(doc)];
     const termEntry = this.termEntry;
     const singleWordAttribute = W === 1 && this.options.exactOnSingleWord === 'attribute';
-    for (let k = starts[doc], end = starts[doc + 1]; k < end; k++) {
+    for (let k = forward.firstOf(doc), end = forward.endOf(doc); k < end; k++) {
       const entry = termEntry[terms[k]];
       if (entry === 0) continue;
       const info = infos[k];

@@ -66,9 +66,9 @@ export class SnapshotWriter {
    * `byteLength` bytes, zero-padded up to it): a payload assembled from many arrays (the records, the postings)
    * goes to the snapshot without a buffer of its own. `pieces` runs later, during `pieces()` (see there).
    */
-  u32Pieces(name: string, byteLength: number, pieces: () => Generator<Uint8Array, void, void>): void {
+  u32Pieces(name: string, byteLength: number, pieces: () => Generator<Uint8Array, void, void>, options: { grows?: boolean } = {}): void {
     if (byteLength % 4 !== 0) throw new Error(`section ${name}: ${byteLength} bytes is not whole 32-bit words`);
-    this.parts.push({ name, kind: 'u32', byteLength, pieces });
+    this.parts.push({ name, kind: 'u32', byteLength, pieces, ...(options.grows === true ? { grows: true as const } : {}) });
   }
 
   private bytes(name: string, kind: Kind, bytes: Uint8Array): void {

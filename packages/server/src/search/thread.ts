@@ -110,9 +110,12 @@ port.on('message', (message: ThreadRequest) => {
       port.close();
       return;
     case 'search': {
-      applier.prepareFor(message.call.queries.map((query) => query.indexName));
+      const indexNames = message.call.queries.map((query) => query.indexName);
+      applier.prepareFor(indexNames);
+      const reads = applier.callStarted(indexNames);
       const { id } = message;
       scheduler.submit(message.call, (error, answer) => {
+        applier.callEnded(reads);
         if (error === undefined) return post({ type: 'result', id, answer });
         // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
         const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;

@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GrowableUint32 } from '../structures/growable.ts';
+import { ForwardIndex } from './forward-index.ts';
+
+/** Small pages, so that a few hundred tokens cross many of them and reach the largest size. */
+const PAGES = { min: 4, max: 16 };
+
+type Doc = Array<[term: number, info: number]>;
+
+const docArbitrary: fc.Arbitrary<Doc> = fc.oneof(
+  { weight: 4, arbitrary: fc.array(fc.tuple(fc.nat(1000), fc.nat(0xffff)), { maxLength: 12 }) },
+  // Longer than a full page: a page of its own.
+  { weight: 1, arbitrary: fc.array(fc.tuple(fc.nat(1000), fc.nat(0xffff)), { minLength: 17, maxLength: 60 }) },
+);
+
+/** Writes `doc` the way the text index does: tokens pushed one by one, the first one's info changed after. */
+function write(index: ForwardIndex, doc: Doc, flagFirst: boolean): Doc {
+  const first = index.length;
+  for (const [term, info] of doc) index.push(term, info);
+  if (flagFirst && doc.length > 0) index.setOpenInfo(first, index.openInfo(first) | 0x40000);
+  index.endDocument();
+  return doc.map(([term, info], k) => [term, k === 0 && flagFirst ? info | 0x40000 : info]);
+}
+
+function flat(index: ForwardIndex): { terms: number[]; infos: number[] } {
+  const join = (pieces: Iterable<Uint8Array>): number[] => [...pieces].flatMap((piece) => [...new Uint32Array(piece.slice().buffer)]);
+  return { terms: join(index.termPieces(index.length)), infos: join(index.infoPieces(index.length)) };
+}
+
+function expectSame(index: ForwardIndex, model: Doc[]): void {
+  expect(index.documentCount).toBe(model.length);
+  model.forEach((doc, d) => {
+    const { terms, infos } = index.tokensOf(d);
+    expect([...terms]).toEqual(doc.map(([term]) => term));
+    expect([...infos]).toEqual(doc.map(([, info]) => info));
+  });
+  const all = model.flat();
+  expect(flat(index)).toEqual({ terms: all.map(([term]) => term), infos: all.map(([, info]) => info) });
+  expect(index.docStart.data[model.length]).toBe(all.length);
+}
+
+describe('ForwardIndex', () => {
+  it('reads back every document as written, across pages and restores', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(docArbitrary, fc.boolean(), fc.constantFrom('none', 'restore', 'restore with room')), { maxLength: 60 }),
+        (writes) => {
+          let index = new ForwardIndex(PAGES);
+          const model: Doc[] = [];
+          for (const [doc, flagFirst, then] of writes) {
+            model.push(write(index, doc, flagFirst));
+            if (then === 'none') continue;
+            // As a snapshot stores it (the pages end to end) and a load reads it back: in the snapshot's bytes
+            // (no room: the next push starts a page) or apart with room to grow in place.
+            const { terms, infos } = flat(index);
+            const room = then === 'restore with room' ? 5 : 0;
+            const grown = (values: number[]): GrowableUint32 => {
+              const data = new Uint32Array(values.length + room);
+              data.set(values);
+              return room > 0 ? GrowableUint32.adopt(data, values.length) : GrowableUint32.wrap(data);
+            };
+            const saved = new Uint32Array(terms);
+            index = ForwardIndex.restore(grown(terms), grown(infos), GrowableUint32.from(index.docStart.view()), PAGES);
+            expectSame(index, model);
+            if (room === 0) {
+              // Writes never land in a wrapped snapshot view.
+              model.push(write(index, [[1, 2]], true));
+              expect(new Uint32Array(flat(index).terms.slice(0, saved.length))).toEqual(saved);
+            }
+          }
+          expectSame(index, model);
+          // A document never straddles two pages.
+          for (let d = 0; d < model.length; d++) {
+            const page = index.docPage.data[d];
+            const end = page + 1 < index.pageBase.length ? index.pageBase[page + 1] : index.length;
+            expect(index.docStart.data[d]).toBeGreaterThanOrEqual(index.pageBase[page]);
+            expect(index.docStart.data[d + 1]).toBeLessThanOrEqual(end);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives a snapshot what it described, not tokens written after', () => {
+    const index = new ForwardIndex(PAGES);
+    write(index, [[1, 1], [2, 2], [3, 3]], false);
+    const described = index.length;
+    for (let d = 0; d < 10; d++) write(index, [[9, 9], [8, 8]], false);
+    const terms = [...index.termPieces(described)].flatMap((piece) => [...new Uint32Array(piece.slice().buffer)]);
+    expect(terms).toEqual([1, 2, 3]);
+  });
+
+  it('keeps full pages where they are while the index grows', () => {
+    const index = new ForwardIndex(PAGES);
+    for (let d = 0; d < 40; d++) write(index, [[d, 0], [d, 1], [d, 2]], false);
+    const first = index.termPages[0];
+    for (let d = 0; d < 40; d++) write(index, [[d, 0], [d, 1], [d, 2]], false);
+    expect(index.termPages[0]).toBe(first);
+    expect(Math.max(...index.termPages.map((page) => page.length))).toBe(PAGES.max);
+  });
+});
