@@ -28,6 +28,8 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the repository's packages/storefront/dist)
   VITRINE_SEARCH_THREADS   Worker threads answering searches, each with a copy of the indexes in memory
                            (default 1 on a machine with 2 cores or more, else 0: searches on the main thread)
+  VITRINE_INDEXING_SHARE   While searches are answered, the share of the server's time writes may take
+                           (default 0.25: a shopper's searches stay fast during an import; 1: full speed)
   VITRINE_TRUST_PROXY      Behind a reverse proxy: its addresses or CIDR ranges, comma-separated (or loopback),
                            so per-IP limits see the client address from X-Forwarded-For; true trusts any
                            sender of the header (default false: the connection's address)`;
@@ -56,6 +58,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     host: env.host,
     port: env.port,
     searchThreads: env.searchThreads,
+    limits: { indexingShareWhileSearching: env.indexingShare },
     trustProxy: env.trustProxy,
     // With the demo, `/1/isalive` answers 503 until the catalogue is there (created below on a first start).
     ready: !options.demo,

@@ -15,16 +15,17 @@ describe('readEnvironment', () => {
       url: 'http://localhost:3000',
       storefrontDir: undefined,
       searchThreads: defaultSearchThreads(),
+      indexingShare: 0.25,
       trustProxy: false,
     });
   });
 
   it('reads every variable, resolving folders against the working folder', () => {
     const env = readEnvironment(
-      { PORT: '0', HOST: '0.0.0.0', VITRINE_DATA_DIR: 'state', VITRINE_APP_ID: 'shop', VITRINE_ADMIN_API_KEY: ' a ', VITRINE_DEMO_SIZE: '5', VITRINE_URL: 'http://h:1', VITRINE_SEARCH_THREADS: '3' },
+      { PORT: '0', HOST: '0.0.0.0', VITRINE_DATA_DIR: 'state', VITRINE_APP_ID: 'shop', VITRINE_ADMIN_API_KEY: ' a ', VITRINE_DEMO_SIZE: '5', VITRINE_URL: 'http://h:1', VITRINE_SEARCH_THREADS: '3', VITRINE_INDEXING_SHARE: '0.5' },
       '/srv',
     );
-    expect(env).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/srv/state', appId: 'shop', adminApiKey: 'a', demoSize: 5, url: 'http://h:1', searchThreads: 3 });
+    expect(env).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/srv/state', appId: 'shop', adminApiKey: 'a', demoSize: 5, url: 'http://h:1', searchThreads: 3, indexingShare: 0.5 });
   });
 
   it('reads VITRINE_TRUST_PROXY as on, off, or the proxies\' addresses', () => {
@@ -44,5 +45,7 @@ describe('readEnvironment', () => {
     expect(() => readEnvironment({ PORT: '70000' }, '/')).toThrow(/PORT/);
     expect(() => readEnvironment({ VITRINE_DEMO_SIZE: '-1' }, '/')).toThrow(/VITRINE_DEMO_SIZE/);
     expect(() => readEnvironment({ VITRINE_SEARCH_THREADS: 'two' }, '/')).toThrow(/VITRINE_SEARCH_THREADS/);
+    for (const bad of ['0', '1.5', '-0.2', 'half', '1e-1']) expect(() => readEnvironment({ VITRINE_INDEXING_SHARE: bad }, '/')).toThrow(/VITRINE_INDEXING_SHARE/);
+    expect(readEnvironment({ VITRINE_INDEXING_SHARE: '1' }, '/').indexingShare).toBe(1);
   });
 });

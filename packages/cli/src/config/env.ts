@@ -28,6 +28,11 @@ export interface Environment {
   /** `VITRINE_SEARCH_THREADS`: worker threads answering searches (default: 1 with 2 cores or more, else 0). */
   searchThreads: number;
   /**
+   * `VITRINE_INDEXING_SHARE`, default 0.25: while searches are being answered, the share of their time the server's
+   * threads may spend applying writes (`ServerLimits.indexingShareWhileSearching`); 1: imports at full speed.
+   */
+  indexingShare: number;
+  /**
    * `VITRINE_TRUST_PROXY`, default off: whose `X-Forwarded-For` to believe, so per-IP limits see client addresses
    * behind a reverse proxy (Fastify's `trustProxy`): the proxies' addresses, or `true` for any.
    */
@@ -36,6 +41,8 @@ export interface Environment {
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_DEMO_SIZE = 10_000;
+/** The server's own default (`indexingShareWhileSearching`). */
+export const DEFAULT_INDEXING_SHARE = 0.25;
 /**
  * One search thread beside the main thread when there is a second core: measured on 2 cores with
  * `npm run bench:http`, one thread serves more than none (the main thread keeps HTTP, writes and the search
@@ -55,6 +62,15 @@ function integer(env: Record<string, string | undefined>, name: string, fallback
     throw new UsageError(`${name} must be an integer from 0 to ${max}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** A share of time: a decimal number above 0 and at most 1. */
+function share(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || !(value > 0 && value <= 1)) throw new UsageError(`${name} must be a number above 0 and at most 1, got "${raw}"`);
+  return value;
 }
 
 function text(env: Record<string, string | undefined>, name: string): string | undefined {
@@ -104,6 +120,7 @@ export function readEnvironment(env: Record<string, string | undefined>, cwd: st
     url: text(env, 'VITRINE_URL') ?? `http://localhost:${DEFAULT_PORT}`,
     storefrontDir: ((dir) => (dir ? resolve(cwd, dir) : undefined))(text(env, 'VITRINE_STOREFRONT_DIR')),
     searchThreads: searchThreadsFrom(env),
+    indexingShare: share(env, 'VITRINE_INDEXING_SHARE', DEFAULT_INDEXING_SHARE),
     trustProxy: trustProxy(env),
   };
 }

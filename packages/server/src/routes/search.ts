@@ -62,6 +62,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
    */
   const execute = async (request: FastifyRequest, reply: FastifyReply, call: SearchCall): Promise<FastifyReply> => {
     let answer: SearchAnswer | undefined;
+    store.searches.noted();
     // After a restart, searches wait for the thread loading in parallel rather than run on this thread's copy,
     // whose first searches build what the thread's warm-up does (seconds at a million products, HTTP stopped).
     if (threads !== undefined && !threads.started) await threads.whenStarted();

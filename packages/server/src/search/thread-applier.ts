@@ -11,6 +11,7 @@
  * searches during a catalogue import to another index waited 100–370 ms behind batches applied whole.
  */
 import { applyOp } from '../storage/apply.ts';
+import { restAfter, SearchActivity } from '../storage/indexing-share.ts';
 import { OpInProgress } from '../storage/op-in-progress.ts';
 import { opIndexNames, type Op } from '../storage/ops.ts';
 import { parseReplicaName } from '../storage/registry.ts';
@@ -36,6 +37,12 @@ export class ThreadApplier {
   private deferExpired = false;
   /** In `turn`, which tells the main thread once at its end. */
   private inTurn = false;
+  /** `ServerLimits.indexingShareWhileSearching`: while calls come, turns rest to apply at most this share of the time. */
+  indexingShare = 1;
+  /** Search calls received (`callStarted`). */
+  private readonly searches = new SearchActivity();
+  /** No turn starts before this time (`performance.now()`): the rest after the last one. */
+  private restUntil = 0;
   /** Indexes the search calls waiting or under way read (their primaries included), with how many calls read each. */
   private readonly reads = new Map<string, number>();
   /** The last operation applied here, and the last the main thread was told of. */
@@ -108,6 +115,7 @@ export class ThreadApplier {
    * what it reads wait for it (or are applied whole), others go on in steps beside it.
    */
   callStarted(indexNames: readonly string[]): string[] {
+    this.searches.noted();
     const registry = this.registry();
     const names = new Set(indexNames);
     for (const name of indexNames) {
@@ -173,13 +181,16 @@ export class ThreadApplier {
   private schedule(): void {
     if (this.scheduled || this.idle) return;
     this.scheduled = true;
-    setImmediate(this.turn);
+    const rest = this.restUntil - performance.now();
+    if (rest > 0) setTimeout(this.turn, rest);
+    else setImmediate(this.turn);
   }
 
   /** One turn: a few milliseconds of the batch under way, or of the next operations, when they may start. */
   private readonly turn = (): void => {
     this.scheduled = false;
-    const end = performance.now() + APPLY_STEP_MS;
+    const started = performance.now();
+    const end = started + APPLY_STEP_MS;
     this.inTurn = true;
     try {
       for (;;) {
@@ -205,6 +216,7 @@ export class ThreadApplier {
       this.deferExpired = false;
     }
     this.tellApplied();
+    this.restUntil = this.searches.recent ? performance.now() + restAfter(performance.now() - started, this.indexingShare) : 0;
     // Waits for the calls to end (`callsEnded`) rather than spinning while they run.
     if (this.job !== null || (this.queue.length > 0 && this.callsPending() === 0)) this.schedule();
   };

@@ -10,7 +10,7 @@ export interface StartPhases {
 }
 
 export type ThreadRequest =
-  | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number; recordsFromFilesAfterMs: number }
+  | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number; recordsFromFilesAfterMs: number; indexingShareWhileSearching: number }
   | { type: 'apply'; ops: Array<{ seq: number; json: string }> }
   | { type: 'search'; id: number; call: SearchCall }
   /** Write the engine files of a snapshot after operation `seq` into the folder `dir`. */

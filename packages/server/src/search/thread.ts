@@ -59,6 +59,7 @@ async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promis
   await replayRows(loaded, message.ops, () => {});
   registry = loaded;
   applier.startAt(message.appliedSeq);
+  applier.indexingShare = message.indexingShareWhileSearching;
   const sent = starting ?? [];
   starting = null;
   applier.applyNow(sent);

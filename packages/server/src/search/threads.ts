@@ -215,7 +215,7 @@ export class SearchThreads {
     this.threads.add(thread);
     // Nothing to load (a new data folder): the main thread's copy is as ready, searches need not wait for this one.
     if (start.snapshotSeq === 0 && start.ops.length === 0) this.started = true;
-    this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq, recordsFromFilesAfterMs: start.recordsFromFilesAfterMs });
+    this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq, recordsFromFilesAfterMs: start.recordsFromFilesAfterMs, indexingShareWhileSearching: start.indexingShareWhileSearching });
     worker.on('message', (message: ThreadResponse) => {
       if (message.type === 'ready') {
         start.release();

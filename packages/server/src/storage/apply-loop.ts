@@ -1,10 +1,12 @@
 /**
  * The apply loop: durable operations applied to the in-memory indexes in log order, in slices of 10 ms between
- * requests (searches stay responsive during imports). A batch longer than a slice goes on at the next turn when
+ * requests (searches stay responsive during imports), resting between slices while searches are being answered
+ * (`indexing-share.ts`). A batch longer than a slice goes on at the next turn when
  * allowed (`inSteps`), reads of its indexes finishing it first (`OpInProgress`). What an applied operation means
  * for the store (its position, the log's budget, publication, snapshots) is the Store's, through the hooks.
  */
 import type { ServerLimits } from '../config.ts';
+import { restAfter } from './indexing-share.ts';
 import { opIndexNames } from './ops.ts';
 import { OpInProgress } from './op-in-progress.ts';
 import type { IndexRegistry } from './registry.ts';
@@ -26,6 +28,8 @@ export interface ApplyLoopHooks {
   applied(entries: AppliedOp[]): void;
   /** After each slice, whatever it did. */
   afterSlice(): void;
+  /** True while searches are being answered: the loop then rests between slices (`indexing-share.ts`). */
+  searchesRecent(): boolean;
 }
 
 export class ApplyLoop {
@@ -33,6 +37,8 @@ export class ApplyLoop {
   private scheduled = false;
   private lastApplyAt = -Infinity;
   private readonly pendingByIndex = new Map<string, number>();
+  /** Bytes (of their logged JSON) of the operations waiting, the one under way included. */
+  private waitingBytes = 0;
   /** The operation being applied, when a batch takes more than one turn of the loop. */
   private applying: OpInProgress | null = null;
   /** While a slice runs: the operations it applied so far (told at the end of the slice). */
@@ -74,6 +80,11 @@ export class ApplyLoop {
     return this.queue.length;
   }
 
+  /** Bytes of logged JSON of the operations not yet applied (see `ServerLimits.applyBacklogBytes`). */
+  get backlogBytes(): number {
+    return this.waitingBytes;
+  }
+
   /** Operations not yet applied that write this index. */
   pending(indexName: string): number {
     return this.pendingByIndex.get(indexName) ?? 0;
@@ -83,6 +94,7 @@ export class ApplyLoop {
   push(entries: AppliedOp[]): void {
     for (const entry of entries) {
       this.queue.push(entry);
+      this.waitingBytes += entry.json.length;
       for (const name of opIndexNames(entry.op)) this.pendingByIndex.set(name, (this.pendingByIndex.get(name) ?? 0) + 1);
     }
     this.schedule();
@@ -131,9 +143,12 @@ export class ApplyLoop {
     }
     this.hooks.applied(applied);
     if (this.applying !== null || this.queue.length > 0) {
-      // A slice that ran out of time continues at once: the interval spaces out bursts, not one long backlog.
+      // A slice that ran out of time continues at once (the interval spaces out bursts, not one long backlog),
+      // or after a rest while searches are being answered.
       this.scheduled = true;
-      setImmediate(() => this.run());
+      const rest = this.hooks.searchesRecent() && !this.hooks.closing() ? restAfter(performance.now() - started, this.hooks.limits.indexingShareWhileSearching) : 0;
+      if (rest > 0) setTimeout(() => this.run(), rest);
+      else setImmediate(() => this.run());
     }
     this.hooks.afterSlice();
   }
@@ -146,6 +161,7 @@ export class ApplyLoop {
     const finished = this.hooks.started(entry);
     this.applying = new OpInProgress(this.hooks.registry, entry.op, (error) => {
       this.applying = null;
+      this.waitingBytes -= entry.json.length;
       finished(error);
       for (const name of opIndexNames(entry.op)) {
         const left = (this.pendingByIndex.get(name) ?? 1) - 1;

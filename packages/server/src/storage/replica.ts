@@ -22,6 +22,8 @@ export interface ReplicaStart {
   appliedSeq: number;
   /** How long after it is ready the replica reads the records it loaded from the snapshot's files (`recordsFromFilesAfterStartMs`). */
   recordsFromFilesAfterMs: number;
+  /** `ServerLimits.indexingShareWhileSearching`, for the thread's own apply loop. */
+  indexingShareWhileSearching: number;
   /** Lets snapshots be pruned again once the replica has loaded. */
   release(): void;
 }

@@ -31,6 +31,7 @@ import type { LoggedRow } from './replay.ts';
 import type { AppliedOp, ReplicaStart, SnapshotCapture } from './replica.ts';
 import { LogWriter } from './log-writer.ts';
 import { ApplyLoop } from './apply-loop.ts';
+import { SearchActivity } from './indexing-share.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -43,6 +44,8 @@ export interface StoreOptions {
 
 export class Store {
   readonly limits: ServerLimits;
+  /** Searches answered (the search routes note each): the apply loop rests between slices while they are. */
+  readonly searches = new SearchActivity();
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
   private appliedSeq: number;
   private lastSeq: number;
@@ -98,7 +101,10 @@ export class Store {
       // grew past the cap, 64,000 records replayed at a million products): what a crash would replay stays
       // bounded. With nothing left to apply and no snapshot under way or deferred (the last one failed), they
       // go on.
-      mayCommit: () => !(this.budget.overCap() && (this.snapshotting !== undefined || this.applyLoop.length > 0 || this.deferredSnapshot !== undefined)),
+      mayCommit: () =>
+        !(this.budget.overCap() && (this.snapshotting !== undefined || this.applyLoop.length > 0 || this.deferredSnapshot !== undefined)) &&
+        // Writes arriving faster than they are applied wait here rather than pile up in memory, parsed.
+        this.applyLoop.backlogBytes <= this.limits.applyBacklogBytes,
       onDurable: (ops) => this.queueForApplying(ops),
     }, walFsync);
     this.applyLoop = new ApplyLoop({
@@ -111,6 +117,7 @@ export class Store {
       // After every slice, not once the queue is empty: under a sustained import it never is, and the log (what
       // a crash would replay) grew by a million records without a snapshot.
       afterSlice: () => this.maybeSnapshot(),
+      searchesRecent: () => this.searches.recent,
     });
   }
 
@@ -281,6 +288,7 @@ export class Store {
       ops,
       appliedSeq: ops.length > 0 ? ops[ops.length - 1].seq : this.snapshotSeq,
       recordsFromFilesAfterMs: this.limits.recordsFromFilesAfterStartMs,
+      indexingShareWhileSearching: this.limits.indexingShareWhileSearching,
       release: () => {
         if (released) return;
         released = true;
