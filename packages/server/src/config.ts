@@ -70,7 +70,8 @@ export interface ServerLimits {
   /**
    * While searches are being answered (one in the last second), the share of its time each apply loop (the main
    * thread's, each search thread's) may spend applying writes; it rests the rest (`storage/indexing-share.ts`).
-   * Default 0.25: a shopper's p99 during a 100 MB import ~300 → ~100 ms, the import 40 → 67 s. 1: never rests.
+   * Default 0.2: a shopper's p99 during a 100 MB import ~300 → under 50 ms, the import 40 → ~105 s (at 0.25,
+   * 60–72 ms and 66–81 s; docs/PERFORMANCE.md). 1: never rests.
    */
   indexingShareWhileSearching: number;
   /**
@@ -103,7 +104,7 @@ export const defaultLimits: ServerLimits = {
   snapshotAfterStartMs: 5_000,
   recordsFromFilesAfterStartMs: 5_000,
   applyIntervalMs: 0,
-  indexingShareWhileSearching: 0.25,
+  indexingShareWhileSearching: 0.2,
   applyBacklogBytes: 8 * 1024 * 1024,
   apiLogEntries: 1000,
 };

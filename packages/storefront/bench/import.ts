@@ -3,8 +3,9 @@
  * streamed, sent in batches) while another client searches the shop's index. Prints the server's RSS growth
  * over the import and the searches' latency percentiles. Needs a built storefront (`npm run build`).
  *
- *   node --import tsx packages/storefront/bench/import.ts [--mb 100] [--catalogue 10000] [--threads 1] [--cpu-prof DIR] [--memory-log FILE]
+ *   node --import tsx packages/storefront/bench/import.ts [--mb 100] [--catalogue 10000] [--threads 1] [--indexing-share S] [--cpu-prof DIR] [--memory-log FILE]
  *
+ * `--indexing-share S`: the server's `indexingShareWhileSearching` (`VITRINE_INDEXING_SHARE`; default the server's).
  * `--cpu-prof DIR` writes CPU profiles of the server's threads (main and search threads) into DIR; `--memory-log
  * FILE` appends the server's memory (its main thread's heap and buffers) every half second to FILE.
  *
@@ -24,7 +25,7 @@ import { demoSettings, generateProducts } from '@vitrine/demo';
 import { hugePagesEnv } from '@vitrine/server';
 import { storefrontDistDir } from '../src/index.ts';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, catalogue: { type: 'string', default: '10000' }, threads: { type: 'string', default: '1' }, 'cpu-prof': { type: 'string' }, 'memory-log': { type: 'string' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, catalogue: { type: 'string', default: '10000' }, threads: { type: 'string', default: '1' }, 'indexing-share': { type: 'string' }, 'cpu-prof': { type: 'string' }, 'memory-log': { type: 'string' } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
 const appId = 'bench';
 const adminKey = randomBytes(16).toString('hex');
@@ -74,7 +75,7 @@ const file = join(dir, 'bulk.ndjson');
 const profileArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
 const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'serve-storefront.ts')], {
   // As the `vitrine` command starts a server: with huge pages where the system gives them on request.
-  env: { ...(hugePagesEnv() ?? process.env), VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminKey, VITRINE_SEARCH_API_KEY: searchKey, VITRINE_SEARCH_THREADS: values.threads, ...(values['memory-log'] ? { VITRINE_MEMORY_LOG: values['memory-log'] } : {}) },
+  env: { ...(hugePagesEnv() ?? process.env), VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminKey, VITRINE_SEARCH_API_KEY: searchKey, VITRINE_SEARCH_THREADS: values.threads, ...(values['indexing-share'] ? { VITRINE_INDEXING_SHARE: values['indexing-share'] } : {}), ...(values['memory-log'] ? { VITRINE_MEMORY_LOG: values['memory-log'] } : {}) },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 try {

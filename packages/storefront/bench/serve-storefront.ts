@@ -14,6 +14,8 @@ const server = await startServer({
   searchApiKey,
   port: 0,
   searchThreads: Number(process.env.VITRINE_SEARCH_THREADS ?? 1),
+  // As the `vitrine` command reads it (`--indexing-share` of the benchmark); the server's default otherwise.
+  ...(process.env.VITRINE_INDEXING_SHARE ? { limits: { indexingShareWhileSearching: Number(process.env.VITRINE_INDEXING_SHARE) } } : {}),
   staticRoot: storefrontDistDir,
   storefrontConfig: { provider: 'vitrine', appId, searchApiKey, indexName: 'products', insights: { enabled: false } },
 });

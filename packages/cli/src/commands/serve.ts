@@ -29,7 +29,7 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_SEARCH_THREADS   Worker threads answering searches, each with a copy of the indexes in memory
                            (default 1 on a machine with 2 cores or more, else 0: searches on the main thread)
   VITRINE_INDEXING_SHARE   While searches are answered, the share of the server's time writes may take
-                           (default 0.25: a shopper's searches stay fast during an import; 1: full speed)
+                           (default 0.2: a shopper's searches stay fast during an import; 1: full speed)
   VITRINE_TRUST_PROXY      Behind a reverse proxy: its addresses or CIDR ranges, comma-separated (or loopback),
                            so per-IP limits see the client address from X-Forwarded-For; true trusts any
                            sender of the header (default false: the connection's address)`;

@@ -15,7 +15,7 @@ describe('readEnvironment', () => {
       url: 'http://localhost:3000',
       storefrontDir: undefined,
       searchThreads: defaultSearchThreads(),
-      indexingShare: 0.25,
+      indexingShare: 0.2,
       trustProxy: false,
     });
   });

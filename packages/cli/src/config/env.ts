@@ -28,7 +28,7 @@ export interface Environment {
   /** `VITRINE_SEARCH_THREADS`: worker threads answering searches (default: 1 with 2 cores or more, else 0). */
   searchThreads: number;
   /**
-   * `VITRINE_INDEXING_SHARE`, default 0.25: while searches are being answered, the share of their time the server's
+   * `VITRINE_INDEXING_SHARE`, default 0.2: while searches are being answered, the share of their time the server's
    * threads may spend applying writes (`ServerLimits.indexingShareWhileSearching`); 1: imports at full speed.
    */
   indexingShare: number;
@@ -42,7 +42,7 @@ export interface Environment {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_DEMO_SIZE = 10_000;
 /** The server's own default (`indexingShareWhileSearching`). */
-export const DEFAULT_INDEXING_SHARE = 0.25;
+export const DEFAULT_INDEXING_SHARE = 0.2;
 /**
  * One search thread beside the main thread when there is a second core: measured on 2 cores with
  * `npm run bench:http`, one thread serves more than none (the main thread keeps HTTP, writes and the search
