@@ -70,7 +70,7 @@ export interface ServerLimits {
   /**
    * While searches are being answered (one in the last second), the share of its time each apply loop (the main
    * thread's, each search thread's) may spend applying writes; it rests the rest (`storage/indexing-share.ts`).
-   * Default 0.2: a shopper's p99 during a 100 MB import ~300 → under 50 ms, the import 40 → ~105 s (at 0.25,
+   * Default 0.2: a shopper's p99 during a 100 MB import ~300 → under 50 ms, the import ~47 → 97–135 s (at 0.25,
    * 60–72 ms and 66–81 s; docs/PERFORMANCE.md). 1: never rests.
    */
   indexingShareWhileSearching: number;

@@ -1,6 +1,7 @@
 /**
  * What a search thread's applier does with a batch that arrives while search calls are under way: one writing
- * an index they read waits (then is applied whole), one writing other indexes starts at once, in steps.
+ * an index they read waits (then is applied whole), one writing other indexes starts at once, in steps; before
+ * a snapshot it catches up in steps too.
  */
 import { describe, expect, it } from 'vitest';
 import { generateProducts } from '@vitrine/demo';
@@ -52,6 +53,22 @@ describe('ThreadApplier beside search calls', () => {
     }
     expect(registry.get('bulk')?.engine?.size).toBe(4000);
     thread.callEnded(reads);
+  });
+
+  it('catches up before a snapshot in steps, not in one go', async () => {
+    const registry = new IndexRegistry();
+    const thread = applier(registry, { pending: 0 });
+    thread.receive([batch('bulk')]);
+    let caughtUp = false;
+    const done = thread.caughtUp().then(() => (caughtUp = true));
+    await turn();
+    expect(caughtUp).toBe(false);
+    expect(registry.pendingWrite).not.toBeNull();
+    await done;
+    expect(registry.get('bulk')?.engine?.size).toBe(4000);
+    expect(registry.pendingWrite).toBeNull();
+    // Nothing to apply: at once.
+    await thread.caughtUp();
   });
 
   it('counts a replica read as a read of its primary', async () => {

@@ -41,6 +41,8 @@ export class ThreadApplier {
   indexingShare = 1;
   /** Search calls received (`callStarted`). */
   private readonly searches = new SearchActivity();
+  /** Waiting for every operation received to be applied (`caughtUp`). */
+  private idleWaiters: Array<() => void> = [];
   /** No turn starts before this time (`performance.now()`): the rest after the last one. */
   private restUntil = 0;
   /** Indexes the search calls waiting or under way read (their primaries included), with how many calls read each. */
@@ -81,7 +83,16 @@ export class ThreadApplier {
     if (this.queue.length > 0) this.applyWhole(this.queue.length);
   }
 
-  /** Applies every operation received, at once (a snapshot is asked for, or a search needs them). */
+  /** Resolves once every operation received so far is applied, in steps between search calls like any. */
+  caughtUp(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.schedule();
+    });
+  }
+
+  /** Applies every operation received, at once (a search needs them). */
   applyAll(): void {
     this.job?.finish();
     if (this.queue.length > 0) this.applyWhole(this.queue.length);
@@ -167,6 +178,11 @@ export class ThreadApplier {
 
   /** Tells the main thread how far this thread applied, when further than it last said. */
   private tellApplied(): void {
+    if (this.idleWaiters.length > 0 && this.idle) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
     if (this.appliedSeq === this.toldSeq) return;
     this.toldSeq = this.appliedSeq;
     this.tell(this.appliedSeq);

@@ -90,21 +90,31 @@ port.on('message', (message: ThreadRequest) => {
       else applier.receive(message.ops);
       return;
     case 'snapshot': {
-      applier.applyAll();
-      // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
-      // then captures the snapshot itself.
-      if (applier.appliedSeq !== message.seq || held !== null) {
-        post({ type: 'snapshot', id: message.id, error: `replica at ${applier.appliedSeq}, snapshot asked at ${message.seq}` });
+      if (held !== null) {
+        post({ type: 'snapshot', id: message.id, error: 'a snapshot is under way' });
         return;
       }
+      // Operations sent after this message wait for the snapshot; those before it are applied first, in steps
+      // between searches like any (applied whole here, a batch under way held this thread for up to 90 ms).
       held = [];
-      writeSnapshotFiles(registry, message.seq, message.dir, () => release(message.id), { searchesWaiting: () => scheduler.pending > 0 })
-        .then(
-          (manifest) => ({ manifest }),
-          (error: unknown) => ({ error: String((error as Error)?.stack ?? error) }),
-        )
-        // After the release, even after a failure: the main thread publishes what was held only once released.
-        .then((outcome) => post({ type: 'snapshot', id: message.id, ...outcome }));
+      void applier.caughtUp().then(() => {
+        // Every operation up to `seq` was sent before this message: anything else is a bug, and the main thread
+        // then captures the snapshot itself.
+        if (applier.appliedSeq !== message.seq) {
+          const ops = held ?? [];
+          held = null;
+          applier.receive(ops);
+          post({ type: 'snapshot', id: message.id, error: `replica at ${applier.appliedSeq}, snapshot asked at ${message.seq}` });
+          return;
+        }
+        writeSnapshotFiles(registry, message.seq, message.dir, () => release(message.id), { searchesWaiting: () => scheduler.pending > 0 })
+          .then(
+            (manifest) => ({ manifest }),
+            (error: unknown) => ({ error: String((error as Error)?.stack ?? error) }),
+          )
+          // After the release, even after a failure: the main thread publishes what was held only once released.
+          .then((outcome) => post({ type: 'snapshot', id: message.id, ...outcome }));
+      });
       return;
     }
     case 'stop':

@@ -3,7 +3,7 @@
  * search thread's) rests between its slices so that it works at most `ServerLimits.indexingShareWhileSearching`
  * of the time. During a catalogue import the server was CPU-bound (158% of the machine's two cores, both copies
  * of the index being written): a shopper's search took its few milliseconds of work and then waited for a core,
- * p99 about 300 ms. Applying a fifth of the time took it under 50 ms and the import from 40 to about 105 s
+ * p99 about 300 ms. Applying a fifth of the time took it under 50 ms and the import from ~47 to 97–135 s
  * (docs/PERFORMANCE.md, import through the console). With no search in the last second, applies run flat out.
  *
  * Rejected: thread priorities (the main thread both applies and answers HTTP; a search thread both applies and
