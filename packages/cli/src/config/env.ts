@@ -41,7 +41,10 @@ export interface Environment {
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_DEMO_SIZE = 10_000;
-/** The server's own default (`indexingShareWhileSearching`). */
+/**
+ * The server's own default (`indexingShareWhileSearching`), repeated here: importing it would load the whole
+ * server into the processes that only read the environment (the launcher, `import`, `sync`).
+ */
 export const DEFAULT_INDEXING_SHARE = 0.2;
 /**
  * One search thread beside the main thread when there is a second core: measured on 2 cores with

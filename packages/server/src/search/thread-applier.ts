@@ -12,9 +12,8 @@
  */
 import { applyOp } from '../storage/apply.ts';
 import { restAfter, SearchActivity } from '../storage/indexing-share.ts';
-import { OpInProgress } from '../storage/op-in-progress.ts';
-import { opIndexNames, type Op } from '../storage/ops.ts';
-import { parseReplicaName } from '../storage/registry.ts';
+import { indexesTouchedBy, OpInProgress } from '../storage/op-in-progress.ts';
+import type { Op } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 
 /** Longest wait of an operation behind calls under way before it is applied between two of their slices. */
@@ -99,17 +98,26 @@ export class ThreadApplier {
   }
 
   /**
-   * Before a search of `indexNames` runs: applies, whole, the operations received before it that change what it
-   * reads (and all those before them). A batch under way is finished by the search's own read if it must be.
+   * A search call of `indexNames` is submitted. First applies, whole, the operations received before it that
+   * change what it reads (and all those before them; a batch under way is finished by the call's own read if it
+   * must be). Then, until `callEnded` with the returned names (those indexes and the primaries of replicas among
+   * them), batches that write what it reads wait for it (or are applied whole), others go on in steps beside it.
    */
-  prepareFor(indexNames: readonly string[]): void {
+  callStarted(indexNames: readonly string[]): string[] {
+    this.searches.noted();
     const registry = this.registry();
-    const reads = new Set<string>();
+    const reads = new Set(indexNames);
     for (const name of indexNames) {
-      reads.add(name);
       const primary = registry.peek(name)?.settings.primary;
       if (typeof primary === 'string') reads.add(primary);
     }
+    this.applyWhatChanges(reads);
+    for (const name of reads) this.reads.set(name, (this.reads.get(name) ?? 0) + 1);
+    return [...reads];
+  }
+
+  /** Applies, whole, the operations received up to the last one that may change one of `reads`. */
+  private applyWhatChanges(reads: ReadonlySet<string>): void {
     let last = -1;
     this.queue.forEach((received, i) => {
       const op = (received.op ??= JSON.parse(received.json) as Op);
@@ -119,22 +127,6 @@ export class ThreadApplier {
     if (last < 0) return;
     this.job?.finish();
     this.applyWhole(last + 1);
-  }
-
-  /**
-   * A search call of `indexNames` is submitted: until `callEnded` with the returned names, batches that write
-   * what it reads wait for it (or are applied whole), others go on in steps beside it.
-   */
-  callStarted(indexNames: readonly string[]): string[] {
-    this.searches.noted();
-    const registry = this.registry();
-    const names = new Set(indexNames);
-    for (const name of indexNames) {
-      const primary = registry.peek(name)?.settings.primary;
-      if (typeof primary === 'string') names.add(primary);
-    }
-    for (const name of names) this.reads.set(name, (this.reads.get(name) ?? 0) + 1);
-    return [...names];
   }
 
   callEnded(names: readonly string[]): void {
@@ -147,18 +139,13 @@ export class ThreadApplier {
 
   /**
    * Whether `op` may be applied in steps beside the calls under way: a batch (no index deleted by it) of which
-   * no written index, nor a replica or the primary of one, is read by them. The calls' later slices then read
-   * nothing it changes, and a new call reading one of its indexes finishes it first (the registry's pending write).
+   * no index it touches (written, or a replica of one) is read by them (a call of a replica reads its primary
+   * too). The calls' later slices then read nothing it changes, and a new call reading one of its indexes
+   * finishes it first (the registry's pending write).
    */
   private beside(op: Op): boolean {
     if (op.kind !== 'batch' || op.requests.some((request) => request.action === 'delete')) return false;
-    const registry = this.registry();
-    for (const name of opIndexNames(op)) {
-      if (this.reads.has(name)) return false;
-      const settings = registry.peek(name)?.settings;
-      if (typeof settings?.primary === 'string' && this.reads.has(settings.primary)) return false;
-      for (const raw of settings?.replicas ?? []) if (this.reads.has(parseReplicaName(raw).name)) return false;
-    }
+    for (const name of indexesTouchedBy(this.registry(), op)) if (this.reads.has(name)) return false;
     return true;
   }
 
@@ -232,7 +219,8 @@ export class ThreadApplier {
       this.deferExpired = false;
     }
     this.tellApplied();
-    this.restUntil = this.searches.recent ? performance.now() + restAfter(performance.now() - started, this.indexingShare) : 0;
+    const now = performance.now();
+    this.restUntil = this.searches.recent ? now + restAfter(now - started, this.indexingShare) : 0;
     // Waits for the calls to end (`callsEnded`) rather than spinning while they run.
     if (this.job !== null || (this.queue.length > 0 && this.callsPending() === 0)) this.schedule();
   };

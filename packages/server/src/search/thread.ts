@@ -35,7 +35,7 @@ let starting: Array<{ seq: number; json: string }> | null = [];
 /**
  * Once a snapshot's bytes are all handed to the system: the operations held meanwhile go to the applier, and
  * the main thread may publish their tasks at once: a search sent after that has what it reads applied first
- * (`prepareFor`), the rest in steps between searches.
+ * (`callStarted`), the rest in steps between searches.
  */
 function release(id: number): void {
   const ops = held ?? [];
@@ -121,9 +121,7 @@ port.on('message', (message: ThreadRequest) => {
       port.close();
       return;
     case 'search': {
-      const indexNames = message.call.queries.map((query) => query.indexName);
-      applier.prepareFor(indexNames);
-      const reads = applier.callStarted(indexNames);
+      const reads = applier.callStarted(message.call.queries.map((query) => query.indexName));
       const { id } = message;
       scheduler.submit(message.call, (error, answer) => {
         applier.callEnded(reads);

@@ -11,9 +11,19 @@ import type { Op } from './ops.ts';
 import { parseReplicaName } from './registry.ts';
 import type { IndexRegistry, PendingWrite } from './registry.ts';
 
+/** The indexes a batch writes and their replicas: those whose reads would see it half applied. */
+export function indexesTouchedBy(registry: IndexRegistry, op: Extract<Op, { kind: 'batch' }>): Set<string> {
+  const touched = new Set<string>();
+  for (const { indexName } of op.requests) {
+    touched.add(indexName);
+    for (const raw of registry.peek(indexName)?.settings.replicas ?? []) touched.add(parseReplicaName(raw).name);
+  }
+  return touched;
+}
+
 export class OpInProgress implements PendingWrite {
   /** The indexes whose searches or reads would see the operation half applied: those it writes, and their replicas. */
-  private readonly touched = new Set<string>();
+  private readonly touched: Set<string>;
   private readonly steps: Generator<void, void, void>;
   private done = false;
   /** The records stamps of the engines it writes, before it began (`IndexRegistry.recordStamps`). */
@@ -25,12 +35,7 @@ export class OpInProgress implements PendingWrite {
     op: Op,
     private readonly onDone: (error: unknown) => void,
   ) {
-    if (op.kind === 'batch') {
-      for (const { indexName } of op.requests) {
-        this.touched.add(indexName);
-        for (const raw of registry.peek(indexName)?.settings.replicas ?? []) this.touched.add(parseReplicaName(raw).name);
-      }
-    }
+    this.touched = op.kind === 'batch' ? indexesTouchedBy(registry, op) : new Set();
     for (const name of this.touched) {
       const engine = registry.peek(name)?.engine;
       if (engine !== undefined) this.stamps.set(engine, engine.recordsStamp());
