@@ -14,7 +14,7 @@ export interface PageBackend {
   /** Records by objectID, in order; null for missing ones. */
   getObjects(indexName: string, objectIDs: readonly string[]): Promise<Array<IndexRecord | null>>;
   /** Every record of an index (for the sitemap), with only the attributes asked for. */
-  records(indexName: string, attributes: readonly string[]): Iterable<IndexRecord>;
+  records(indexName: string, attributes: readonly string[]): AsyncIterable<IndexRecord>;
 }
 
 export interface PageRequest {

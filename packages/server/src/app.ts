@@ -42,7 +42,8 @@ import { keyRoutes } from './routes/keys.ts';
 import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import type { RouteDeps } from './routes/deps.ts';
-import { searchStore, storeObjects } from './search/in-process.ts';
+import { objectReads, searchReads } from './search/in-process.ts';
+import { localReads, type ReadTarget } from './search/reads.ts';
 import { storeBackend } from './pages/backend.ts';
 import { registerPages, requestOrigin } from './pages/page-routes.ts';
 import type { PageSender } from './pages/page-routes.ts';
@@ -118,6 +119,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('setReady', (value: boolean) => (ready = value));
   let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
+  // Reads of records go to the search threads when the server has them (they hold the only copy), else here.
+  const localRecordReads = localReads(deps.store.registry);
+  const reads: ReadTarget = { read: (call) => (threads ?? localRecordReads).read(call) };
   // Load balancers and start-up scripts ask it: alive only once the catalogue is there, loaded (after a restart)
   // here and in a search thread, so that searches are answered at full speed from the first.
   app.get('/1/isalive', { config: { public: true } }, async () => {
@@ -153,8 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const store = deps.store;
     const opened = openInsights<AuthCaller>({
       dataDir: store.dataDir,
-      search: (indexName, params, caller) => afterLoad(store, () => searchStore(store, indexName, params, caller?.auth ?? null)),
-      getObjects: (indexName, ids, caller) => afterLoad(store, () => storeObjects(store, indexName, ids, caller?.auth ?? null)),
+      search: (indexName, params, caller) => afterLoad(store, () => searchReads(store, reads, indexName, params, caller?.auth ?? null)),
+      getObjects: (indexName, ids, caller) => afterLoad(store, () => objectReads(reads, indexName, ids, caller?.auth ?? null)),
       listIndices: () => afterLoad(store, () => store.listIndices()),
       saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
       options: deps.config.insights,
@@ -173,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
@@ -202,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerStorefront(app, staticRoot, { serveIndex: !rendered });
   }
   if (rendered) {
-    const backend = storeBackend(deps.store, authenticator.searchKeyContext());
+    const backend = storeBackend(deps.store, reads, authenticator.searchKeyContext());
     const configuredKey = typeof storefrontConfig.searchApiKey === 'string' ? storefrontConfig.searchApiKey : '';
     // A page reads with the storefront key's rights, checked as the shopper's browser would be (from the
     // shopper's address, the page as referer); a key this server did not issue (hosted Algolia) reads as the
@@ -210,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const backendFor = (request: FastifyRequest) => {
       const referer = `${requestOrigin(request)}${request.url}`;
       const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
-      return context ? storeBackend(deps.store, context) : backend;
+      return context ? storeBackend(deps.store, reads, context) : backend;
     };
     pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig });
   }
@@ -219,7 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /** `read()` now when the store is loaded, else once it is (insights may ask while a restart loads it). */
-function afterLoad<T>(store: Store, read: () => T): T | Promise<T> {
+function afterLoad<T>(store: Store, read: () => T | Promise<T>): T | Promise<T> {
   return store.loaded ? read() : store.load().then(read);
 }
 

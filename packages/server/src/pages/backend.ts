@@ -1,36 +1,32 @@
 /**
  * The `PageBackend` the storefront's renderer reads through: the query routes' own code (`searchStore`,
- * `storeObjects`) in process, under the restrictions of the key it is given (the storefront's: `app.ts`), with
+ * `storeObjects`'s reads) in process, under the restrictions of the key it is given (the storefront's: `app.ts`), with
  * no HTTP round trip. Searches made for a rendered page are not logged as shoppers' searches (a crawler would
  * fill the analytics).
  */
-import type { IndexRecord, PageBackend } from '@vitrine/protocol';
+import type { PageBackend } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { requireIndex } from '../auth/authenticate.ts';
-import { searchStore, storeObjects } from '../search/in-process.ts';
+import { objectReads, recordReads, searchReads } from '../search/in-process.ts';
+import type { ReadTarget } from '../search/reads.ts';
 import type { Store } from '../storage/store.ts';
 
-export function storeBackend(store: Store, auth: AuthContext): PageBackend {
+export function storeBackend(store: Store, reads: ReadTarget, auth: AuthContext): PageBackend {
   return {
     async search(requests) {
-      return { results: requests.map(({ indexName, params }) => {
+      return { results: await Promise.all(requests.map(({ indexName, params }) => {
         requireIndex(auth, indexName);
-        return searchStore(store, indexName, params ?? {}, auth);
-      }) };
+        return searchReads(store, reads, indexName, params ?? {}, auth);
+      })) };
     },
     async getObjects(indexName, objectIDs) {
       requireIndex(auth, indexName);
-      return storeObjects(store, indexName, objectIDs, auth);
+      return objectReads(reads, indexName, objectIDs, auth);
     },
-    *records(indexName, attributes) {
+    records(indexName, attributes) {
       requireIndex(auth, indexName);
-      const entry = store.registry.get(indexName);
-      if (!entry) return;
-      for (const record of store.registry.recordsOf(entry)) {
-        const picked: IndexRecord = { objectID: record.objectID };
-        for (const attribute of attributes) if (attribute in record) picked[attribute] = record[attribute];
-        yield picked;
-      }
+      if (!store.registry.has(indexName)) return (async function* () {})();
+      return recordReads(reads, indexName, attributes, auth);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { ApiLogs } from '../http/api-logs.ts';
 import type { CountryReader } from '../http/country.ts';
 import type { AuthCaller } from '../auth/insights-caller.ts';
 import type { Store } from '../storage/store.ts';
+import type { ReadTarget } from '../search/reads.ts';
 import type { SearchThreads } from '../search/threads.ts';
 
 export interface RouteDeps {
@@ -13,8 +14,10 @@ export interface RouteDeps {
   limits: ServerLimits;
   keys: KeyStore;
   onSearch?: SearchObserver;
-  /** Search threads, when the server runs searches off the main thread. */
+  /** Search threads, when the server runs searches off the main thread (they then hold the only copy of the records). */
   threads?: SearchThreads;
+  /** Where reads of records other than search calls are answered: the search threads, or the main thread. */
+  reads: ReadTarget;
   /** Events, analytics, recommendations and query suggestions (`@vitrine/insights`). */
   insights: Insights<AuthCaller>;
   /** The last requests answered, for `GET /1/logs`. */

@@ -8,36 +8,11 @@ import type { RouteDeps } from './deps.ts';
 import { hasAcl, indexInScope, requireIndex } from '../auth/authenticate.ts';
 import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
-import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
 import { isPlainObject } from '../storage/validate.ts';
 
 type IndexParams = { indexName: string };
 
-/** Records measured exactly; past it the size is extrapolated from their average (listing must stay cheap). */
-const SIZE_SAMPLE = 10_000;
-
-/**
- * Size of the records in bytes (JSON), cached per index state. Exact up to SIZE_SAMPLE records, an estimate
- * beyond: serialising a million records on every listing would block searches for seconds.
- */
-const sizeCache = new WeakMap<IndexEntry, { updatedAt: string; bytes: number }>();
-function dataSize(registry: IndexRegistry, entry: IndexEntry): number {
-  if (!entry.engine) return 0;
-  const cached = sizeCache.get(entry);
-  if (cached && cached.updatedAt === entry.updatedAt) return cached.bytes;
-  let bytes = 0;
-  let measured = 0;
-  for (const record of registry.recordsOf(entry)) {
-    bytes += Buffer.byteLength(JSON.stringify(record));
-    if (++measured === SIZE_SAMPLE) break;
-  }
-  const size = registry.sizeOf(entry);
-  const total = measured < size && measured > 0 ? Math.round((bytes / measured) * size) : bytes;
-  sizeCache.set(entry, { updatedAt: entry.updatedAt, bytes: total });
-  return total;
-}
-
-export function indexRoutes(app: FastifyInstance, { store }: RouteDeps): void {
+export function indexRoutes(app: FastifyInstance, { store, reads }: RouteDeps): void {
   const registry = store.registry;
 
   app.get<{ Querystring: { page?: string; hitsPerPage?: string } }>('/1/indexes', { config: { acl: 'listIndexes' } }, async (request) => {
@@ -51,14 +26,15 @@ export function indexRoutes(app: FastifyInstance, { store }: RouteDeps): void {
       .filter((entry) => indexInScope(auth, entry.name))
       .sort((a, b) => a.name.localeCompare(b.name));
     const slice = page === undefined ? visible : visible.slice(page * hitsPerPage, (page + 1) * hitsPerPage);
-    const items: IndexInfo[] = slice.map((entry) => {
+    const sizes = await reads.read({ kind: 'sizes', indexNames: slice.map((entry) => entry.name) });
+    const items: IndexInfo[] = slice.map((entry, i) => {
       const pending = store.pendingTasks(entry.name);
-      const bytes = dataSize(registry, entry);
+      const bytes = sizes[i].dataSize;
       const info: IndexInfo = {
         name: entry.name,
         createdAt: entry.createdAt,
         updatedAt: entry.updatedAt,
-        entries: registry.sizeOf(entry),
+        entries: sizes[i].entries,
         dataSize: bytes,
         fileSize: bytes,
         lastBuildTimeS: 0,

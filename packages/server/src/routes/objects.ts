@@ -15,7 +15,7 @@ import type { LoggedBatchRequest } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 import { engineCheck } from '../engine-errors.ts';
 import { assertWritable, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
-import { readObjects } from '../search/run.ts';
+import { readAuth } from '../search/reads.ts';
 import { queryStringParams } from './search.ts';
 
 type IndexParams = { indexName: string };
@@ -82,7 +82,7 @@ function shownAttributes(registry: IndexRegistry, auth: AuthContext | null, inde
   return retrieve(record, forced ?? requested, hidden);
 }
 
-export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
+export function objectRoutes(app: FastifyInstance, { store, limits, reads }: RouteDeps): void {
   const registry = store.registry;
   const prepare = (raw: unknown, i: number, indexName: string | undefined) => prepareBatchRequest(registry, raw, i, indexName, limits.maxRecordBytes);
   const objectIDs = (requests: LoggedBatchRequest[]) => requests.filter((r) => r.body?.objectID !== undefined).map((r) => r.body!.objectID as string);
@@ -150,7 +150,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
   app.get<{ Params: ObjectParams }>('/1/indexes/:indexName/:objectID', { config: { acl: 'search' } }, async (request) => {
     const { indexName, objectID } = request.params;
     const params = queryStringParams(request, limits.maxJsonDepth);
-    const [record] = readObjects(registry, indexName, [objectID], request.auth);
+    const [record] = await reads.read({ kind: 'objects', indexName, objectIDs: [objectID], auth: readAuth(request.auth) });
     if (!record) throw createError(registry.has(indexName) ? 'OBJECT_NOT_FOUND' : 'INDEX_NOT_FOUND');
     return shownAttributes(registry, request.auth, indexName, record, params.attributesToRetrieve);
   });
@@ -173,7 +173,7 @@ export function objectRoutes(app: FastifyInstance, { store, limits }: RouteDeps)
     });
     const results: Array<IndexRecord | null> = wanted.map(() => null);
     for (const [indexName, list] of positions) {
-      const records = readObjects(registry, indexName, list.map((i) => wanted[i].objectID), request.auth);
+      const records = await reads.read({ kind: 'objects', indexName, objectIDs: list.map((i) => wanted[i].objectID), auth: readAuth(request.auth) });
       list.forEach((i, k) => {
         const record = records[k];
         if (record) results[i] = shownAttributes(registry, request.auth, indexName, record, wanted[i].attributesToRetrieve);

@@ -1,8 +1,8 @@
 /**
  * Search routes: multi-query (`/1/indexes/*\/queries`, including `type: "facet"` requests and the
  * `stopIfEnoughMatches` strategy), single-index query (POST and GET), search for facet values, browse.
- * Queries run on a search thread when the server has them (`search/threads.ts`); the response body comes back
- * as one string and is sent as it is.
+ * Queries and the other reads run on a search thread when the server has them (`search/threads.ts`,
+ * `search/reads.ts`); a search's response body comes back as one string and is sent as it is.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,8 +13,8 @@ import { createError } from '../errors.ts';
 import { parseParamsString, validateSearchParams } from '../http/params.ts';
 import type { QuerySpec, SearchAnswer, SearchCall } from '../search/queries.ts';
 import { SearchScheduler } from '../search/scheduler.ts';
-import { requestParams, runBrowse, runFacetSearch, withForcedParams } from '../search/run.ts';
-import { ThreadGone } from '../search/threads.ts';
+import { readAuth } from '../search/reads.ts';
+import { requestParams, withForcedParams } from '../search/run.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -50,31 +50,18 @@ function inTurns(pieces: Uint8Array[]): Readable {
   });
 }
 
-export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads, countryOf }: RouteDeps): void {
-  const registry = store.registry;
-  /** Searches on the main thread (no search thread ready) are answered in slices too, HTTP going on between. */
-  const mainThread = new SearchScheduler(() => registry);
+export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads, reads, countryOf }: RouteDeps): void {
+  /** Without search threads, searches are answered here in slices, HTTP going on between. */
+  const mainThread = new SearchScheduler(() => store.registry);
 
   /**
-   * Runs a search call on a search thread when one is ready (on the main thread otherwise, or when the thread
-   * died meanwhile), then tells the observer (search analytics) about each search that ran; an observer
-   * failure never fails the search.
+   * Runs a search call on a search thread (the threads hold the records when the server has them; here
+   * otherwise), then tells the observer (search analytics) about each search that ran; an observer failure
+   * never fails the search.
    */
   const execute = async (request: FastifyRequest, reply: FastifyReply, call: SearchCall): Promise<FastifyReply> => {
-    let answer: SearchAnswer | undefined;
     store.searches.noted();
-    // After a restart, searches wait for the thread loading in parallel rather than run on this thread's copy,
-    // whose first searches build what the thread's warm-up does (seconds at a million products, HTTP stopped).
-    if (threads !== undefined && !threads.started) await threads.whenStarted();
-    const threaded = threads?.run(call);
-    if (threaded) {
-      try {
-        answer = await threaded;
-      } catch (error) {
-        if (!(error instanceof ThreadGone)) throw error;
-      }
-    }
-    answer ??= await mainThread.run(call);
+    const answer: SearchAnswer = threads ? await threads.search(call) : await mainThread.run(call);
     if (onSearch) {
       const header = request.headers['x-algolia-usertoken'];
       const country = countryOf(request);
@@ -138,7 +125,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
   app.post<{ Params: IndexParams & { facetName: string } }>(
     '/1/indexes/:indexName/facets/:facetName/query',
     { config: { acl: 'search' } },
-    async (request) => runFacetSearch(registry, request.params.indexName, request.params.facetName, requestParams(request.body, request.auth, limits), request.auth),
+    async (request) => reads.read({ kind: 'facets', indexName: request.params.indexName, facet: request.params.facetName, params: requestParams(request.body, request.auth, limits), auth: readAuth(request.auth) }),
   );
 
   const browse = async (request: FastifyRequest<{ Params: IndexParams }>) => {
@@ -146,7 +133,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
       ? withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth, limits)
       : requestParams(request.body, request.auth, limits);
     if (params.cursor !== undefined && typeof params.cursor !== 'string') throw createError('INVALID_PARAMETER', 'cursor', 'expected a string');
-    return runBrowse(registry, request.params.indexName, params as typeof params & { cursor?: string }, request.auth);
+    return reads.read({ kind: 'browse', indexName: request.params.indexName, params: params as typeof params & { cursor?: string }, auth: readAuth(request.auth) });
   };
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/browse', { config: { acl: 'browse' } }, browse);
   app.get<{ Params: IndexParams }>('/1/indexes/:indexName/browse', { config: { acl: 'browse' } }, browse);

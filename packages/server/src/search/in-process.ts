@@ -1,12 +1,15 @@
 /**
- * Searches and record reads of in-process callers (insights, the CLI's seeding, tests): the same code path as
- * the query routes, on the main thread, over the store's indexes. Without `auth` (trusted callers) nothing is
- * forced; with a caller's auth, its forced parameters and filters apply.
+ * Searches and record reads of in-process callers (insights, the storefront's rendered pages, the CLI's seeding,
+ * tests): the same code path as the query routes, over the store's indexes. Without `auth` (trusted callers)
+ * nothing is forced; with a caller's auth, its forced parameters and filters apply. `searchStore` and
+ * `storeObjects` read this thread's registry (a server without search threads); `searchReads` and `objectReads`
+ * go wherever the records are (`ReadTarget`: the search threads when the server has them).
  */
 import type { IndexRecord, SearchParams, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { validateSearchParams } from '../http/params.ts';
 import type { Store } from '../storage/store.ts';
+import { readAuth, type ReadTarget } from './reads.ts';
 import { readObjects, runSearch, withForcedParams } from './run.ts';
 
 /** A search as the query routes run it; 404 for a missing index. */
@@ -21,3 +24,28 @@ export function searchStore(store: Store, indexName: string, params: SearchParam
 export function storeObjects(store: Store, indexName: string, objectIDs: readonly string[], auth: AuthContext | null = null): Array<IndexRecord | null> {
   return readObjects(store.registry, indexName, objectIDs, auth);
 }
+
+/** `searchStore`, answered by `reads`. */
+export function searchReads(store: Store, reads: ReadTarget, indexName: string, params: SearchParams, auth: AuthContext | null = null): Promise<SearchResponse> {
+  const checked = withForcedParams(validateSearchParams({ ...params }, store.limits), auth, store.limits);
+  return reads.read({ kind: 'search', indexName, params: checked, auth: readAuth(auth) });
+}
+
+/** `storeObjects`, answered by `reads`. */
+export function objectReads(reads: ReadTarget, indexName: string, objectIDs: readonly string[], auth: AuthContext | null = null): Promise<Array<IndexRecord | null>> {
+  return reads.read({ kind: 'objects', indexName, objectIDs: [...objectIDs], auth: readAuth(auth) });
+}
+
+/** Every record of an index, a page at a time, with only `attributes` (and objectID). */
+export async function* recordReads(reads: ReadTarget, indexName: string, attributes: readonly string[], auth: AuthContext | null = null): AsyncGenerator<IndexRecord> {
+  let cursor: string | undefined;
+  do {
+    const page = await reads.read({ kind: 'browse', indexName, params: { hitsPerPage: 1000, attributesToRetrieve: [...attributes], ...(cursor ? { cursor } : {}) }, auth: readAuth(auth) });
+    for (const hit of page.hits) {
+      const { _highlightResult: _h, _snippetResult: _s, _rankingInfo: _r, ...record } = hit as IndexRecord;
+      yield record as IndexRecord;
+    }
+    cursor = page.cursor;
+  } while (cursor);
+}
+

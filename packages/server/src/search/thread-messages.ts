@@ -1,6 +1,7 @@
 /** Messages between the main thread and the search threads (`threads.ts` ↔ `thread.ts`). */
 import type { ErrorCode } from '../errors.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
+import type { ReadCall } from './reads.ts';
 
 /** A search thread's start, step by step (ms): snapshot read, log tail replayed, warm-up searches. */
 export interface StartPhases {
@@ -13,6 +14,8 @@ export type ThreadRequest =
   | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number; recordsFromFilesAfterMs: number; indexingShareWhileSearching: number }
   | { type: 'apply'; ops: Array<{ seq: number; json: string }> }
   | { type: 'search'; id: number; call: SearchCall }
+  /** A read other than a search call (`reads.ts`): records by objectID, a browse page, sizes… */
+  | { type: 'read'; id: number; call: ReadCall }
   /** Write the engine files of a snapshot after operation `seq` into the folder `dir`. */
   | { type: 'snapshot'; id: number; seq: number; dir: string }
   /** Let the thread end on its own (profilers and coverage write their output then). */
@@ -21,12 +24,17 @@ export type ThreadRequest =
 export type ThreadResponse =
   /** Loaded: `phases` is how long each step of the start took (ms), for the start-up report. */
   | { type: 'ready'; appliedSeq: number; phases: StartPhases }
-  /** Every operation up to `seq` is applied here (the main thread holds its applies back while one lags). */
-  | { type: 'applied'; seq: number }
+  /**
+   * Every operation up to `seq` is applied here (the main thread holds its applies back while one lags); the
+   * record count of each index then (the main thread, holding none, weighs operations with them).
+   */
+  | { type: 'applied'; seq: number; recordCounts: Array<[string, number]> }
   /** The thread no longer holds operations back for a snapshot: it applied every one it held. */
   | { type: 'snapshot-released'; id: number }
   /** The files are written and fsync'ed: the manifest to write beside them, or why not. */
   | { type: 'snapshot'; id: number; manifest?: string; error?: string }
   /** A piece of a search call's response (a large one comes in pieces, in order, before its result). */
   | { type: 'piece'; id: number; bytes: Uint8Array }
-  | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } };
+  | { type: 'result'; id: number; answer?: SearchAnswer; error?: { code: ErrorCode; status: number; message: string } }
+  /** A read's answer (`readIndexes`), or the caller's mistake. */
+  | { type: 'read-result'; id: number; value?: unknown; error?: { code: ErrorCode; status: number; message: string } };

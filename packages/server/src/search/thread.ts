@@ -12,11 +12,12 @@
  * (`Store.takeSnapshot`), and a search sent after a task is published has what it reads applied first.
  */
 import { parentPort } from 'node:worker_threads';
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import { IndexRegistry } from '../storage/registry.ts';
 import { replayRows } from '../storage/replay.ts';
 import { readSnapshot, writeSnapshotFiles } from '../storage/snapshot.ts';
 import { SearchScheduler } from './scheduler.ts';
+import { indexesRead, readIndexes } from './reads.ts';
 import { ThreadApplier } from './thread-applier.ts';
 import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
 import { warmUp } from './warm-up.ts';
@@ -24,7 +25,7 @@ import { warmUp } from './warm-up.ts';
 const port = parentPort!;
 let registry = new IndexRegistry();
 /** Applies what the main thread sends, in order, between search calls (a large batch in steps). */
-const applier = new ThreadApplier(() => registry, () => scheduler.pending, (seq) => post({ type: 'applied', seq }));
+const applier = new ThreadApplier(() => registry, () => scheduler.pending, (seq) => post({ type: 'applied', seq, recordCounts: registry.recordCounts() }));
 /** Answers search calls in slices, clients taking turns, with the event loop turning between slices. */
 const scheduler = new SearchScheduler(() => registry, () => applier.callsEnded());
 /** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
@@ -68,6 +69,12 @@ async function start(message: Extract<ThreadRequest, { type: 'start' }>): Promis
   const phases = { snapshotMs: read - began, replayMs: replayed - read, warmUpMs: performance.now() - replayed };
   post({ type: 'ready', appliedSeq: applier.appliedSeq, phases });
   setTimeout(warm, message.recordsFromFilesAfterMs).unref();
+}
+
+/** A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug. */
+function errorBody(error: unknown): { code: ErrorCode; status: number; message: string } {
+  if (error instanceof ApiError) return { code: error.code, status: error.status, message: error.message };
+  return { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) };
 }
 
 function post(message: ThreadResponse, transfer: ArrayBuffer[] = []): void {
@@ -126,10 +133,23 @@ port.on('message', (message: ThreadRequest) => {
       scheduler.submit(message.call, (error, answer) => {
         applier.callEnded(reads);
         if (error === undefined) return post({ type: 'result', id, answer });
-        // A caller's mistake (unknown index, invalid parameter) goes back as Algolia's error; anything else is a bug.
-        const body = error instanceof ApiError ? { code: error.code, status: error.status, message: error.message } : null;
-        post({ type: 'result', id, error: body ?? { code: 'INTERNAL', status: 500, message: String((error as Error)?.stack ?? error) } });
+        post({ type: 'result', id, error: errorBody(error) });
       }, (bytes) => post({ type: 'piece', id, bytes }, [bytes.buffer as ArrayBuffer]));
+      return;
+    }
+    case 'read': {
+      // One synchronous step (a page of records, a facet search): what it reads is applied first, as for a search.
+      const reads = applier.callStarted(indexesRead(message.call));
+      let value: unknown;
+      let failure: unknown;
+      try {
+        value = readIndexes(registry, message.call);
+      } catch (error) {
+        failure = error;
+      } finally {
+        applier.callEnded(reads);
+      }
+      post(failure === undefined ? { type: 'read-result', id: message.id, value } : { type: 'read-result', id: message.id, error: errorBody(failure) });
       return;
     }
   }

@@ -1,9 +1,9 @@
 /**
- * Search threads: a server with them answers every search exactly as one without (same store, same requests),
- * sees a task as soon as it is published, starts from a snapshot plus the log, and keeps answering when a
- * thread dies (on the main thread until the thread is back).
+ * Search threads: a server with them answers every search exactly as one without (same writes, same requests),
+ * holds the records in the threads only, sees a task as soon as it is published, starts from a snapshot plus the
+ * log, and keeps answering when a thread dies (the other thread, or the same once restarted).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/demo';
 import { buildApp } from '../app.ts';
@@ -18,7 +18,10 @@ const config = { appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY
 const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY, 'content-type': 'text/plain' };
 
 const dataDir = tempDir();
+const referenceDir = tempDir();
 let store: Store;
+/** The same writes, in a store without search threads: what the main thread would answer. */
+let reference: Store;
 let inline: FastifyInstance;
 let threaded: FastifyInstance;
 
@@ -41,17 +44,23 @@ function comparable(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'processingTimeMS' || key === 'queryID' ? undefined : v));
 }
 
+async function fill(target: Store, snapshotBetween: boolean): Promise<void> {
+  await target.setSettings('products', demoSettings);
+  for (const [replica, settings] of Object.entries(demoReplicaSettings)) await target.setSettings(replica, settings);
+  const products = [...generateProducts(3000, 5)];
+  await target.saveObjects('products', products.slice(0, 2000));
+  if (snapshotBetween) await target.snapshot();
+  const last = await target.saveObjects('products', products.slice(2000));
+  await target.waitForTask(last.taskID);
+}
+
 beforeAll(async () => {
   store = await Store.open({ dataDir });
-  await store.setSettings('products', demoSettings);
-  for (const [replica, settings] of Object.entries(demoReplicaSettings)) await store.setSettings(replica, settings);
-  const products = [...generateProducts(3000, 5)];
-  await store.saveObjects('products', products.slice(0, 2000));
   // A snapshot in between: the threads start from it plus the log after it.
-  await store.snapshot();
-  const last = await store.saveObjects('products', products.slice(2000));
-  await store.waitForTask(last.taskID);
-  inline = await buildApp({ store, config });
+  await fill(store, true);
+  reference = await Store.open({ dataDir: referenceDir });
+  await fill(reference, false);
+  inline = await buildApp({ store: reference, config });
   threaded = await buildApp({ store, config: { ...config, searchThreads: 2 } });
   await threaded.searchThreads!.whenReady(2);
 }, 60_000);
@@ -60,7 +69,9 @@ afterAll(async () => {
   await threaded.close();
   await inline.close();
   await store.close();
+  await reference.close();
   removeDir(dataDir);
+  removeDir(referenceDir);
 });
 
 describe('search threads', () => {
@@ -140,15 +151,30 @@ describe('search threads', () => {
     const loaded = await readSnapshot(dataDir, seq);
     const call = searchCall([{ indexName: 'products', type: 'default', params: { query: 'axolotl lamp', facets: ['brand'] } }, { indexName: 'products', type: 'default', params: { query: 'oak', hitsPerPage: 50 } }]);
     const fromSnapshot = results(answerSearchCall(loaded, call).body).map(comparable);
-    const live = results(answerSearchCall(store.registry, call).body).map(comparable);
+    const live = results((await threads.search(call)).body).map(comparable);
     expect(fromSnapshot).toEqual(live);
     expect((fromSnapshot[0] as { nbHits: number }).nbHits).toBe(1);
-    // The main thread then reads its records from the thread's file (same objectID under the same internal id)
-    // and answers the same.
-    const engine = store.registry.get('products')!.engine!;
-    await vi.waitFor(() => expect(engine.recordsOutOfMemory).toBe(engine.size));
-    expect(results(answerSearchCall(store.registry, call).body).map(comparable)).toEqual(fromSnapshot);
-    expect([...engine.records()]).toEqual([...loaded.get('products')!.engine!.records()]);
+    expect(loaded.get('products')!.engine!.size).toBe(3001 + 30);
+  });
+
+  it('holds the records in the threads only: the main thread keeps settings, and reads go to a thread', async () => {
+    expect(store.registry.recordsHere).toBe(false);
+    expect(store.registry.get('products')!.engine!.size).toBe(0);
+    // The count the thread reports, which the snapshot budget weighs a copy or a rebuilding settings change with.
+    expect(store.registry.sizeOf(store.registry.get('products')!)).toBe(3031);
+    expect(store.registry.sizeOf(store.registry.get('products_price_asc')!)).toBe(3031);
+    expect(store.registry.get('products')!.settings.searchableAttributes).toEqual(demoSettings.searchableAttributes);
+    const adminHeaders = { ...headers, 'x-algolia-api-key': ADMIN_KEY };
+    const record = await threaded.inject({ method: 'GET', url: '/1/indexes/products/snap-1', headers: adminHeaders });
+    expect(record.json()).toMatchObject({ objectID: 'snap-1', name: 'axolotl lamp' });
+    const listed = await threaded.inject({ method: 'GET', url: '/1/indexes', headers: adminHeaders });
+    const products = (listed.json() as { items: Array<{ name: string; entries: number; dataSize: number }> }).items.find((item) => item.name === 'products')!;
+    expect(products.entries).toBe(3031);
+    expect(products.dataSize).toBeGreaterThan(3031 * 100);
+    const browsed = await post(threaded, '/1/indexes/products/browse', { filters: 'objectID:snap-1' }, ADMIN_KEY);
+    expect(browsed.body).toMatchObject({ nbHits: 1, hits: [{ objectID: 'snap-1' }] });
+    const facets = await post(threaded, '/1/indexes/products/facets/brand/query', { facetQuery: 've' });
+    expect(facets.body).toEqual((await post(inline, '/1/indexes/products/facets/brand/query', { facetQuery: 've' })).body);
   });
 
   it('keeps answering when a thread dies, and starts it again', async () => {
@@ -189,7 +215,7 @@ describe('search threads', () => {
       expect(events).toEqual(['answered', 'released', 'written']);
       expect(manifest.seq).toBe(seq);
       expect(manifest.indexes.find((index) => index.name === 'products')?.engineFile).toMatch(/^index-\d+\.bin$/);
-      expect(results(answer.body).map(comparable)).toEqual(results(answerSearchCall(store.registry, call).body).map(comparable));
+      expect(results(answer.body).map(comparable)).toEqual(results((await threaded.searchThreads!.search(call)).body).map(comparable));
       // Writes made while the thread writes the store's snapshot: published only once the thread applied them.
       for (let round = 0; round < 5; round++) {
         // Something new to snapshot (the last round's write may have been applied before its snapshot began).
@@ -205,6 +231,19 @@ describe('search threads', () => {
     } finally {
       await single.close();
       if (dir !== '') removeDir(dir);
+    }
+  }, 30_000);
+
+  it('with its only thread gone, reads wait for it to start again rather than fail', async () => {
+    const single = new SearchThreads(store, 1);
+    try {
+      await single.whenReady(1);
+      await single.crashOne();
+      const [record] = await single.read({ kind: 'objects', indexName: 'products', objectIDs: ['snap-1'], auth: null });
+      expect(record).toMatchObject({ objectID: 'snap-1', name: 'axolotl lamp' });
+      expect(single.readyCount).toBe(1);
+    } finally {
+      await single.close();
     }
   }, 30_000);
 });

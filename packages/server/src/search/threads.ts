@@ -5,18 +5,23 @@
  * Each thread starts from the store's snapshot plus the operations applied since, then receives every applied
  * operation. A search call goes to the ready thread with the fewest calls in flight. Messages to one thread
  * arrive in order, so a call sent after a task was published is answered after the thread applied it (see
- * `Store.taskStatus`). When no thread is ready (starting, or restarting after a crash), `run` returns null and
- * the caller searches on the main thread, which holds the same state. One thread writes each snapshot's engine
- * files (`capture`), answering searches between slices of that work; others, if any, are preferred meanwhile.
+ * `Store.taskStatus`). The threads hold the only copy of the records (`Store.leaveRecordsToReplicas`): every
+ * read of them (searches, records by objectID, browse pages, facet searches, sizes: `reads.ts`) comes here, and
+ * waits while no thread is ready (starting, or restarting after a crash). One thread writes each snapshot's
+ * engine files (`capture`), answering searches between slices of that work; others, if any, are preferred
+ * meanwhile.
  *
  * Rejected alternatives: sharing one engine between threads (the engine is synchronous and owns ordinary JS
  * objects: not shareable); one process per core (writes, keys and the search log would need a protocol
- * between processes); a thread per request (startup would cost more than the search).
+ * between processes); a thread per request (startup would cost more than the search); a copy of the records on
+ * the main thread too, answering while no thread is ready (what the server did first: it doubled the memory,
+ * 2 × 175 MB live for a 100 MB import, for the seconds a thread takes to restart).
  */
-import { ApiError } from '../errors.ts';
+import { ApiError, createError } from '../errors.ts';
 import type { Store } from '../storage/store.ts';
 import { PendingCalls } from './pending-calls.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
+import type { ReadCall, ReadResult, ReadTarget } from './reads.ts';
 import type { StartPhases, ThreadRequest, ThreadResponse } from './thread-messages.ts';
 import { spawnSearchWorker } from './thread-spawn.ts';
 import type { Worker } from 'node:worker_threads';
@@ -28,9 +33,12 @@ const STOP_GRACE_MS = 1000;
 const MAX_RESTART_DELAY_MS = 30_000;
 /** How long a snapshot waits for a thread to be ready before it is captured on the main thread. */
 const CAPTURE_WAIT_MS = 60_000;
+/** How long a call waits for a thread to be ready (the threads hold the only copy of the records) before a 503. */
+const READY_WAIT_MS = 60_000;
 
 interface Pending {
-  resolve: (answer: SearchAnswer) => void;
+  /** With the call's answer: a `SearchAnswer`, or a read's `ReadResult`. */
+  resolve: (answer: never) => void;
   reject: (error: unknown) => void;
   /** The pieces of a large response received so far (null until one is). */
   pieces: Uint8Array[] | null;
@@ -51,7 +59,7 @@ interface Thread {
 /** The thread died or was stopped: the call may be run again elsewhere. */
 export class ThreadGone extends Error {}
 
-export class SearchThreads {
+export class SearchThreads implements ReadTarget {
   private readonly threads = new Set<Thread>();
   private nextId = 1;
   private closed = false;
@@ -64,10 +72,7 @@ export class SearchThreads {
   snapshotsTaken = 0;
   /** How the first thread's start went (spawned at, ms since the process started; ready after; its steps). */
   firstReady: (StartPhases & { spawnedAtMs: number; readyMs: number }) | null = null;
-  /**
-   * A thread was ready once, the first failed to start (searches then run on the main thread), or there was
-   * nothing to load when the first started.
-   */
+  /** A thread was ready once: the server can answer (`/1/isalive`). */
   started = false;
 
   constructor(
@@ -84,6 +89,8 @@ export class SearchThreads {
         this.send(thread, { type: 'apply', ops });
       }
     });
+    // One copy of the records, here in the threads: the main thread keeps each index's settings and relations.
+    store.leaveRecordsToReplicas();
     store.setSnapshotCapture((seq, dir, released) => this.capture(seq, dir, released), () => this.captureAvailable());
     store.setApplyGate(() => this.behind());
     // Searches run here then, not on the main thread: none can see a batch there half applied between slices.
@@ -98,17 +105,51 @@ export class SearchThreads {
     return ready;
   }
 
-  /** Resolves once `started`: a thread was ready once, or the first failed. */
-  async whenStarted(): Promise<void> {
-    while (!this.started && !this.closed) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-
-  /** Resolves once `count` threads are ready (tests, benchmarks). */
-  async whenReady(count = 1): Promise<void> {
+  /** Resolves once `count` threads are ready (tests, benchmarks); rejects past `timeoutMs`. */
+  async whenReady(count = 1, timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
+    const until = performance.now() + timeoutMs;
     while (this.readyCount < count) {
       if (this.closed) throw new ThreadGone('search threads closed');
+      if (performance.now() > until) throw createError('NOT_READY');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+  }
+
+  /**
+   * Runs the call on a ready thread, waiting for one while none is (starting, or restarting after a crash: the
+   * threads hold the only copy of the records) and again on another if it dies; a 503 when none is ready after
+   * `READY_WAIT_MS`.
+   */
+  private async onReadyThread<T>(attempt: () => Promise<T> | null): Promise<T> {
+    for (;;) {
+      const running = attempt();
+      if (running === null) {
+        await this.whenReady(1, READY_WAIT_MS);
+        continue;
+      }
+      try {
+        return await running;
+      } catch (error) {
+        if (!(error instanceof ThreadGone) || this.closed) throw error;
+      }
+    }
+  }
+
+  /** A search call on a thread (see `run`), waiting for one to be ready. */
+  search(call: SearchCall): Promise<SearchAnswer> {
+    return this.onReadyThread(() => this.run(call));
+  }
+
+  /** A read (`reads.ts`) on the least busy ready thread, waiting for one to be ready. */
+  read<C extends ReadCall>(call: C): Promise<ReadResult<C>> {
+    return this.onReadyThread(() => {
+      const thread = this.leastBusy() ?? this.leastBusy(true);
+      if (thread === undefined) return null;
+      return new Promise<ReadResult<C>>((resolve, reject) => {
+        const id = thread.inFlight.add({ resolve, reject, pieces: null });
+        this.send(thread, { type: 'read', id, call });
+      });
+    });
   }
 
   /**
@@ -177,6 +218,11 @@ export class SearchThreads {
   }
 
   async close(): Promise<void> {
+    // The last snapshot, by a thread while one is left (the main thread holds no records to write one): a
+    // restart then replays nothing. Nothing is lost without it (the log keeps every operation).
+    if (!this.closed && this.readyCount > 0 && this.store.snapshotsDelegated) {
+      await this.store.settled().then(() => this.store.snapshot()).catch((error: unknown) => this.onError(error));
+    }
     this.closed = true;
     this.store.setSnapshotCapture(null);
     this.store.setApplyGate(null);
@@ -213,8 +259,6 @@ export class SearchThreads {
       worker, ready: false, sentSeq: start.appliedSeq, previousSentSeq: start.appliedSeq, appliedSeq: start.appliedSeq, inFlight: new PendingCalls(), snapshot: null,
     };
     this.threads.add(thread);
-    // Nothing to load (a new data folder): the main thread's copy is as ready, searches need not wait for this one.
-    if (start.snapshotSeq === 0 && start.ops.length === 0) this.started = true;
     this.send(thread, { type: 'start', dataDir: start.dataDir, snapshotSeq: start.snapshotSeq, ops: start.ops, appliedSeq: start.appliedSeq, recordsFromFilesAfterMs: start.recordsFromFilesAfterMs, indexingShareWhileSearching: start.indexingShareWhileSearching });
     worker.on('message', (message: ThreadResponse) => {
       if (message.type === 'ready') {
@@ -225,6 +269,7 @@ export class SearchThreads {
         this.restartDelay = RESTART_DELAY_MS;
       } else if (message.type === 'applied') {
         thread.appliedSeq = message.seq;
+        this.store.registry.noteRecordCounts(message.recordCounts);
         this.wakeCatchUpWaiters();
       } else if (message.type === 'snapshot-released') {
         if (thread.snapshot?.id === message.id) thread.snapshot.released();
@@ -240,18 +285,22 @@ export class SearchThreads {
       } else if (message.type === 'piece') {
         const pending = thread.inFlight.get(message.id);
         if (pending !== undefined) (pending.pieces ??= []).push(message.bytes);
+      } else if (message.type === 'read-result') {
+        const pending = thread.inFlight.take(message.id);
+        if (pending === undefined) return;
+        if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
+        else pending.resolve(message.value as never);
       } else if (message.type === 'result') {
         const pending = thread.inFlight.take(message.id);
         if (pending === undefined) return;
         if (message.error) pending.reject(new ApiError(message.error.code, message.error.status, message.error.message));
-        else if (pending.pieces === null) pending.resolve(message.answer!);
-        else pending.resolve({ ...message.answer!, body: pending.pieces.concat(message.answer!.body as Uint8Array[]) });
+        else if (pending.pieces === null) pending.resolve(message.answer! as never);
+        else pending.resolve({ ...message.answer!, body: pending.pieces.concat(message.answer!.body as Uint8Array[]) } as never);
       }
     });
     worker.on('error', (error) => this.onError(error));
     worker.once('exit', () => {
       start.release();
-      this.started = true;
       this.threads.delete(thread);
       for (const pending of thread.inFlight.takeAll()) pending.reject(new ThreadGone('search thread exited'));
       thread.snapshot?.reject(new ThreadGone('search thread exited'));

@@ -72,6 +72,11 @@ function* applyIndexBatch(registry: IndexRegistry, indexName: string, requests: 
   // Writes to replicas are refused when accepted; this catches one that became a replica in between, so its
   // records never land in the primary (the same on replay: deterministic).
   if (!entry.engine) throw new Error(`batch for ${indexName} skipped: it became a replica of ${String(entry.settings.primary)}`);
+  // The records live in the search threads only: this registry keeps the index's settings and timestamps.
+  if (!registry.recordsHere) {
+    entry.updatedAt = at;
+    return;
+  }
   const engine = entry.engine;
   // The batch's net effect: objectID → final record, or null for a deletion.
   const overlay = new Map<string, IndexRecord | null>();
@@ -214,6 +219,10 @@ function deleteIndex(registry: IndexRegistry, indexName: string): void {
 function deleteBy(registry: IndexRegistry, indexName: string, params: Record<string, unknown>, at: string): void {
   const entry = registry.get(indexName);
   if (!entry?.engine) return;
+  if (!registry.recordsHere) {
+    entry.updatedAt = at;
+    return;
+  }
   const ids: string[] = [];
   let cursor: string | undefined;
   do {

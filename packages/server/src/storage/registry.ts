@@ -54,6 +54,39 @@ export class IndexRegistry {
   private current = new Dictionaries();
   /** The operation being applied in steps, if any: reading an index it writes finishes it first. */
   pendingWrite: PendingWrite | null = null;
+  /**
+   * False on the main thread of a server with search threads, which hold the only copy of the records: record
+   * writes then leave this registry's engines empty (they still check settings, filters and records written to
+   * them by validation), and nothing here may read records or write engine files (`dropRecords`).
+   */
+  private holdsRecords = true;
+  private reportedCounts = new Map<string, number>();
+
+  get recordsHere(): boolean {
+    return this.holdsRecords;
+  }
+
+  /**
+   * From now on records are not kept here: every engine is replaced by an empty one with the same settings,
+   * synonyms and rules (its memory freed at the next garbage collection), and record writes are not applied.
+   */
+  dropRecords(): void {
+    this.holdsRecords = false;
+    this.finishPendingWrite();
+    for (const entry of this.entries.values()) {
+      if (entry.engine === undefined) continue;
+      entry.engine = this.emptyEngine(entry);
+    }
+  }
+
+  /** An engine without records for `entry`: its settings, synonyms, rules and the application's dictionaries. */
+  emptyEngine(entry: Pick<IndexEntry, 'settings' | 'synonyms' | 'rules'>): SearchIndex {
+    const engine = new SearchIndex(engineSettings(entry.settings));
+    engine.setSynonyms([...entry.synonyms.values()]);
+    engine.setRules([...entry.rules.values()]);
+    engine.setDictionaries(this.current);
+    return engine;
+  }
 
   /** Stop words, plurals and compounds of the application (`/1/dictionaries`), shared by every index. */
   get dictionaries(): Dictionaries {
@@ -153,8 +186,24 @@ export class IndexRegistry {
     return this.engineOf(entry).records();
   }
 
-  /** Number of records the index exposes (the primary's for a replica). */
+  /**
+   * Number of records the index exposes (the primary's for a replica). Without records here, as the search
+   * threads last reported it (`noteRecordCounts`): what a snapshot's budget weighs operations with.
+   */
   sizeOf(entry: IndexEntry): number {
-    return this.engineOf(entry).size;
+    if (this.holdsRecords) return this.engineOf(entry).size;
+    return this.reportedCounts.get(entry.engine ? entry.name : String(entry.settings.primary)) ?? 0;
+  }
+
+  /** Record counts by index, as a replica holding the records reports them after applying operations. */
+  noteRecordCounts(counts: ReadonlyArray<readonly [string, number]>): void {
+    this.reportedCounts = new Map(counts);
+  }
+
+  /** The record count of every index owning records (what a replica reports, `noteRecordCounts`). */
+  recordCounts(): Array<[string, number]> {
+    const counts: Array<[string, number]> = [];
+    for (const entry of this.entries.values()) if (entry.engine) counts.push([entry.name, entry.engine.size]);
+    return counts;
   }
 }

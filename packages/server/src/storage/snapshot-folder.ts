@@ -45,7 +45,8 @@ export async function writeSnapshotFolder(source: SnapshotFolderSource): Promise
   if (delegate) {
     // The position is taken now, after the folder exists: the replica has received every operation up to it.
     const seq = source.appliedSeq();
-    stamps = source.registry.recordStamps();
+    // (None without records here: the search threads hold them.)
+    stamps = source.registry.recordsHere ? source.registry.recordStamps() : undefined;
     const release = source.holdPublication(seq);
     try {
       written = { seq, manifest: await delegate.capture(seq, dir, release) };

@@ -126,6 +126,11 @@ export interface GiveWay {
  * handed to the system, or the writing failed); the files are fsync'ed after that. Resolves with the manifest.
  */
 export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, dir: string, copied: () => void, giveWay: GiveWay = {}): Promise<string> {
+  // A registry without its records (the main thread of a server with search threads) would write empty indexes.
+  if (!registry.recordsHere) {
+    copied();
+    throw new Error('the records are held by the search threads: one of them writes the snapshot');
+  }
   const { searchesWaiting = () => false, giveWayMs = SNAPSHOT_GIVE_WAY_MS } = giveWay;
   const { manifest, engines } = describeSnapshot(registry, seq);
   const handles: FileHandle[] = [];
@@ -275,16 +280,12 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
   // Before the indexes: each engine is given the dictionaries as it is added.
   if (manifest.dictionaries) registry.setDictionaryState(manifest.dictionaries);
   for (const item of manifest.indexes) {
-    registry.set({
-      name: item.name,
-      createdAt: item.createdAt,
-      updatedAt: item.updatedAt,
-      settings: item.settings,
-      synonyms: new Map(item.synonyms.map((hit) => [hit.objectID, hit])),
-      rules: new Map((item.rules ?? []).map((rule) => [rule.objectID, rule])),
-      engine: item.engineFile ? await loadEngine(join(dir, item.engineFile), item, loadedFiles) : undefined,
-      virtual: item.virtual,
-    });
+    const synonyms = new Map(item.synonyms.map((hit) => [hit.objectID, hit]));
+    const rules = new Map((item.rules ?? []).map((rule) => [rule.objectID, rule]));
+    let engine: SearchIndex | undefined;
+    // Without records here (search threads hold them), only what checks writes: settings, synonyms, rules.
+    if (item.engineFile) engine = registry.recordsHere ? await loadEngine(join(dir, item.engineFile), item, loadedFiles) : registry.emptyEngine({ settings: item.settings, synonyms, rules });
+    registry.set({ name: item.name, createdAt: item.createdAt, updatedAt: item.updatedAt, settings: item.settings, synonyms, rules, engine, virtual: item.virtual });
   }
   if (recordsFromFilesAfter !== undefined) void readRecordsBack(loadedFiles, recordsFromFilesAfter);
   return registry;

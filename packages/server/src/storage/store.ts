@@ -302,6 +302,19 @@ export class Store {
   }
 
   /**
+   * The records live in replicas (search threads) only from now on: the registry drops its copies and applies
+   * no record writes (`IndexRegistry.dropRecords`); snapshots are written by a replica or not at all.
+   */
+  leaveRecordsToReplicas(): void {
+    this.registry.dropRecords();
+  }
+
+  /** A replica writes the snapshots (`setSnapshotCapture`). */
+  get snapshotsDelegated(): boolean {
+    return this.delegate !== null;
+  }
+
+  /**
    * Lets a replica write snapshots (see `SnapshotCapture`). Null: capture them here again. `available` resolves
    * once a replica can take one (or none will): a snapshot waits for it rather than capturing here.
    */
@@ -493,7 +506,9 @@ export class Store {
       if (loaded) await this.settled();
       this.closed = true;
       clearTimeout(this.deferredSnapshot);
-      if (loaded && this.appliedSeq > this.snapshotSeq) {
+      // Without records here, only a search thread can write a snapshot: none is left when they have stopped
+      // (the log keeps every operation, replayed on the next start).
+      if (loaded && this.appliedSeq > this.snapshotSeq && (this.registry.recordsHere || this.snapshotsDelegated)) {
         try {
           await this.snapshot();
         } catch (error) {

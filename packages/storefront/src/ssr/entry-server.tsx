@@ -120,7 +120,7 @@ export async function sitemapPaths(rawConfig: Record<string, unknown>, backend: 
     }
   };
   walk(categories, '/c');
-  for (const record of backend.records(config.indexName, ['objectID', 'slug'])) {
+  for await (const record of backend.records(config.indexName, ['objectID', 'slug'])) {
     paths.push(productPath(record as Pick<Product, 'objectID' | 'slug'>));
   }
   return paths;
