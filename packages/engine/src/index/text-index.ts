@@ -78,10 +78,15 @@ interface TailLevels {
 const ELEMENT_GAP = 8;
 /**
  * Catalogues repeat short values endlessly (brands, categories, colours): their tokenisation is cached, keyed by
- * the raw string. Bounded, and never evicted: the first values seen are the frequent ones often enough.
+ * the raw string, once a value is seen a second time (`seenOnce`). Bounded, and never evicted: the frequent
+ * values are cached early. Caching every value up to 100,000 filled the cache with product names seen once:
+ * 32 MB of heap for a 165,695-product import (a typed array and a map entry each), for no speed (build 5.8 s
+ * with it, 6.1 s without any cache, 5.2 s with 4,096 entries; docs/PERFORMANCE.md).
  */
 const MAX_CACHED_LENGTH = 96;
-const MAX_CACHED_VALUES = Number(process.env.VCACHE ?? 100_000);
+const MAX_CACHED_VALUES = 16_384;
+/** Values seen once, awaiting a second sighting: forgotten all at once when this many wait. */
+const MAX_SEEN_ONCE = 16_384;
 
 export class TextIndex {
   readonly dict = new TermDictionary();
@@ -116,6 +121,7 @@ export class TextIndex {
   /** Explicit slots, or slots discovered from records when searchableAttributes is not set (all rank 0). */
   readonly slots: SearchableSlot[];
   private readonly valueCache = new Map<string, Uint32Array>();
+  private readonly seenOnce = new Set<string>();
   private readonly slotByAttribute = new Map<string, number>();
   /** Slots discovered from records (searchableAttributes not set): any attribute may become searchable. */
   readonly dynamic: boolean;
@@ -376,7 +382,7 @@ export class TextIndex {
         for (let k = 0; k < cached.length; k += 2) this.addToken(cached[k], cached[k + 1]);
       } else {
         forEachToken(text, this.separatorsToIndex, this.visitToken);
-        if (text.length <= MAX_CACHED_LENGTH && this.valueCache.size < MAX_CACHED_VALUES) {
+        if (text.length <= MAX_CACHED_LENGTH && this.valueCache.size < MAX_CACHED_VALUES && this.secondSighting(text)) {
           const pairs = new Uint32Array(2 * (forward.length - first));
           for (let k = first; k < forward.length; k++) {
             pairs[2 * (k - first)] = forward.openTerm(k);
@@ -395,6 +401,14 @@ export class TextIndex {
       }
       if (this.lastPosition >= 0) this.base += this.lastPosition + 1 + ELEMENT_GAP;
     }
+  }
+
+  /** True when `text` was seen once before (it is then cached); else it is noted as seen. */
+  private secondSighting(text: string): boolean {
+    if (this.seenOnce.delete(text)) return true;
+    if (this.seenOnce.size >= MAX_SEEN_ONCE) this.seenOnce.clear();
+    this.seenOnce.add(text);
+    return false;
   }
 
   // State of the token visitor, as fields so that one bound function serves every call (no closure per value).
