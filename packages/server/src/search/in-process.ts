@@ -12,9 +12,14 @@ import type { Store } from '../storage/store.ts';
 import { readAuth, type ReadTarget } from './reads.ts';
 import { readObjects, runSearch, withForcedParams } from './run.ts';
 
+/** The parameters as the query routes check them, with what the caller's key forces on top. */
+function checkedParams(store: Store, params: SearchParams, auth: AuthContext | null): SearchParams {
+  return withForcedParams(validateSearchParams({ ...params }, store.limits), auth, store.limits);
+}
+
 /** A search as the query routes run it; 404 for a missing index. */
 export function searchStore(store: Store, indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
-  return runSearch(store.registry, indexName, withForcedParams(validateSearchParams({ ...params }, store.limits), auth, store.limits), auth);
+  return runSearch(store.registry, indexName, checkedParams(store, params, auth), auth);
 }
 
 /**
@@ -27,8 +32,7 @@ export function storeObjects(store: Store, indexName: string, objectIDs: readonl
 
 /** `searchStore`, answered by `reads`. */
 export function searchReads(store: Store, reads: ReadTarget, indexName: string, params: SearchParams, auth: AuthContext | null = null): Promise<SearchResponse> {
-  const checked = withForcedParams(validateSearchParams({ ...params }, store.limits), auth, store.limits);
-  return reads.read({ kind: 'search', indexName, params: checked, auth: readAuth(auth) });
+  return reads.read({ kind: 'search', indexName, params: checkedParams(store, params, auth), auth: readAuth(auth) });
 }
 
 /** `storeObjects`, answered by `reads`. */
@@ -36,15 +40,16 @@ export function objectReads(reads: ReadTarget, indexName: string, objectIDs: rea
   return reads.read({ kind: 'objects', indexName, objectIDs: [...objectIDs], auth: readAuth(auth) });
 }
 
-/** Every record of an index, a page at a time, with only `attributes` (and objectID). */
+/**
+ * Every record of an index, a page at a time, with only `attributes` (and objectID): nothing highlighted or
+ * snippeted, which the engine would otherwise do for every hit of every page.
+ */
 export async function* recordReads(reads: ReadTarget, indexName: string, attributes: readonly string[], auth: AuthContext | null = null): AsyncGenerator<IndexRecord> {
+  const params: SearchParams = { hitsPerPage: 1000, attributesToRetrieve: [...attributes], attributesToHighlight: [], attributesToSnippet: [] };
   let cursor: string | undefined;
   do {
-    const page = await reads.read({ kind: 'browse', indexName, params: { hitsPerPage: 1000, attributesToRetrieve: [...attributes], ...(cursor ? { cursor } : {}) }, auth: readAuth(auth) });
-    for (const hit of page.hits) {
-      const { _highlightResult: _h, _snippetResult: _s, _rankingInfo: _r, ...record } = hit as IndexRecord;
-      yield record as IndexRecord;
-    }
+    const page = await reads.read({ kind: 'browse', indexName, params: cursor ? { ...params, cursor } : params, auth: readAuth(auth) });
+    yield* page.hits;
     cursor = page.cursor;
   } while (cursor);
 }

@@ -140,16 +140,13 @@ port.on('message', (message: ThreadRequest) => {
     case 'read': {
       // One synchronous step (a page of records, a facet search): what it reads is applied first, as for a search.
       const reads = applier.callStarted(indexesRead(message.call));
-      let value: unknown;
-      let failure: unknown;
       try {
-        value = readIndexes(registry, message.call);
+        post({ type: 'read-result', id: message.id, value: readIndexes(registry, message.call) });
       } catch (error) {
-        failure = error;
+        post({ type: 'read-result', id: message.id, error: errorBody(error) });
       } finally {
         applier.callEnded(reads);
       }
-      post(failure === undefined ? { type: 'read-result', id: message.id, value } : { type: 'read-result', id: message.id, error: errorBody(failure) });
       return;
     }
   }

@@ -143,7 +143,7 @@ export class SearchThreads implements ReadTarget {
   /** A read (`reads.ts`) on the least busy ready thread, waiting for one to be ready. */
   read<C extends ReadCall>(call: C): Promise<ReadResult<C>> {
     return this.onReadyThread(() => {
-      const thread = this.leastBusy() ?? this.leastBusy(true);
+      const thread = this.callTarget();
       if (thread === undefined) return null;
       return new Promise<ReadResult<C>>((resolve, reject) => {
         const id = thread.inFlight.add({ resolve, reject, pieces: null });
@@ -160,7 +160,7 @@ export class SearchThreads implements ReadTarget {
    * frozen meanwhile).
    */
   run(call: SearchCall): Promise<SearchAnswer> | null {
-    const thread = this.leastBusy() ?? this.leastBusy(true);
+    const thread = this.callTarget();
     if (thread === undefined) return null;
     return new Promise<SearchAnswer>((resolve, reject) => {
       const id = thread.inFlight.add({ resolve, reject, pieces: null });
@@ -239,6 +239,11 @@ export class SearchThreads implements ReadTarget {
   async crashOne(): Promise<void> {
     const thread = [...this.threads][0];
     if (thread) await thread.worker.terminate();
+  }
+
+  /** Where a call goes: the least busy ready thread, one writing a snapshot only when no other is ready (`run`). */
+  private callTarget(): Thread | undefined {
+    return this.leastBusy() ?? this.leastBusy(true);
   }
 
   /** The ready thread with the fewest calls in flight, not capturing a snapshot (unless `capturing` is allowed). */
