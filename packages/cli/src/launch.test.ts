@@ -1,12 +1,12 @@
 /**
- * The server commands relaunched with huge pages, as real processes: the server runs in a child process whose
- * environment has the tunable (where this machine offers huge pages on request), which stops cleanly on SIGTERM
+ * The server commands relaunched with the server's allocator settings, as real processes: the server runs in a
+ * child process whose environment has the glibc tunables (where this machine has glibc), which stops cleanly on SIGTERM
  * sent to the command and ends at once when the command is killed outright.
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hugePagesEnv } from '@vitrine/server';
+import { serverProcessEnv } from '@vitrine/server';
 import { relaunchEnv } from './launch.ts';
 import { spawnVitrine, tempDir } from './testing.ts';
 
@@ -45,16 +45,21 @@ describe('relaunchEnv', () => {
 });
 
 describe.runIf(process.platform === 'linux')('vitrine serve, relaunched', () => {
-  const relaunched = hugePagesEnv() !== null;
+  const settings = serverProcessEnv();
+  const relaunched = settings !== null;
 
-  it(`runs the server ${relaunched ? 'in a child process with huge pages' : 'in the same process (no huge pages here)'}, stopped cleanly by SIGTERM`, async () => {
+  it(`runs the server ${relaunched ? 'in a child process with its allocator settings' : 'in the same process (no glibc here)'}, stopped cleanly by SIGTERM`, async () => {
     const run = serve('data-term');
     const url = await run.url;
     expect((await fetch(`${url}/1/isalive`)).status).toBe(200);
     const servers = childrenOf(run.child.pid!);
     if (relaunched) {
       expect(servers).toHaveLength(1);
-      expect(readFileSync(`/proc/${servers[0]}/environ`, 'utf8').split('\0')).toContain('GLIBC_TUNABLES=glibc.malloc.hugetlb=1');
+      // glibc splits the variable in place as it reads it (its separators become NULs): each tunable is there.
+      const environ = readFileSync(`/proc/${servers[0]}/environ`, 'utf8').split('\0');
+      const [first, ...rest] = settings!.GLIBC_TUNABLES!.split(':');
+      expect(environ).toContain(`GLIBC_TUNABLES=${first}`);
+      for (const tunable of rest) expect(environ).toContain(tunable);
     } else {
       expect(servers).toEqual([]);
     }

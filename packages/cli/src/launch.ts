@@ -1,7 +1,7 @@
 /**
- * The server commands (`start`, `serve`) run in a child process started with huge pages (`hugePagesEnv`, in
- * `@vitrine/server`): the glibc setting that gives them must be in the environment when a process starts, and
- * Node 20 cannot replace its own process. This process only passes signals on and exits as the child did.
+ * The server commands (`start`, `serve`) run in a child process started with the server's allocator settings
+ * (`serverProcessEnv`, in `@vitrine/server`: huge pages, a fixed mmap threshold): glibc reads them from the
+ * environment when a process starts, and Node 20 cannot replace its own process. This process only passes signals on and exits as the child did.
  *
  * The child has a session of its own, so a terminal's Ctrl-C reaches it once (passed on from here), not twice
  * (a second SIGINT stops a server without its clean close). It watches the channel to this process: if this one
@@ -10,21 +10,21 @@
  */
 import { spawn } from 'node:child_process';
 // The module alone, not the server's whole graph: this process only starts the one that loads it.
-import { hugePagesEnv } from '@vitrine/server/huge-pages';
+import { serverProcessEnv } from '@vitrine/server/process-memory';
 import { prespawnSearchWorkers } from '@vitrine/server/search-workers';
 import { searchThreadsFrom } from './config/env.ts';
 
-/** Commands that run a server and gain from huge pages. */
+/** Commands that run a server and gain from its allocator settings. */
 const SERVER_COMMANDS = new Set(['start', 'serve']);
 /** Set in the child's environment: it is the relaunched server. */
 const LAUNCHED = 'VITRINE_LAUNCHED';
 const PASSED_ON = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** The environment to run `argv` again with, or null to run it in this process. */
-export function relaunchEnv(argv: string[], env: NodeJS.ProcessEnv = process.env, huge = hugePagesEnv): NodeJS.ProcessEnv | null {
+export function relaunchEnv(argv: string[], env: NodeJS.ProcessEnv = process.env, settings = serverProcessEnv): NodeJS.ProcessEnv | null {
   if (env[LAUNCHED] === '1' || !SERVER_COMMANDS.has(argv[0] ?? '')) return null;
-  const withHugePages = huge();
-  return withHugePages === null ? null : { ...withHugePages, [LAUNCHED]: '1' };
+  const withSettings = settings();
+  return withSettings === null ? null : { ...withSettings, [LAUNCHED]: '1' };
 }
 
 /**

@@ -13,13 +13,14 @@ import { buildApp } from './app.ts';
 import { resolveLimits } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { Store } from './storage/store.ts';
+import { limitHeapGrowth } from './process-memory.ts';
 
 export { buildApp } from './app.ts';
 export type { AppDeps } from './app.ts';
 export { defaultLimits, resolveLimits } from './config.ts';
 export type { ApiExtension, RouteExtension, SearchObserver, ServerConfig, ServerLimits } from './config.ts';
-export { hugePagesEnv, HUGE_PAGES_TUNABLE } from './huge-pages.ts';
-export type { HugePagesHost } from './huge-pages.ts';
+export { serverProcessEnv, HUGE_PAGES_TUNABLE, MMAP_THRESHOLD_TUNABLE } from './process-memory.ts';
+export type { ProcessHost } from './process-memory.ts';
 export { resolveKeys } from './keys-file.ts';
 export type { ResolvedKeys } from './keys-file.ts';
 export { Store } from './storage/store.ts';
@@ -52,6 +53,7 @@ export interface RunningServer {
  * Resolves once loaded.
  */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  limitHeapGrowth();
   const limits = resolveLimits(config.limits);
   const store = Store.create({ dataDir: config.dataDir, limits });
   let app: FastifyInstance | undefined;

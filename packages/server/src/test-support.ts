@@ -15,7 +15,7 @@ import type { IndexSettings } from '@vitrine/protocol';
 import { buildApp } from './app.ts';
 import type { ServerConfig, ServerLimits } from './config.ts';
 import { resolveLimits } from './config.ts';
-import { hugePagesEnv } from './huge-pages.ts';
+import { serverProcessEnv } from './process-memory.ts';
 import { startServer } from './index.ts';
 import type { RunningServer } from './index.ts';
 import { Store } from './storage/store.ts';
@@ -164,8 +164,8 @@ export interface ServerProcess {
  */
 export function spawnServer(env: Record<string, string>, script = SERVE_SCRIPT, nodeArgs: string[] = [], onSpawn?: (child: ChildProcess) => void): Promise<ServerProcess> {
   const keys = { VITRINE_APP_ID: APP_ID, VITRINE_ADMIN_API_KEY: ADMIN_KEY, VITRINE_SEARCH_API_KEY: SEARCH_KEY };
-  // As the `vitrine` command starts a server: with huge pages where the system gives them on request.
-  const base = hugePagesEnv() ?? process.env;
+  // As the `vitrine` command starts a server: with its allocator settings (`process-memory.ts`).
+  const base = serverProcessEnv() ?? process.env;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...base, ...keys, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   onSpawn?.(child);
   return new Promise((resolve, reject) => {

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { demoSettings, generateProducts } from '@vitrine/demo';
-import { hugePagesEnv } from '@vitrine/server';
+import { serverProcessEnv } from '@vitrine/server';
 import { storefrontDistDir } from '../src/index.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, catalogue: { type: 'string', default: '10000' }, threads: { type: 'string', default: '1' }, 'indexing-share': { type: 'string' }, 'cpu-prof': { type: 'string' }, 'memory-log': { type: 'string' } } });
@@ -74,8 +74,8 @@ const dir = await mkdtemp(join(tmpdir(), 'vitrine-bench-import-'));
 const file = join(dir, 'bulk.ndjson');
 const profileArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
 const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'serve-storefront.ts')], {
-  // As the `vitrine` command starts a server: with huge pages where the system gives them on request.
-  env: { ...(hugePagesEnv() ?? process.env), VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminKey, VITRINE_SEARCH_API_KEY: searchKey, VITRINE_SEARCH_THREADS: values.threads, ...(values['indexing-share'] ? { VITRINE_INDEXING_SHARE: values['indexing-share'] } : {}), ...(values['memory-log'] ? { VITRINE_MEMORY_LOG: values['memory-log'] } : {}) },
+  // As the `vitrine` command starts a server: with its allocator settings (`server/src/process-memory.ts`).
+  env: { ...(serverProcessEnv() ?? process.env), VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminKey, VITRINE_SEARCH_API_KEY: searchKey, VITRINE_SEARCH_THREADS: values.threads, ...(values['indexing-share'] ? { VITRINE_INDEXING_SHARE: values['indexing-share'] } : {}), ...(values['memory-log'] ? { VITRINE_MEMORY_LOG: values['memory-log'] } : {}) },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 try {
