@@ -15,6 +15,7 @@
  */
 import type { TextIndex } from './text-index.ts';
 import { POSITION_MASK, SLOT_SHIFT } from './text-index.ts';
+import { infoReader } from './forward-index.ts';
 import { NO_RECORD_READS, type IndexStore } from './store.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
@@ -116,13 +117,17 @@ export class AdjacentPairs {
     for (let doc = from; doc < documents; doc++) {
       const terms = forward.termPages[forward.pageOf(doc)];
       const infos = forward.infoPages[forward.pageOf(doc)];
+      const narrow = infoReader(infos);
       const end = forward.endOf(doc);
       for (let k = forward.firstOf(doc); k < end; k++) {
-        const slot = infos[k] >>> SLOT_SHIFT;
-        const position = infos[k] & POSITION_MASK;
+        const info = narrow === null ? infos[k] : narrow[infos[k]];
+        const slot = info >>> SLOT_SHIFT;
+        const position = info & POSITION_MASK;
         // Tokens come slot by slot, positions never decreasing within a slot: the neighbours are just after.
-        for (let j = k + 1; j < end && infos[j] >>> SLOT_SHIFT === slot; j++) {
-          const next = infos[j] & POSITION_MASK;
+        for (let j = k + 1; j < end; j++) {
+          const after = narrow === null ? infos[j] : narrow[infos[j]];
+          if (after >>> SLOT_SHIFT !== slot) break;
+          const next = after & POSITION_MASK;
           if (next > position + 1) break;
           this.add(terms[k], terms[j]);
           if (next === position) this.add(terms[j], terms[k]);

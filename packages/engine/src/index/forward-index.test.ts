@@ -1,26 +1,34 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GrowableUint32 } from '../structures/growable.ts';
-import { ForwardIndex } from './forward-index.ts';
+import { ForwardIndex, SOLE_BIT, WIDE_INFO, infoReader } from './forward-index.ts';
 
 /** Small pages, so that a few hundred tokens cross many of them and reach the largest size. */
 const PAGES = { min: 4, max: 16 };
 
 type Doc = Array<[term: number, info: number]>;
 
+/** Mostly term ids and infos that fit a narrow page, now and then one that widens it. */
+const termArbitrary = fc.oneof({ weight: 12, arbitrary: fc.nat(1000) }, { weight: 1, arbitrary: fc.integer({ min: 65_530, max: 70_000 }) });
+const packed = (slot: number, position: number) => ((slot << 19) | position) >>> 0;
+const infoArbitrary = fc.oneof(
+  { weight: 12, arbitrary: fc.tuple(fc.nat(31), fc.nat(1023)).map(([slot, position]) => packed(slot, position)) },
+  { weight: 1, arbitrary: fc.tuple(fc.nat(8191), fc.nat(0x3ffff)).map(([slot, position]) => packed(slot, position)) },
+);
+const tokenArbitrary = fc.tuple(termArbitrary, infoArbitrary);
 const docArbitrary: fc.Arbitrary<Doc> = fc.oneof(
-  { weight: 4, arbitrary: fc.array(fc.tuple(fc.nat(1000), fc.nat(0xffff)), { maxLength: 12 }) },
+  { weight: 4, arbitrary: fc.array(tokenArbitrary, { maxLength: 12 }) },
   // Longer than a full page: a page of its own.
-  { weight: 1, arbitrary: fc.array(fc.tuple(fc.nat(1000), fc.nat(0xffff)), { minLength: 17, maxLength: 60 }) },
+  { weight: 1, arbitrary: fc.array(tokenArbitrary, { minLength: 17, maxLength: 60 }) },
 );
 
 /** Writes `doc` the way the text index does: tokens pushed one by one, the first one's info changed after. */
 function write(index: ForwardIndex, doc: Doc, flagFirst: boolean): Doc {
   const first = index.length;
   for (const [term, info] of doc) index.push(term, info);
-  if (flagFirst && doc.length > 0) index.setOpenInfo(first, index.openInfo(first) | 0x40000);
+  if (flagFirst && doc.length > 0) index.setOpenInfo(first, (index.openInfo(first) | SOLE_BIT) >>> 0);
   index.endDocument();
-  return doc.map(([term, info], k) => [term, k === 0 && flagFirst ? info | 0x40000 : info]);
+  return doc.map(([term, info], k) => [term, k === 0 && flagFirst ? (info | SOLE_BIT) >>> 0 : info]);
 }
 
 function flat(index: ForwardIndex): { terms: number[]; infos: number[] } {
@@ -90,6 +98,32 @@ describe('ForwardIndex', () => {
     for (let d = 0; d < 10; d++) write(index, [[9, 9], [8, 8]], false);
     const terms = [...index.termPieces(described)].flatMap((piece) => [...new Uint32Array(piece.slice().buffer)]);
     expect(terms).toEqual([1, 2, 3]);
+  });
+
+  it('keeps pages narrow (2 bytes a term id and an info) while their tokens fit, and widens one that needs it', () => {
+    const index = new ForwardIndex(PAGES);
+    write(index, [[1, packed(3, 7)], [2, packed(31, 1023)]], true);
+    expect(index.termPages[0]).toBeInstanceOf(Uint16Array);
+    expect(index.infoPages[0]).toBeInstanceOf(Uint16Array);
+    expect(infoReader(index.infoPages[0])).toBe(WIDE_INFO);
+    // A term id past 16 bits widens the terms only; a slot past 31 (or a position past 1,023) the infos only.
+    write(index, [[70_000, packed(0, 0)]], false);
+    expect(index.termPages[0]).toBeInstanceOf(Uint32Array);
+    expect(index.infoPages[0]).toBeInstanceOf(Uint16Array);
+    write(index, [[3, packed(32, 0)]], false);
+    expect(index.infoPages[0]).toBeInstanceOf(Uint32Array);
+    expect(infoReader(index.infoPages[0])).toBeNull();
+    expectSame(index, [
+      [[1, (packed(3, 7) | SOLE_BIT) >>> 0], [2, packed(31, 1023)]],
+      [[70_000, packed(0, 0)]],
+      [[3, packed(32, 0)]],
+    ]);
+    // The next page starts narrow again.
+    for (let d = 0; d < 6; d++) write(index, [[4, packed(1, d)]], false);
+    const last = index.termPages.length - 1;
+    expect(last).toBeGreaterThan(0);
+    expect(index.termPages[last]).toBeInstanceOf(Uint16Array);
+    expect(index.infoPages[last]).toBeInstanceOf(Uint16Array);
   });
 
   it('keeps full pages where they are while the index grows', () => {

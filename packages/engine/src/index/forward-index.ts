@@ -15,16 +15,72 @@
  */
 import { GrowableUint32 } from '../structures/growable.ts';
 
+/** Packed token info: position in bits 0–17, "sole word of its value" in bit 18, slot in bits 19–31. */
+export const POSITION_MASK = 0x3ffff;
+export const SOLE_BIT = 1 << 18;
+export const SLOT_SHIFT = 19;
+
+/**
+ * Narrow pages: 2 bytes a term id and 2 an info instead of 4 and 4, while every token of the page fits: a term
+ * id below 65,536, and an info of a slot below 32 and a position below 1,024, packed as slot in bits 11–15,
+ * the sole bit in bit 10, the position in bits 0–9. A token that does not fit widens its page's array (a copy of
+ * the page, once). The forward index was most of an index's memory (81 MB of a 165,695-product import with
+ * every attribute searchable: 10 million tokens), and catalogues mostly fit: tens of thousands of terms, a few
+ * dozen attributes, values of a few hundred words.
+ */
+const NARROW_SLOT_SHIFT = 11;
+const NARROW_SOLE_BIT = 1 << 10;
+const NARROW_POSITION_MASK = 0x3ff;
+/** A narrow info (the array's index) in the packed layout above. */
+export const WIDE_INFO: Uint32Array = (() => {
+  const table = new Uint32Array(1 << 16);
+  for (let narrow = 0; narrow < table.length; narrow++) {
+    const sole = (narrow & NARROW_SOLE_BIT) !== 0 ? SOLE_BIT : 0;
+    table[narrow] = (((narrow >>> NARROW_SLOT_SHIFT) << SLOT_SHIFT) | sole | (narrow & NARROW_POSITION_MASK)) >>> 0;
+  }
+  return table;
+})();
+
+/** `info` in the narrow layout, or -1 when it does not fit. */
+function narrowInfo(info: number): number {
+  const slot = info >>> SLOT_SHIFT;
+  const position = info & POSITION_MASK;
+  if (slot >= 32 || position > NARROW_POSITION_MASK) return -1;
+  return (slot << NARROW_SLOT_SHIFT) | ((info & SOLE_BIT) !== 0 ? NARROW_SOLE_BIT : 0) | position;
+}
+
+/** A page's term ids or infos: narrow until a token does not fit. */
+export type PageArray = Uint16Array | Uint32Array;
+
+/**
+ * The page's infos in the packed layout: `infos[k]` as is for a wide page, through `WIDE_INFO` for a narrow one.
+ * Undefined (a document whose page the forward index does not hold) reads as wide: its loops read no token.
+ */
+export function infoReader(infos: PageArray | undefined): Uint32Array | null {
+  return infos !== undefined && infos.BYTES_PER_ELEMENT === 2 ? WIDE_INFO : null;
+}
+
+/** The first `length` infos of a page, in the packed layout (snapshots, tests). */
+function wideInfos(infos: PageArray, length: number): Uint32Array {
+  if (infos.BYTES_PER_ELEMENT === 4) return infos.subarray(0, length) as Uint32Array;
+  const wide = new Uint32Array(length);
+  for (let k = 0; k < length; k++) wide[k] = WIDE_INFO[infos[k]];
+  return wide;
+}
+
 /** Entries of the first page (a small index stays small); pages double up to the largest. */
 const MIN_PAGE_ENTRIES = 1 << 10;
 /** Entries of a full-size page: 4 MB per array. */
 export const MAX_PAGE_ENTRIES = 1 << 20;
 
 export class ForwardIndex {
-  /** Per page, the term ids of its tokens (entries past the page's used part are room). */
-  readonly termPages: Uint32Array[] = [];
-  /** Per page, the packed slot/position of its tokens (same layout as `termPages`). */
-  readonly infoPages: Uint32Array[] = [];
+  /** Per page, the term ids of its tokens (entries past the page's used part are room); narrow or wide. */
+  readonly termPages: PageArray[] = [];
+  /**
+   * Per page, the packed slot/position of its tokens (same layout as `termPages`); a narrow page's through
+   * `infoReader` (`WIDE_INFO`).
+   */
+  readonly infoPages: PageArray[] = [];
   /** Per page, the global position of its first entry. */
   readonly pageBase: number[] = [];
   /** Per document, the global position of its first token; one more entry: the end (where the next starts). */
@@ -36,8 +92,8 @@ export class ForwardIndex {
 
   /** `pages`: page sizes in entries (tests use small ones to cross many pages). */
   constructor(private readonly pages: { min: number; max: number } = { min: MIN_PAGE_ENTRIES, max: MAX_PAGE_ENTRIES }) {
-    this.termPages.push(new Uint32Array(pages.min));
-    this.infoPages.push(new Uint32Array(pages.min));
+    this.termPages.push(new Uint16Array(pages.min));
+    this.infoPages.push(new Uint16Array(pages.min));
     this.pageBase.push(0);
     this.docStart = new GrowableUint32(1024);
     this.docStart.push(0);
@@ -65,15 +121,35 @@ export class ForwardIndex {
     return this.docStart.length - 1;
   }
 
-  /** Appends a token to the document being written. */
+  /** Appends a token to the document being written (`info` in the packed layout). */
   push(term: number, info: number): void {
     const page = this.termPages.length - 1;
     let local = this.length - this.pageBase[page];
     if (local === this.termPages[page].length) local = this.newPage();
     const last = this.termPages.length - 1;
-    this.termPages[last][local] = term;
-    this.infoPages[last][local] = info;
+    this.setTerm(last, local, term);
+    this.setInfo(last, local, info);
     this.length++;
+  }
+
+  private setTerm(page: number, local: number, term: number): void {
+    let terms = this.termPages[page];
+    if (terms.BYTES_PER_ELEMENT === 2 && term > 0xffff) this.termPages[page] = terms = Uint32Array.from(terms);
+    terms[local] = term;
+  }
+
+  private setInfo(page: number, local: number, info: number): void {
+    let infos = this.infoPages[page];
+    if (infos.BYTES_PER_ELEMENT === 2) {
+      const narrow = narrowInfo(info);
+      if (narrow >= 0) {
+        infos[local] = narrow;
+        return;
+      }
+      // Every entry, room included (zeros read back as zeros): the page keeps its length.
+      this.infoPages[page] = infos = wideInfos(infos, infos.length);
+    }
+    infos[local] = info;
   }
 
   /** Ends the document being written (its tokens are those pushed since the previous end). */
@@ -97,12 +173,15 @@ export class ForwardIndex {
     return this.docStart.data[doc + 1] - this.pageBase[this.docPage.data[doc]];
   }
 
-  /** Document `doc`'s tokens: views of its page (for code off the hot paths, which read the pages directly). */
+  /**
+   * Document `doc`'s tokens, infos in the packed layout (for code off the hot paths, which read the pages
+   * directly): copies for a narrow page.
+   */
   tokensOf(doc: number): { terms: Uint32Array; infos: Uint32Array } {
     const page = this.pageOf(doc);
     const first = this.firstOf(doc);
     const end = this.endOf(doc);
-    return { terms: this.termPages[page].subarray(first, end), infos: this.infoPages[page].subarray(first, end) };
+    return { terms: Uint32Array.from(this.termPages[page].subarray(first, end)), infos: wideInfos(this.infoPages[page].subarray(first, end), end - first) };
   }
 
   /** Term of the token at global `position`, which must be in the document being written. */
@@ -111,15 +190,16 @@ export class ForwardIndex {
     return this.termPages[page][position - this.pageBase[page]];
   }
 
-  /** Info of the token at global `position`, which must be in the document being written. */
+  /** Info (packed layout) of the token at global `position`, which must be in the document being written. */
   openInfo(position: number): number {
     const page = this.infoPages.length - 1;
-    return this.infoPages[page][position - this.pageBase[page]];
+    const info = this.infoPages[page][position - this.pageBase[page]];
+    return this.infoPages[page].BYTES_PER_ELEMENT === 2 ? WIDE_INFO[info] : info;
   }
 
   setOpenInfo(position: number, info: number): void {
     const page = this.infoPages.length - 1;
-    this.infoPages[page][position - this.pageBase[page]] = info;
+    this.setInfo(page, position - this.pageBase[page], info);
   }
 
   /**
@@ -127,11 +207,12 @@ export class ForwardIndex {
    * Tokens written after `length` are left out, so a snapshot described earlier reads what it described.
    */
   *termPieces(length: number): Generator<Uint8Array, void, void> {
-    yield* this.pieces(this.termPages, length);
+    yield* this.pieces(this.termPages, length, (terms, used) => (terms.BYTES_PER_ELEMENT === 4 ? (terms as Uint32Array) : Uint32Array.from(terms.subarray(0, used))));
   }
 
+  /** The same for the infos, in the packed layout. */
   *infoPieces(length: number): Generator<Uint8Array, void, void> {
-    yield* this.pieces(this.infoPages, length);
+    yield* this.pieces(this.infoPages, length, wideInfos);
   }
 
   /** Gives back the room of the document offsets past a quarter (after a bulk load). */
@@ -140,10 +221,13 @@ export class ForwardIndex {
     this.docPage.trim(1.25);
   }
 
-  private *pieces(pages: Uint32Array[], length: number): Generator<Uint8Array, void, void> {
+  /** Snapshots store 4 bytes a token: a narrow page is widened piece by piece (`wide`), a page at a time. */
+  private *pieces(pages: PageArray[], length: number, wide: (page: PageArray, used: number) => Uint32Array): Generator<Uint8Array, void, void> {
     for (let p = 0; p < pages.length && this.pageBase[p] < length; p++) {
       const used = Math.min(p + 1 < pages.length ? this.pageBase[p + 1] : this.length, length) - this.pageBase[p];
-      if (used > 0) yield new Uint8Array(pages[p].buffer, pages[p].byteOffset, used * 4);
+      if (used <= 0) continue;
+      const words = wide(pages[p], used);
+      yield new Uint8Array(words.buffer, words.byteOffset, used * 4);
     }
   }
 
@@ -158,10 +242,25 @@ export class ForwardIndex {
     const open = this.docStart.data[this.docStart.length - 1];
     const carried = this.length - open;
     const size = Math.max(this.pages.min, Math.min(this.pages.max, this.termPages[last].length * 2), carried * 2);
-    const terms = new Uint32Array(size);
-    const infos = new Uint32Array(size);
-    terms.set(this.termPages[last].subarray(open - base, this.length - base));
-    infos.set(this.infoPages[last].subarray(open - base, this.length - base));
+    // Narrow again, unless the tokens carried over need the width (a page widens once its tokens do).
+    const oldTerms = this.termPages[last].subarray(open - base, this.length - base);
+    const oldInfos = this.infoPages[last].subarray(open - base, this.length - base);
+    const terms = oldTerms.BYTES_PER_ELEMENT === 2 || oldTerms.every((term) => term <= 0xffff) ? new Uint16Array(size) : new Uint32Array(size);
+    terms.set(oldTerms);
+    let infos: PageArray;
+    if (oldInfos.BYTES_PER_ELEMENT === 2) {
+      infos = new Uint16Array(size);
+      infos.set(oldInfos);
+    } else {
+      const narrow = Array.from(oldInfos, narrowInfo);
+      if (narrow.every((value) => value >= 0)) {
+        infos = new Uint16Array(size);
+        infos.set(narrow);
+      } else {
+        infos = new Uint32Array(size);
+        infos.set(oldInfos);
+      }
+    }
     if (open === base) {
       // The open document filled its page alone: the new page replaces it (no document lives there).
       this.termPages[last] = terms;

@@ -14,6 +14,20 @@ export interface Partitioned {
 
 export const EMPTY_PARTITIONED: Partitioned = { docs: new Uint32Array(0), keys: new Uint32Array(0), starts: new Uint32Array(1) };
 
+/**
+ * A partitioned list's three arrays, views of one buffer: a term's postings are often a handful of entries, and
+ * each buffer of its own costs more than they do (an ArrayBuffer object and an allocation with its bookkeeping,
+ * ~200 bytes): 35,715 terms of a 165,695-product import held three each.
+ */
+function allocate(postings: number, groups: number): Partitioned {
+  const buffer = new ArrayBuffer((postings + 2 * groups + 1) * 4);
+  return {
+    docs: new Uint32Array(buffer, 0, postings),
+    keys: new Uint32Array(buffer, postings * 4, groups),
+    starts: new Uint32Array(buffer, (postings + groups) * 4, groups + 1),
+  };
+}
+
 /** Attribute keys are rank × 1000 + position: below this bound a counting array replaces a Map. */
 const DIRECT_KEYS = 1 << 16;
 const slots = new Int32Array(DIRECT_KEYS);
@@ -34,14 +48,15 @@ export function partition(docs: Uint32Array, keys: Uint32Array, base: Partitione
   };
   for (let g = 0; g < base.keys.length; g++) bump(base.keys[g], base.starts[g + 1] - base.starts[g]);
   for (let k = 0; k < keys.length; k++) bump(keys[k], 1);
-  const sortedKeys = Uint32Array.from(distinct).sort();
-  const starts = new Uint32Array(sortedKeys.length + 1);
-  for (let g = 0; g < sortedKeys.length; g++) {
-    const key = sortedKeys[g];
+  distinct.sort((x, y) => x - y);
+  const result = allocate(base.docs.length + docs.length, distinct.length);
+  const { keys: sortedKeys, starts, docs: out } = result;
+  for (let g = 0; g < distinct.length; g++) {
+    const key = distinct[g];
+    sortedKeys[g] = key;
     starts[g + 1] = starts[g] + slots[key];
     slots[key] = starts[g];
   }
-  const out = new Uint32Array(starts[sortedKeys.length]);
   // Base documents first within each group: they all precede the new ones, which keeps groups ascending.
   for (let g = 0; g < base.keys.length; g++) {
     const key = base.keys[g];
@@ -51,21 +66,22 @@ export function partition(docs: Uint32Array, keys: Uint32Array, base: Partitione
   }
   for (let k = 0; k < docs.length; k++) out[slots[keys[k]]++] = docs[k];
   for (const key of distinct) slots[key] = 0;
-  return { docs: out, keys: sortedKeys, starts };
+  return result;
 }
 
 function partitionWithMap(docs: Uint32Array, keys: Uint32Array, base: Partitioned): Partitioned {
   const counts = new Map<number, number>();
   for (let g = 0; g < base.keys.length; g++) counts.set(base.keys[g], base.starts[g + 1] - base.starts[g]);
   for (let k = 0; k < keys.length; k++) counts.set(keys[k], (counts.get(keys[k]) ?? 0) + 1);
-  const sortedKeys = Uint32Array.from(counts.keys()).sort();
-  const starts = new Uint32Array(sortedKeys.length + 1);
+  const distinct = [...counts.keys()].sort((x, y) => x - y);
+  const result = allocate(base.docs.length + docs.length, distinct.length);
+  const { keys: sortedKeys, starts, docs: out } = result;
   const fill = new Map<number, number>();
-  for (let g = 0; g < sortedKeys.length; g++) {
-    starts[g + 1] = starts[g] + (counts.get(sortedKeys[g]) as number);
-    fill.set(sortedKeys[g], starts[g]);
+  for (let g = 0; g < distinct.length; g++) {
+    sortedKeys[g] = distinct[g];
+    starts[g + 1] = starts[g] + (counts.get(distinct[g]) as number);
+    fill.set(distinct[g], starts[g]);
   }
-  const out = new Uint32Array(starts[sortedKeys.length]);
   for (let g = 0; g < base.keys.length; g++) {
     let at = fill.get(base.keys[g]) as number;
     for (let k = base.starts[g]; k < base.starts[g + 1]; k++) out[at++] = base.docs[k];
@@ -76,7 +92,7 @@ function partitionWithMap(docs: Uint32Array, keys: Uint32Array, base: Partitione
     out[at] = docs[k];
     fill.set(keys[k], at + 1);
   }
-  return { docs: out, keys: sortedKeys, starts };
+  return result;
 }
 
 /** One partitioned list from two, every document of `newer` above every document of `older`. */

@@ -17,7 +17,7 @@ import { Bitset, reservedWords, wordsFor } from '../structures/bitset.ts';
 import { EMPTY_PARTITIONED, mergePartitioned, partition, type Partitioned } from './partitioned.ts';
 import { forEachToken } from '../tokenize/index.ts';
 import { TermDictionary } from './dictionary.ts';
-import { ForwardIndex } from './forward-index.ts';
+import { ForwardIndex, POSITION_MASK, SOLE_BIT, SLOT_SHIFT } from './forward-index.ts';
 import { parsePath, searchableTexts, topLevelAttributes } from './attributes.ts';
 import type { SearchableSlot } from '../settings.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
@@ -26,10 +26,7 @@ import { createEngineError } from '../errors.ts';
 
 /** Postings merged per step of `save` (a few milliseconds of work). */
 const MERGE_POSTINGS_PER_STEP = 200_000;
-/** Packed token info: position in bits 0–17, "sole word of its value" in bit 18, slot in bits 19–31. */
-export const POSITION_MASK = 0x3ffff;
-export const SOLE_BIT = 1 << 18;
-export const SLOT_SHIFT = 19;
+export { POSITION_MASK, SOLE_BIT, SLOT_SHIFT } from './forward-index.ts';
 const MAX_POSITION = POSITION_MASK;
 /**
  * Shared placeholder for an empty per-term list (a term never a value on its own, most terms; a tail merged into

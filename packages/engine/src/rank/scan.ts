@@ -10,6 +10,7 @@
  */
 import type { TextIndex } from '../index/text-index.ts';
 import { POSITION_MASK, SLOT_SHIFT, SOLE_BIT } from '../index/text-index.ts';
+import { infoReader } from '../index/forward-index.ts';
 import type { ExpandedWord } from '../query/expand.ts';
 
 /** Distance between two query words that are not in the same attribute (Algolia's cap). */
@@ -237,11 +238,12 @@ export class DocumentScanner {
     const forward = this.text.forward;
     const terms = forward.termPages[forward.pageOf(doc)];
     const infos = forward.infoPages[forward.pageOf(doc)];
+    const narrow = infoReader(infos);
     const termEntry = this.termEntry;
     for (let k = forward.firstOf(doc), end = forward.endOf(doc); k < end && pending > 0; k++) {
       const entry = termEntry[terms[k]];
       if (entry === 0) continue;
-      const info = infos[k];
+      const info = narrow === null ? infos[k] : narrow[infos[k]];
       const slot = info >>> SLOT_SHIFT;
       const pos = info & POSITION_MASK;
       for (let j = this.entryStart[entry - 1]; j < this.entryStart[entry]; j++) {
@@ -294,12 +296,13 @@ export class DocumentScanner {
     const forward = this.text.forward;
     const terms = forward.termPages[forward.pageOf(doc)];
     const infos = forward.infoPages[forward.pageOf(doc)];
+    const narrow = infoReader(infos);
     const termEntry = this.termEntry;
     const singleWordAttribute = W === 1 && this.options.exactOnSingleWord === 'attribute';
     for (let k = forward.firstOf(doc), end = forward.endOf(doc); k < end; k++) {
       const entry = termEntry[terms[k]];
       if (entry === 0) continue;
-      const info = infos[k];
+      const info = narrow === null ? infos[k] : narrow[infos[k]];
       const slot = info >>> SLOT_SHIFT;
       const pos = info & POSITION_MASK;
       for (let j = this.entryStart[entry - 1]; j < this.entryStart[entry]; j++) {
