@@ -60,12 +60,19 @@ export function infoReader(infos: PageArray | undefined): Uint32Array | null {
   return infos !== undefined && infos.BYTES_PER_ELEMENT === 2 ? WIDE_INFO : null;
 }
 
-/** The first `length` infos of a page, in the packed layout (snapshots, tests). */
-function wideInfos(infos: PageArray, length: number): Uint32Array {
+/** The first `length` infos of a page, in the packed layout (into `into` when given: its first `length`). */
+function wideInfos(infos: PageArray, length: number, into?: Uint32Array): Uint32Array {
   if (infos.BYTES_PER_ELEMENT === 4) return infos.subarray(0, length) as Uint32Array;
-  const wide = new Uint32Array(length);
+  const wide = into ?? new Uint32Array(length);
   for (let k = 0; k < length; k++) wide[k] = WIDE_INFO[infos[k]];
   return wide;
+}
+
+/** The first `length` term ids of a page as 32-bit words (into `into`: its first `length`). */
+function wideTerms(terms: PageArray, length: number, into: Uint32Array): Uint32Array {
+  if (terms.BYTES_PER_ELEMENT === 4) return terms as Uint32Array;
+  into.set(terms.subarray(0, length));
+  return into;
 }
 
 /** Entries of the first page (a small index stays small); pages double up to the largest. */
@@ -207,7 +214,7 @@ export class ForwardIndex {
    * Tokens written after `length` are left out, so a snapshot described earlier reads what it described.
    */
   *termPieces(length: number): Generator<Uint8Array, void, void> {
-    yield* this.pieces(this.termPages, length, (terms, used) => (terms.BYTES_PER_ELEMENT === 4 ? (terms as Uint32Array) : Uint32Array.from(terms.subarray(0, used))));
+    yield* this.pieces(this.termPages, length, wideTerms);
   }
 
   /** The same for the infos, in the packed layout. */
@@ -221,12 +228,18 @@ export class ForwardIndex {
     this.docPage.trim(1.25);
   }
 
-  /** Snapshots store 4 bytes a token: a narrow page is widened piece by piece (`wide`), a page at a time. */
-  private *pieces(pages: PageArray[], length: number, wide: (page: PageArray, used: number) => Uint32Array): Generator<Uint8Array, void, void> {
+  /**
+   * Snapshots store 4 bytes a token: a narrow page is widened (`wide`) into one buffer reused from page to page
+   * (a piece is valid until the next is asked for, `SnapshotWriter.pieces`): a fresh one per page was 8 MB of
+   * garbage per page, outside the heap, for each snapshot.
+   */
+  private *pieces(pages: PageArray[], length: number, wide: (page: PageArray, used: number, into: Uint32Array) => Uint32Array): Generator<Uint8Array, void, void> {
+    let scratch: Uint32Array | null = null;
     for (let p = 0; p < pages.length && this.pageBase[p] < length; p++) {
       const used = Math.min(p + 1 < pages.length ? this.pageBase[p + 1] : this.length, length) - this.pageBase[p];
       if (used <= 0) continue;
-      const words = wide(pages[p], used);
+      if (pages[p].BYTES_PER_ELEMENT === 2 && (scratch === null || scratch.length < used)) scratch = new Uint32Array(Math.max(used, Math.min(this.pages.max, 2 * used)));
+      const words = wide(pages[p], used, scratch!);
       yield new Uint8Array(words.buffer, words.byteOffset, used * 4);
     }
   }
