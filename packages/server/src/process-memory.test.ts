@@ -35,7 +35,7 @@ describe('serverProcessEnv', () => {
 });
 
 describe('heapGrowthPercent', () => {
-  it('is 60% unless set, a whole number of percent when set, and V8\'s own for "default"', () => {
+  it('is 30% unless set, a whole number of percent when set, and V8\'s own for "default"', () => {
     expect(heapGrowthPercent({})).toBe(HEAP_GROWING_PERCENT);
     expect(heapGrowthPercent({ VITRINE_HEAP_GROWTH: '100' })).toBe(100);
     expect(heapGrowthPercent({ VITRINE_HEAP_GROWTH: 'default' })).toBeNull();

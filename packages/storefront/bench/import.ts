@@ -1,6 +1,7 @@
 /**
  * `npm run bench:import`: a large NDJSON import through the merchant console in headless Chromium (file picked,
- * streamed, sent in batches) while another client searches the shop's index. Prints the server's RSS growth
+ * streamed, sent in batches) while another client searches the shop's index (its searches asked twice before
+ * the baseline is read, so that what the server keeps for them is not counted). Prints the server's RSS growth
  * over the import and the searches' latency percentiles. Needs a built storefront (`npm run build`).
  *
  *   node --import tsx packages/storefront/bench/import.ts [--mb 100] [--catalogue 10000] [--threads 1] [--indexing-share S] [--cpu-prof DIR] [--memory-log FILE]
