@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { serverProcessEnv } from '@vitrine/server';
 import { relaunchEnv } from './launch.ts';
 import { spawnVitrine, tempDir } from './testing.ts';
@@ -50,6 +50,8 @@ describe.runIf(process.platform === 'linux')('vitrine serve, relaunched', () => 
 
   it(`runs the server ${relaunched ? 'in a child process with its allocator settings' : 'in the same process (no glibc here)'}, stopped cleanly by SIGTERM`, async () => {
     const run = serve('data-term');
+    // A failed expectation must not leave the server running: killed outright, the command takes it along.
+    onTestFinished(() => void run.child.kill('SIGKILL'));
     const url = await run.url;
     expect((await fetch(`${url}/1/isalive`)).status).toBe(200);
     const servers = childrenOf(run.child.pid!);
