@@ -9,6 +9,7 @@ import { TextIndex } from './text-index.ts';
 import { asDocId } from '../structures/ids.ts';
 import { parsePath } from './attributes.ts';
 import { Bitset } from '../structures/bitset.ts';
+import { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 
 const WORDS = ['red', 'shoe', 'blue', 'shirt', 'wool', 'sock'];
 const slots = [
@@ -103,6 +104,55 @@ describe('TextIndex tail levels', () => {
         read();
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe('TextIndex whole-value documents', () => {
+  /** Documents of each term where one of the record's values is that term alone, by brute force. */
+  function soleOracle(records: Array<{ name: string; tags: string[] }>): Map<string, number[]> {
+    const result = new Map<string, number[]>();
+    records.forEach((record, doc) => {
+      for (const value of [record.name, ...record.tags]) {
+        const words = value.split(' ').filter((word) => word !== '');
+        if (words.length !== 1) continue;
+        const docs = result.get(words[0]) ?? [];
+        if (docs[docs.length - 1] !== doc) docs.push(doc);
+        result.set(words[0], docs);
+      }
+    });
+    return result;
+  }
+
+  function soleSets(text: TextIndex, documents: number): Map<string, number[]> {
+    const result = new Map<string, number[]>();
+    text.dict.terms.forEach((term, termId) => {
+      const set = new Bitset(documents);
+      text.orSoleInto(termId, set);
+      const docs: number[] = [];
+      for (let doc = 0; doc < documents; doc++) if (set.has(doc)) docs.push(doc);
+      if (docs.length > 0) result.set(term, docs);
+    });
+    return result;
+  }
+
+  it('match a brute-force scan, written one by one and read back from a snapshot, and go on growing after it', () => {
+    const phrase = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
+    const record = fc.record({ name: phrase, tags: fc.array(fc.oneof(fc.constantFrom(...WORDS), phrase), { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 80 }), fc.array(record, { maxLength: 20 }), (before, after) => {
+        const text = new TextIndex(slots, '');
+        before.forEach((fields, doc) => text.add(asDocId(doc), fields));
+        expect(soleSets(text, before.length)).toEqual(soleOracle(before));
+        const w = new SnapshotWriter();
+        for (const _ of text.save(w));
+        const loaded = TextIndex.load(new SnapshotReader(w.finish()), '', before.length);
+        expect(soleSets(loaded, before.length)).toEqual(soleOracle(before));
+        const all = [...before, ...after];
+        after.forEach((fields, k) => loaded.add(asDocId(before.length + k), fields));
+        expect(soleSets(loaded, all.length)).toEqual(soleOracle(all));
+      }),
+      { numRuns: 80 },
     );
   });
 });
