@@ -60,6 +60,11 @@ export function infoReader(infos: PageArray | undefined): Uint32Array | null {
   return infos !== undefined && infos.BYTES_PER_ELEMENT === 2 ? WIDE_INFO : null;
 }
 
+/** A page's info at `k`, in the packed layout (off the hot paths, which hoist `infoReader`). */
+function infoAt(infos: PageArray, k: number): number {
+  return infos.BYTES_PER_ELEMENT === 2 ? WIDE_INFO[infos[k]] : infos[k];
+}
+
 /** The first `length` infos of a page, in the packed layout (into `into` when given: its first `length`). */
 function wideInfos(infos: PageArray, length: number, into?: Uint32Array): Uint32Array {
   if (infos.BYTES_PER_ELEMENT === 4) return infos.subarray(0, length) as Uint32Array;
@@ -200,8 +205,7 @@ export class ForwardIndex {
   /** Info (packed layout) of the token at global `position`, which must be in the document being written. */
   openInfo(position: number): number {
     const page = this.infoPages.length - 1;
-    const info = this.infoPages[page][position - this.pageBase[page]];
-    return this.infoPages[page].BYTES_PER_ELEMENT === 2 ? WIDE_INFO[info] : info;
+    return infoAt(this.infoPages[page], position - this.pageBase[page]);
   }
 
   setOpenInfo(position: number, info: number): void {
@@ -255,33 +259,17 @@ export class ForwardIndex {
     const open = this.docStart.data[this.docStart.length - 1];
     const carried = this.length - open;
     const size = Math.max(this.pages.min, Math.min(this.pages.max, this.termPages[last].length * 2), carried * 2);
-    // Narrow again, unless the tokens carried over need the width (a page widens once its tokens do).
-    const oldTerms = this.termPages[last].subarray(open - base, this.length - base);
-    const oldInfos = this.infoPages[last].subarray(open - base, this.length - base);
-    const terms = oldTerms.BYTES_PER_ELEMENT === 2 || oldTerms.every((term) => term <= 0xffff) ? new Uint16Array(size) : new Uint32Array(size);
-    terms.set(oldTerms);
-    let infos: PageArray;
-    if (oldInfos.BYTES_PER_ELEMENT === 2) {
-      infos = new Uint16Array(size);
-      infos.set(oldInfos);
-    } else {
-      const narrow = Array.from(oldInfos, narrowInfo);
-      if (narrow.every((value) => value >= 0)) {
-        infos = new Uint16Array(size);
-        infos.set(narrow);
-      } else {
-        infos = new Uint32Array(size);
-        infos.set(oldInfos);
-      }
-    }
-    if (open === base) {
-      // The open document filled its page alone: the new page replaces it (no document lives there).
-      this.termPages[last] = terms;
-      this.infoPages[last] = infos;
-    } else {
-      this.termPages.push(terms);
-      this.infoPages.push(infos);
-      this.pageBase.push(open);
+    const fromTerms = this.termPages[last];
+    const fromInfos = this.infoPages[last];
+    // Narrow again: the tokens carried over widen it as they are written, like any token.
+    const page = open === base ? last : last + 1;
+    this.termPages[page] = new Uint16Array(size);
+    this.infoPages[page] = new Uint16Array(size);
+    if (open !== base) this.pageBase.push(open);
+    // (When the open document filled its page alone, the new page replaces it: no document lives there.)
+    for (let k = 0; k < carried; k++) {
+      this.setTerm(page, k, fromTerms[open - base + k]);
+      this.setInfo(page, k, infoAt(fromInfos, open - base + k));
     }
     return carried;
   }
