@@ -11,7 +11,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  */
 const SERVER_SRC = './packages/server/src';
 const SERVER_LEVELS = [
-  [['config and errors', ['config.ts', 'errors.ts', 'engine-errors.ts', 'keys-file.ts', 'huge-pages.ts']]],
+  [['config and errors', ['config.ts', 'errors.ts', 'engine-errors.ts', 'keys-file.ts', 'process-memory.ts']]],
   [['http', ['http']]],
   [['storage', ['storage']]],
   [['auth', ['auth']]],
