@@ -89,7 +89,7 @@ describe('vitrine start', () => {
     expect(await second.exited).toBe(0);
   }, 120_000);
 
-  it('says it is not ready until the demo is built, and answers every request within a second meanwhile', async () => {
+  it('says it is not ready until the demo is built, and answers requests meanwhile instead of holding them to the end', async () => {
     // The banner, which tells the port of PORT=0, comes once ready: the port is chosen here.
     const port = await freePort();
     const env = { VITRINE_DATA_DIR: join(dir, 'data-ready'), VITRINE_DEMO_SIZE: '10000', VITRINE_ADMIN_API_KEY: 'admin-test', VITRINE_SEARCH_API_KEY: 'search-test', PORT: String(port) };
@@ -100,6 +100,7 @@ describe('vitrine start', () => {
       const url = `http://127.0.0.1:${port}`;
       // Listening, before the catalogue is created.
       while (!(await fetch(`${url}/1/isalive`).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 20));
+      const listening = performance.now();
       let ready = false;
       const seen = { isalive: new Map<number, number>(), search: new Map<number, number>() };
       const slowest = { isalive: 0, search: 0 };
@@ -121,15 +122,19 @@ describe('vitrine start', () => {
       });
       const probes = Promise.all([probe('isalive', () => fetch(`${url}/1/isalive`)), probe('search', search)]);
       await run.url;
+      const buildMs = performance.now() - listening;
       ready = true;
       await probes;
       expect(await (await fetch(`${url}/1/isalive`)).json()).toEqual({ message: 'server is alive' });
-      console.log(`while building: isalive ${JSON.stringify([...seen.isalive])}, slowest ${slowest.isalive.toFixed(0)} ms; search ${JSON.stringify([...seen.search])}, slowest ${slowest.search.toFixed(0)} ms`);
+      console.log(`while building (${buildMs.toFixed(0)} ms): isalive ${JSON.stringify([...seen.isalive])}, slowest ${slowest.isalive.toFixed(0)} ms; search ${JSON.stringify([...seen.search])}, slowest ${slowest.search.toFixed(0)} ms`);
       expect(seen.isalive.get(503)).toBeGreaterThan(0);
       expect([...seen.search.keys()].every((status) => status === 200 || status === 404)).toBe(true);
       expect(seen.search.get(200)).toBeGreaterThan(0);
-      expect(slowest.isalive).toBeLessThan(1000);
-      expect(slowest.search).toBeLessThan(1000);
+      // Relative to the build, not a fixed time: a busy machine slows both alike (a search took 0.2–0.6 s of a
+      // 2.8 s build here, 1.05 s under a full test run). A server holding requests until the catalogue is built
+      // would answer one after about the whole build.
+      expect(slowest.isalive).toBeLessThan(buildMs / 3);
+      expect(slowest.search).toBeLessThan(buildMs / 3);
     } finally {
       run.child.kill('SIGTERM');
     }
