@@ -15,15 +15,27 @@ import { restAfter, SearchActivity } from '../storage/indexing-share.ts';
 import { indexesTouchedBy, OpInProgress } from '../storage/op-in-progress.ts';
 import type { Op } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
+import type { AppliedOp } from '../storage/replica.ts';
+import type { SentOp } from './thread-messages.ts';
 
 /** Longest wait of an operation behind calls under way before it is applied between two of their slices. */
 const DEFER_MS = 50;
 /** Work done per turn of the event loop on a batch applied in steps: a search waits about this long behind it. */
 export const APPLY_STEP_MS = 5;
 
+/** An applied operation as sent to the threads: with the indexes it writes when a batch tells them (`SentOp`). */
+export function sentOp({ seq, op, json }: AppliedOp): SentOp {
+  if (op.kind !== 'batch' || op.requests.some((request) => request.action === 'delete')) return { seq, json };
+  const writes = new Set<string>();
+  for (const request of op.requests) writes.add(request.indexName);
+  return { seq, json, writes: [...writes] };
+}
+
 interface Received {
   seq: number;
   json: string;
+  /** `SentOp.writes`: when known, what it may change is known without parsing it. */
+  writes?: readonly string[];
   /** Parsed once, when first needed. */
   op?: Op;
 }
@@ -59,8 +71,8 @@ export class ThreadApplier {
   ) {}
 
   /** Operations were received (in log order): applied from the next turn on. */
-  receive(ops: Array<{ seq: number; json: string }>): void {
-    for (const { seq, json } of ops) this.queue.push({ seq, json });
+  receive(ops: SentOp[]): void {
+    for (const { seq, json, writes } of ops) this.queue.push({ seq, json, writes });
     if (this.callsPending() > 0 && this.deferTimer === undefined) {
       this.deferTimer = setTimeout(() => {
         this.deferExpired = true;
@@ -76,7 +88,7 @@ export class ThreadApplier {
   }
 
   /** Applies `ops` now, whole, after everything received before them. */
-  applyNow(ops: Array<{ seq: number; json: string }>): void {
+  applyNow(ops: SentOp[]): void {
     this.applyAll();
     for (const { seq, json } of ops) this.queue.push({ seq, json });
     if (this.queue.length > 0) this.applyWhole(this.queue.length);
@@ -119,11 +131,7 @@ export class ThreadApplier {
   /** Applies, whole, the operations received up to the last one that may change one of `reads`. */
   private applyWhatChanges(reads: ReadonlySet<string>): void {
     let last = -1;
-    this.queue.forEach((received, i) => {
-      const op = (received.op ??= JSON.parse(received.json) as Op);
-      // Only a batch's reach is known without applying what comes before it.
-      if (op.kind !== 'batch' || op.requests.some((r) => r.action === 'delete' || reads.has(r.indexName))) last = i;
-    });
+    for (let i = this.queue.length - 1; i >= 0 && last < 0; i--) if (mayChange(this.queue[i], reads)) last = i;
     if (last < 0) return;
     this.job?.finish();
     this.applyWhole(last + 1);
@@ -240,4 +248,15 @@ export class ThreadApplier {
       if (!this.inTurn) this.tellApplied();
     });
   }
+}
+
+/** Whether a queued operation may change one of the indexes `reads`: only a batch's reach is known before it is applied. */
+function mayChange(received: Received, reads: ReadonlySet<string>): boolean {
+  if (received.writes === undefined) {
+    const op = (received.op ??= JSON.parse(received.json) as Op);
+    if (op.kind !== 'batch') return true;
+    received.writes = sentOp({ seq: received.seq, op, json: received.json }).writes;
+    if (received.writes === undefined) return true;
+  }
+  return received.writes.some((name) => reads.has(name));
 }

@@ -10,9 +10,22 @@ export interface StartPhases {
   warmUpMs: number;
 }
 
+/**
+ * A logged operation as a thread receives it: its JSON as logged and, for a batch that deletes no index, the
+ * indexes it writes. A search arriving behind queued operations is checked against those names rather than
+ * against each batch parsed and walked request by request: that check took 0.4 ms of the thread per search
+ * during a catalogue import (docs/PERFORMANCE.md, import through the console).
+ */
+export interface SentOp {
+  seq: number;
+  json: string;
+  /** Undefined: unknown without parsing (not a batch, or one deleting an index), so it may change any index. */
+  writes?: string[];
+}
+
 export type ThreadRequest =
-  | { type: 'start'; dataDir: string; snapshotSeq: number; ops: Array<{ seq: number; json: string }>; appliedSeq: number; recordsFromFilesAfterMs: number; indexingShareWhileSearching: number }
-  | { type: 'apply'; ops: Array<{ seq: number; json: string }> }
+  | { type: 'start'; dataDir: string; snapshotSeq: number; ops: SentOp[]; appliedSeq: number; recordsFromFilesAfterMs: number; indexingShareWhileSearching: number }
+  | { type: 'apply'; ops: SentOp[] }
   | { type: 'search'; id: number; call: SearchCall }
   /** A read other than a search call (`reads.ts`): records by objectID, a browse page, sizes… */
   | { type: 'read'; id: number; call: ReadCall }

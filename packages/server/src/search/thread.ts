@@ -19,7 +19,7 @@ import { readSnapshot, writeSnapshotFiles } from '../storage/snapshot.ts';
 import { SearchScheduler } from './scheduler.ts';
 import { indexesRead, readIndexes } from './reads.ts';
 import { ThreadApplier } from './thread-applier.ts';
-import type { ThreadRequest, ThreadResponse } from './thread-messages.ts';
+import type { SentOp, ThreadRequest, ThreadResponse } from './thread-messages.ts';
 import { warmUp } from './warm-up.ts';
 
 const port = parentPort!;
@@ -29,9 +29,9 @@ const applier = new ThreadApplier(() => registry, () => scheduler.pending, (seq)
 /** Answers search calls in slices, clients taking turns, with the event loop turning between slices. */
 const scheduler = new SearchScheduler(() => registry, () => applier.callsEnded());
 /** From a snapshot's start until caught up after it: the operations that arrived meanwhile, applied after. */
-let held: Array<{ seq: number; json: string }> | null = null;
+let held: SentOp[] | null = null;
 /** Until the start point is loaded: the operations sent meanwhile (applied after it, before `ready`). */
-let starting: Array<{ seq: number; json: string }> | null = [];
+let starting: SentOp[] | null = [];
 
 /**
  * Once a snapshot's bytes are all handed to the system: the operations held meanwhile go to the applier, and

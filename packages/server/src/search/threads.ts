@@ -23,6 +23,7 @@ import { PendingCalls } from './pending-calls.ts';
 import type { SearchAnswer, SearchCall } from './queries.ts';
 import type { ReadCall, ReadResult, ReadTarget } from './reads.ts';
 import type { StartPhases, ThreadRequest, ThreadResponse } from './thread-messages.ts';
+import { sentOp } from './thread-applier.ts';
 import { spawnSearchWorker } from './thread-spawn.ts';
 import type { Worker } from 'node:worker_threads';
 
@@ -81,7 +82,7 @@ export class SearchThreads implements ReadTarget {
     private readonly onError: (error: unknown) => void = (error) => console.error('search thread failed:', error),
   ) {
     this.unsubscribe = store.onApplied((applied) => {
-      const ops = applied.map(({ seq, json }) => ({ seq, json }));
+      const ops = applied.map(sentOp);
       if (ops.length === 0) return;
       for (const thread of this.threads) {
         thread.previousSentSeq = thread.sentSeq;
