@@ -46,10 +46,11 @@ const SOURCE_PIECE_BYTES = 1 << 20;
 
 /**
  * Where the records of a snapshot are read back from: its records section, `start` and `length` in bytes from
- * the section's first. Reads are synchronous (the engine is); a read answers a buffer of its own.
+ * the section's first. Reads are synchronous (the engine is); a read answers a buffer of its own, or a view of
+ * `into` (at least `length` long) when given.
  */
 export interface RecordSource {
-  read(start: number, length: number): Uint8Array;
+  read(start: number, length: number, into?: Uint8Array): Uint8Array;
   /** Called once no record is read from it any more. */
   close(): void;
 }
@@ -337,6 +338,10 @@ export class RecordList {
   private *liveRecordBytes(offsets: Uint32Array): Generator<Uint8Array, void, void> {
     const n = offsets.length - 1;
     const { chunkOf, startOf } = this;
+    // Records copied from the previous snapshot's file pass through one buffer, each piece written before the
+    // next is read (`SnapshotWriter.pieces`): a buffer per piece was garbage until the thread's next collection,
+    // the whole catalogue's records (tens of megabytes) at the peak of a snapshot during an import.
+    let scratch: Uint8Array | undefined;
     let doc = 0;
     while (doc < n) {
       if (this.deleted[doc] === 1) {
@@ -349,7 +354,10 @@ export class RecordList {
       while (end < n && this.deleted[end] === 0 && chunkOf.data[end] === chunk && startOf.data[end] === start + (offsets[end] - offsets[doc])) end++;
       const length = offsets[end] - offsets[doc];
       if (chunk !== COLD) yield this.chunks[chunk].subarray(start, start + length);
-      else for (let at = 0; at < length; at += SOURCE_PIECE_BYTES) yield this.source!.read(start + at, Math.min(SOURCE_PIECE_BYTES, length - at));
+      else {
+        scratch ??= new Uint8Array(SOURCE_PIECE_BYTES);
+        for (let at = 0; at < length; at += SOURCE_PIECE_BYTES) yield this.source!.read(start + at, Math.min(SOURCE_PIECE_BYTES, length - at), scratch);
+      }
       doc = end;
     }
   }

@@ -51,9 +51,9 @@ export class SnapshotRecordFile implements RecordSource {
     return this.fd === null ? 0 : fstatSync(this.fd).size;
   }
 
-  read(start: number, length: number): Uint8Array {
+  read(start: number, length: number, into?: Uint8Array): Uint8Array {
     if (this.fd === null) throw new Error('records read from a closed snapshot file');
-    const bytes = new Uint8Array(length);
+    const bytes = into === undefined ? new Uint8Array(length) : into.subarray(0, length);
     for (let at = 0; at < length; ) {
       const read = readSync(this.fd, bytes, at, length - at, this.sectionStart + start + at);
       if (read === 0) throw new Error(`snapshot file ended before record bytes ${start}–${start + length}`);
