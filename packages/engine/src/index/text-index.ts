@@ -186,19 +186,23 @@ export class TextIndex {
   }
 
   /** The term's documents, ascending (its grouped postings are in key order). */
-  private postingsInOrder(termId: number): Uint32Array {
+  private postingsInOrder(termId: number, into?: Uint32Array): Uint32Array {
     const grouped = this.grouped[termId].docs;
     const tail = this.tail[termId].view();
-    const docs = new Uint32Array(grouped.length + tail.length);
+    const length = grouped.length + tail.length;
+    const docs = into !== undefined && into.length >= length ? into.subarray(0, length) : new Uint32Array(length);
     docs.set(grouped);
     docs.subarray(0, grouped.length).sort();
     docs.set(tail, grouped.length);
     return docs;
   }
 
-  /** The documents where the term is a whole value on its own, ascending. */
-  private soleDocuments(termId: number): Uint32Array {
-    return this.soleEverywhere.data[termId] === 1 ? this.postingsInOrder(termId) : this.sole[termId].view();
+  /**
+   * The documents where the term is a whole value on its own, ascending. Where that is every document holding
+   * it (`soleEverywhere`), the list is built, in `scratch` when it is long enough.
+   */
+  private soleDocuments(termId: number, scratch?: Uint32Array): Uint32Array {
+    return this.soleEverywhere.data[termId] === 1 ? this.postingsInOrder(termId, scratch) : this.sole[termId].view();
   }
 
   /** Number of documents containing the term (deleted ones included). */
@@ -317,7 +321,18 @@ export class TextIndex {
     w.u32Pieces('text.ends', groupOffsets[T] * 4, () => termArrays(T, (t) => grouped[t].starts.subarray(1)));
     w.u32('text.groupOffsets', groupOffsets);
     // As lists, whichever way they are held (a list as long as the postings is read back as `soleEverywhere`).
-    w.u32Pieces('text.sole', soleOffsets[T] * 4, () => termArrays(T, (t) => this.soleDocuments(t)));
+    // The lists of terms flagged `soleEverywhere` are built as written, each in one buffer reused from term to
+    // term (a piece is valid until the next is asked for, `SnapshotWriter.pieces`): a list of its own per term
+    // was as large as those terms' postings, garbage outside the heap until the next collection, at the end of
+    // each snapshot during an import.
+    let scratch = new Uint32Array(0);
+    w.u32Pieces('text.sole', soleOffsets[T] * 4, () =>
+      termArrays(T, (t) => {
+        const length = soleOffsets[t + 1] - soleOffsets[t];
+        if (this.soleEverywhere.data[t] === 1 && length > scratch.length) scratch = new Uint32Array(Math.max(length, 2 * scratch.length, 1024));
+        return this.soleDocuments(t, scratch);
+      }),
+    );
     w.u32('text.soleOffsets', soleOffsets);
     const forward = this.forward;
     const tokens = forward.length;
