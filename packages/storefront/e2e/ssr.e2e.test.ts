@@ -1,12 +1,15 @@
 /**
  * Server-rendered pages in the browser: a category or product page arrives complete, hydrates without asking
- * the search API for anything until the shopper acts, and does not move on load (layout-shift entries sum to
- * about 0); titles follow in-app navigation; unknown addresses answer 404 with a search box. Desktop and phone.
+ * the search API for anything until the shopper acts, and does not move on load, even while it arrives in
+ * slices over a slow connection (layout-shift entries sum to about 0); titles follow in-app navigation; unknown
+ * addresses answer 404 with a search box. Desktop and phone.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { Product } from '@vitrine/protocol';
 import { productPath, slugify } from '../src/lib/catalog.ts';
 import { desktop, hitNames, phone, useShop } from './harness.ts';
+import { startSlowConnection } from './slow-connection.ts';
 
 /** Search API calls (multi-queries and record reads) the page makes; insights events are not searches. */
 function recordSearchRequests(page: Page): string[] {
@@ -22,7 +25,10 @@ function recordSearchRequests(page: Page): string[] {
 /** Sums the page's layout shifts (as CLS counts them: not those right after an input). */
 async function observeLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const holder = window as unknown as { __layoutShift: number; __shifted: string[] };
+    const holder = window as unknown as { __layoutShift: number; __shifted: string[]; __observingShifts?: boolean };
+    // Once per page, however many tests asked: a second observer would count every shift twice.
+    if (holder.__observingShifts) return;
+    holder.__observingShifts = true;
     holder.__layoutShift = 0;
     holder.__shifted = [];
     type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }> };
@@ -42,12 +48,20 @@ async function observeLayoutShifts(page: Page): Promise<void> {
 }
 
 /** The page's layout shifts sum to about 0; a failure names what moved. */
-async function expectNoLayoutShift(page: Page): Promise<void> {
+async function expectNoLayoutShift(page: Page, where = ''): Promise<void> {
   const { total, shifted } = await page.evaluate(() => {
     const holder = window as unknown as { __layoutShift: number; __shifted: string[] };
     return { total: holder.__layoutShift, shifted: holder.__shifted };
   });
-  expect(total, `layout shifts: ${shifted.join('; ')}`).toBeLessThan(0.01);
+  expect(total, `layout shifts${where ? ` on ${where}` : ''}: ${shifted.join('; ')}`).toBeLessThan(0.01);
+}
+
+/** A product of the test catalogue with other variants (records sharing its `groupID`). */
+function productWithVariants(products: Product[]): Product {
+  const groupOf = (product: Product) => (product as Product & { groupID?: unknown }).groupID;
+  const found = products.find((product) => groupOf(product) !== undefined && products.some((other) => other !== product && groupOf(other) === groupOf(product)));
+  if (!found) throw new Error('the test catalogue has no product with variants');
+  return found;
 }
 
 /**
@@ -96,6 +110,25 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       await page.locator('.vt-header-search .ais-SearchBox-input').fill(harness.products[1].name.split(' ').slice(-2).join(' '));
       await expect.poll(() => searches.length).toBeGreaterThan(0);
       await expect.poll(() => hitNames(page)).not.toEqual(before);
+    });
+
+    it('does not move while a category or product page arrives in slices over a slow connection', async () => {
+      const { page, harness } = shop;
+      await observeLayoutShifts(page);
+      // The browser paints between slices: a card, a list or a picker that takes its place only once the
+      // whole page is there would move what the shopper already sees.
+      const slow = await startSlowConnection(harness.baseURL);
+      try {
+        const lvl0 = harness.products[0].hierarchicalCategories.lvl0;
+        for (const path of [`/c/${slugify(lvl0)}`, productPath(productWithVariants(harness.products))]) {
+          await page.goto(`${slow.url}${path}`);
+          await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+          await page.waitForLoadState('networkidle');
+          await expectNoLayoutShift(page, path);
+        }
+      } finally {
+        await slow.close();
+      }
     });
 
     it('hydrates the home page with its featured products, no search request, no layout shift and no script error', async () => {
@@ -225,16 +258,19 @@ for (const [screen, viewport] of [['desktop', desktop], ['phone', phone]] as con
       }
     });
 
-    it('hydrates a product page without reading the record again', async () => {
+    it('hydrates a product page without reading the record or listing its variants again', async () => {
       const { page, harness } = shop;
-      const product = harness.products[2];
+      const product = productWithVariants(harness.products);
       const searches = recordSearchRequests(page);
       const response = await page.goto(productPath(product));
       expect(response?.status()).toBe(200);
+      // The variant picker is in the server's page, above the buttons it would otherwise push down.
+      expect(await response!.text()).toMatch(/<nav class="vt-variants"[^>]*>.*<div class="vt-buy">/s);
       await expect.poll(() => isHydrated(page)).toBe(true);
       await page.waitForLoadState('networkidle');
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(product.name);
-      expect(searches.filter((path) => path.endsWith('/objects'))).toEqual([]);
+      expect(await page.locator('.vt-variants [aria-current="page"]').count()).toBe(1);
+      expect(searches).toEqual([]);
       expect(await page.title()).toBe(`${product.name} – Vitrine`);
     });
 

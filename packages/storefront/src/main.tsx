@@ -31,6 +31,7 @@ async function boot(state: PageState | undefined): Promise<Services> {
     ...(state?.search ? { search: state.search } : {}),
     ...(state?.product ? { product: state.product } : {}),
     ...(state?.featured ? { featured: state.featured } : {}),
+    ...(state?.variants ? { variants: state.variants } : {}),
   };
   return { config, searchClient, insights, categories, cart: new CartStore(window.localStorage), initialData };
 }

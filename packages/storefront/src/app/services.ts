@@ -16,10 +16,10 @@ export interface Services {
   categories: CategoryNode[];
   cart: CartStore;
   /**
-   * What the server rendered the first page with (search results, the product record). Each part is taken
+   * What the server rendered the first page with (search results, the product record and its variants). Each part is taken
    * once, by the page that hydrates: a page shown later must not start from the first page's data.
    */
-  initialData: Pick<PageState, 'search' | 'product' | 'featured'>;
+  initialData: Pick<PageState, 'search' | 'product' | 'featured' | 'variants'>;
 }
 
 /** Takes (and forgets) one part of the data the page was server-rendered with. */

@@ -26,6 +26,7 @@ import type { SearchClient } from '../lib/search-client.ts';
 import { pathToRoute, routeToState } from '../routing.ts';
 import { isHomeState } from '../lib/recommend.ts';
 import { fetchFeatured } from '../components/home/Featured.tsx';
+import { fetchVariants, variantGroup } from '../components/product/VariantPicker.tsx';
 import { backendSearchClient } from './backend-client.ts';
 import { fillShell, headTags } from './head.tsx';
 import { clientPageMeta, notFoundMeta, productPageMeta, searchPageMeta } from './page-meta.ts';
@@ -79,9 +80,13 @@ async function renderProduct(request: PageRequest, url: URL, client: SearchClien
   const [found] = await backend.getObjects(config.indexName, [objectID]);
   const record = (found ?? null) as Product | null;
   const product = { objectID, record };
-  const body = await renderComplete(<Root services={services(config, client, categories, { product })} serverUrl={url} />);
+  // Its variants too, so the picker is in the page and the buttons below it do not move once it is live.
+  const groupID = record ? variantGroup(record) : undefined;
+  const variants = groupID ? { groupID, hits: await fetchVariants(client, config.indexName, groupID).catch(() => []) } : undefined;
+  const initialData = { product, ...(variants ? { variants } : {}) };
+  const body = await renderComplete(<Root services={services(config, client, categories, { ...initialData })} serverUrl={url} />);
   const meta = record ? productPageMeta({ origin: request.origin, product: record, categories, format: config }) : notFoundMeta(pageTitles.missingProduct);
-  return { status: record ? 200 : 404, meta, body, state: { config: request.config, categories, product } };
+  return { status: record ? 200 : 404, meta, body, state: { config: request.config, categories, ...initialData } };
 }
 
 export async function render(request: PageRequest, backend: PageBackend): Promise<RenderedPage> {

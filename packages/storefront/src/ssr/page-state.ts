@@ -20,6 +20,8 @@ export interface PageState {
   featured?: Product[];
   /** The product page's record, null for an unknown product. */
   product?: { objectID: string; record: Product | null };
+  /** The product page's variants: the records sharing its `groupID`. */
+  variants?: { groupID: string; hits: Array<Pick<Product, 'objectID' | 'slug' | 'name' | 'color' | 'image' | 'price'>> };
 }
 
 /**

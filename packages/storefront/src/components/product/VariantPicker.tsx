@@ -1,14 +1,38 @@
 import { useEffect, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
-import { useFormat, useServices } from '../../app/services.ts';
+import { takeInitialData, useFormat, useServices } from '../../app/services.ts';
 import { productPath } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
+import type { SearchClient } from '../../lib/search-client.ts';
 
-type Variant = Pick<Product, 'objectID' | 'slug' | 'name' | 'color' | 'image' | 'price'>;
+export type Variant = Pick<Product, 'objectID' | 'slug' | 'name' | 'color' | 'image' | 'price'>;
 
 /** A filter on one group; quotes and backslashes in the id are escaped so it stays one value. */
 export function groupFilter(groupID: string): string {
   return `groupID:"${groupID.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+}
+
+/** The record's `groupID` when it has one: the group its variants share. */
+export function variantGroup(product: { groupID?: unknown }): string | undefined {
+  return typeof product.groupID === 'string' && product.groupID !== '' ? product.groupID : undefined;
+}
+
+/** Every record of the group (the server renderer asks it too, so a product page arrives with its variants). */
+export async function fetchVariants(searchClient: SearchClient, indexName: string, groupID: string): Promise<Variant[]> {
+  const { results } = await searchClient.search({
+    requests: [{
+      indexName,
+      query: '',
+      filters: groupFilter(groupID),
+      distinct: false,
+      hitsPerPage: 50,
+      attributesToRetrieve: ['objectID', 'slug', 'name', 'color', 'image', 'price'],
+      attributesToHighlight: [],
+      analytics: false,
+    }],
+  });
+  const first = results[0];
+  return first && 'hits' in first ? (first.hits as unknown as Variant[]) : [];
 }
 
 /**
@@ -17,29 +41,22 @@ export function groupFilter(groupID: string): string {
  * Hidden when the record has no `groupID` or is alone in its group, and when the listing fails.
  */
 export function VariantPicker({ product }: { product: Product & { groupID?: unknown } }) {
-  const { searchClient, config } = useServices();
+  const services = useServices();
+  const { searchClient, config } = services;
   const format = useFormat();
-  const groupID = typeof product.groupID === 'string' && product.groupID !== '' ? product.groupID : undefined;
-  const [variants, setVariants] = useState<Variant[]>([]);
+  const groupID = variantGroup(product);
+  // A server-rendered product page comes with its variants: shown at once, nothing below them moves.
+  const [initial] = useState(() => {
+    const rendered = takeInitialData(services, 'variants');
+    return rendered && rendered.groupID === groupID ? rendered.hits : undefined;
+  });
+  const [variants, setVariants] = useState<Variant[]>(initial ?? []);
   useEffect(() => {
-    if (!groupID) return;
+    if (!groupID || initial) return;
     let current = true;
-    searchClient
-      .search({
-        requests: [{
-          indexName: config.indexName,
-          query: '',
-          filters: groupFilter(groupID),
-          distinct: false,
-          hitsPerPage: 50,
-          attributesToRetrieve: ['objectID', 'slug', 'name', 'color', 'image', 'price'],
-          attributesToHighlight: [],
-          analytics: false,
-        }],
-      })
-      .then(({ results }) => {
-        const first = results[0];
-        if (current && first && 'hits' in first) setVariants(first.hits as unknown as Variant[]);
+    fetchVariants(searchClient, config.indexName, groupID)
+      .then((hits) => {
+        if (current) setVariants(hits);
       })
       .catch(() => {
         // Without the list the product page still sells this variant.
@@ -47,7 +64,7 @@ export function VariantPicker({ product }: { product: Product & { groupID?: unkn
     return () => {
       current = false;
     };
-  }, [groupID, searchClient, config.indexName]);
+  }, [groupID, searchClient, config.indexName, initial]);
 
   if (!groupID || variants.length < 2) return null;
   // Colours tell variants apart when they differ; otherwise their names do.
