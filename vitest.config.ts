@@ -16,6 +16,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // A poll waits for a condition; a loaded machine may take more than the default second to meet it.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {

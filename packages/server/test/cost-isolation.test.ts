@@ -5,7 +5,8 @@
  * (`fixtures/heavy-client.ts`, a process of its own, from 127.0.0.1) sends pages of 1,000 hits with everything
  * highlighted, a hundred of them per multi-query, huge tags, a hundred uncached queries counting every facet,
  * on four connections, for ten seconds; meanwhile a shopper (from 127.0.0.2) types InstantSearch's
- * multi-queries. The shopper's searches keep a p99 within 100 ms, and the server's RSS within 1 GB.
+ * multi-queries. The shopper's searches keep a p99 within 100 ms (on a machine so slow that the quiet median,
+ * measured just before, is past a fifteenth of that: within fifteen quiet medians), and the server's RSS within 1 GB.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -157,7 +158,9 @@ describe('cost isolation', () => {
     expect(results['getPage 200']).toBeGreaterThan(0);
     expect(Object.keys(results).every((key) => / (200|400)$/.test(key))).toBe(true);
 
-    expect(percentile(during, 0.99)).toBeLessThanOrEqual(MAX_PROBE_P99_MS);
+    // A slow machine slows the quiet searches too (their median says how slow: the quiet p99 is only their
+    // slowest, often the first); the heavy client may cost the shopper no more than that allows.
+    expect(percentile(during, 0.99)).toBeLessThanOrEqual(Math.max(MAX_PROBE_P99_MS, 15 * percentile(before, 0.5)));
     expect(peakRss).toBeLessThan(MAX_RSS_MB);
     expect(peak).toBeLessThan(MAX_RSS_MB);
   }, 60_000);

@@ -63,15 +63,20 @@ describe('search status and URL timing', () => {
     await typeQuery(page, 'kettle');
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('kettle');
     const log = await readLog();
-    const lastInput = log.inputs.at(-1)!;
-    const write = log.pushes.find((entry) => entry.url.includes('q=kettle'))!;
-    expect(write).toBeDefined();
-    // The write is scheduled by the keystroke's state change, 400 ms later at the earliest.
-    expect(write.at - lastInput).toBeGreaterThanOrEqual(399);
-    // Only one history entry for the whole word, not one per key.
-    expect(log.pushes.filter((entry) => entry.url.includes('q=')).length).toBe(1);
-    // Every probe that ran before the write saw an address bar without the query (a loaded machine may run a
-    // timer late, past the write: such probes say nothing, but the first keystrokes' probes come well before).
+    const queryWrites = log.pushes.filter((entry) => entry.url.includes('q='));
+    expect(queryWrites.at(-1)!.url).toContain('q=kettle');
+    // Each write is scheduled by a keystroke's state change, 400 ms later at the earliest: no key in between.
+    for (const write of queryWrites) {
+      const lastInputBefore = log.inputs.filter((at) => at < write.at).at(-1)!;
+      expect(write.at - lastInputBefore).toBeGreaterThanOrEqual(399);
+    }
+    // One history entry for the whole word, not one per key; only a pause of 400 ms between two keys (a loaded
+    // machine's) may make one more.
+    const pauses = log.inputs.slice(1).filter((at, i) => at - log.inputs[i] >= 390).length;
+    expect(queryWrites.length).toBeLessThanOrEqual(1 + pauses);
+    const write = queryWrites[0];
+    // Every probe that ran before the first write saw an address bar without the query (a loaded machine may
+    // run a timer late, past the write: such probes say nothing, but the first keystrokes' probes come well before).
     const probes = await page.evaluate(() => (window as unknown as { __probes: Array<{ at: number; href: string }> }).__probes);
     const beforeWrite = probes.filter((probe) => probe.at < write.at);
     expect(beforeWrite.length).toBeGreaterThan(0);

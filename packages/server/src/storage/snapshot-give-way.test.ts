@@ -43,11 +43,11 @@ describe('a snapshot written while searches wait', () => {
     const first = statSync(file).size;
     const since = performance.now();
     let turns = 0;
-    while (performance.now() - since < 100) {
+    // A tenth of a second and twenty turns of the loop, whichever is later: a busy machine may give few turns.
+    while (performance.now() - since < 100 || turns < 20) {
       await nextTurn();
       turns++;
     }
-    expect(turns).toBeGreaterThan(10);
     expect(statSync(file).size).toBe(first);
     expect(finished).toBe(false);
     waiting = false;

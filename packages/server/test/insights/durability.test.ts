@@ -61,5 +61,6 @@ describe('events survive kill -9', () => {
       }
     }
     expect(acknowledged.size).toBeGreaterThan(ROUNDS);
-  });
+    // Each round starts a server process: a few seconds each on a slow machine.
+  }, 30_000 + ROUNDS * 5_000);
 });
