@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { startServer } from '@vitrine/server';
@@ -71,10 +71,6 @@ export const seed = 7;
 /** The two screens every new browser test of the shop looks at. */
 export const desktop = { width: 1366, height: 900 };
 export const phone = { width: 390, height: 844 };
-
-// Conditions in a browser settle in tens of milliseconds, but a loaded two-core CI machine can take seconds:
-// poll for up to 10 s instead of Vitest's default 1 s (a passing condition still returns at once).
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   if (!existsSync(join(storefrontDistDir, 'index.html'))) {

@@ -131,8 +131,8 @@ describe('vitrine start', () => {
       expect([...seen.search.keys()].every((status) => status === 200 || status === 404)).toBe(true);
       expect(seen.search.get(200)).toBeGreaterThan(0);
       // Relative to the build, not a fixed time: a busy machine slows both alike (a search took 0.2–0.6 s of a
-      // 2.8 s build here, 1.05 s under a full test run, so a half leaves room). A server holding requests until the catalogue is built
-      // would answer one after about the whole build.
+      // 2.8 s build here, 1.05 s under a full test run, so a half leaves room). A server holding requests until
+      // the catalogue is built would answer one after about the whole build.
       expect(slowest.isalive).toBeLessThan(buildMs / 2);
       expect(slowest.search).toBeLessThan(buildMs / 2);
     } finally {

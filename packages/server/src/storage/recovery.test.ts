@@ -15,9 +15,9 @@ async function turns(count = 5): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Records `<prefix>0` … of a lamp, enough to weigh against small snapshot thresholds. */
 /** Node's timers count whole milliseconds from the loop's clock, which can be read before a test's own clock. */
 const TIMER_SLACK_MS = 25;
+/** Records `<prefix>0` … of a lamp, enough to weigh against small snapshot thresholds. */
 const records = (prefix: string, count = 10) => Array.from({ length: count }, (_, i) => ({ objectID: `${prefix}${i}`, name: 'lamp' }));
 
 /** A write under way, and whether it was acknowledged yet. */

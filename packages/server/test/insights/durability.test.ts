@@ -11,6 +11,8 @@ import { APP_ID, SEARCH_KEY, removeDir, spawnServer, tempDir } from '../../src/t
 const ROUNDS = Number(process.env.VITRINE_DURABILITY_ROUNDS ?? (process.env.CI ? 10 : 2));
 const WRITERS = 3;
 const BATCH = 50;
+/** Each round starts a server process: a few seconds each on a slow machine. */
+const TIMEOUT_MS = 30_000 + ROUNDS * 5_000;
 
 describe('events survive kill -9', () => {
   const dataDir = tempDir('vitrine-insights-crash-');
@@ -61,6 +63,5 @@ describe('events survive kill -9', () => {
       }
     }
     expect(acknowledged.size).toBeGreaterThan(ROUNDS);
-    // Each round starts a server process: a few seconds each on a slow machine.
-  }, 30_000 + ROUNDS * 5_000);
+  }, TIMEOUT_MS);
 });
