@@ -24,7 +24,8 @@ const SERVER_LEVELS = [
 const importSettings = {
   'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
   'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-  'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+  // The workspace's packages resolve to their sources (`source` export condition), as in tests and type checks.
+  'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'], conditionNames: ['source', 'types', 'import', 'node', 'default'] })],
 };
 const inServer = (paths) => paths.map((path) => `${SERVER_SRC}/${path}`);
 const serverLayerZones = SERVER_LEVELS.flatMap((level, i) =>
@@ -39,7 +40,7 @@ const serverLayerZones = SERVER_LEVELS.flatMap((level, i) =>
 ).filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-server/**', 'data/**', '**/coverage/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-server/**', '**/dist-node/**', 'data/**', '**/coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

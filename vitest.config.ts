@@ -1,4 +1,16 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests run the TypeScript sources: the workspace's packages resolve to `src/` through the `source` export
+ * condition, both where Vite resolves (test files and what they import) and where Node does (the test workers,
+ * their worker threads and the processes they spawn pass the flag on).
+ */
+const fromSources = {
+  resolve: { conditions: ['source', ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions], externalConditions: ['source'] } },
+};
+const sourceExecArgv = ['--conditions=source'];
 
 /**
  * A condition settles in milliseconds here, but a loaded two-core CI machine can take seconds: `expect.poll`
@@ -11,13 +23,16 @@ const pollWhileLoaded = { poll: { timeout: 10_000 } };
  * (storefront behaviour in headless Chromium driven by playwright-core). `npm test` runs both.
  */
 export default defineConfig({
+  ...fromSources,
   test: {
     // In CI, also write a JSON report: .ci/run prints its totals as the closing line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitrine-tmp/vitest-report.json' }]] : ['default'],
     projects: [
       {
+        ...fromSources,
         test: {
           name: 'unit',
+          execArgv: sourceExecArgv,
           include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
@@ -26,8 +41,10 @@ export default defineConfig({
         },
       },
       {
+        ...fromSources,
         test: {
           name: 'browser',
+          execArgv: sourceExecArgv,
           include: ['packages/storefront/e2e/**/*.e2e.test.ts'],
           environment: 'node',
           testTimeout: 60_000,

@@ -96,10 +96,11 @@ const BIN = fileURLToPath(new URL('../bin/vitrine.js', import.meta.url));
 
 /**
  * Runs the `vitrine` command as a real process (`vitrine start`, `vitrine serve`); `url` resolves with the URL
- * its banner prints, and rejects if it exits first.
+ * its banner prints, and rejects if it exits first. It runs the sources under test (`--conditions=source`); the
+ * package test (`test/package.test.ts`) runs the compiled command as installed from its tarball.
  */
 export function spawnVitrine(args: string[], env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=source', BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const url = new Promise<string>((resolve, reject) => {

@@ -166,7 +166,7 @@ export function spawnServer(env: Record<string, string>, script = SERVE_SCRIPT, 
   const keys = { VITRINE_APP_ID: APP_ID, VITRINE_ADMIN_API_KEY: ADMIN_KEY, VITRINE_SEARCH_API_KEY: SEARCH_KEY };
   // As the `vitrine` command starts a server: with its allocator settings (`process-memory.ts`).
   const base = serverProcessEnv() ?? process.env;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...base, ...keys, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--conditions=source', '--import', 'tsx', script], { env: { ...base, ...keys, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   onSpawn?.(child);
   return new Promise((resolve, reject) => {
     let output = '';

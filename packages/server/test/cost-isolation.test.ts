@@ -119,7 +119,7 @@ afterAll(async () => {
 describe('cost isolation', () => {
   it('keeps answering a shopper within 100 ms (p99) while another client sends the costliest requests it can', async () => {
     const before = await shopFor(2000);
-    const heavy = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'heavy-client.ts')], {
+    const heavy = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(import.meta.dirname, 'fixtures', 'heavy-client.ts')], {
       env: { ...process.env, HEAVY_URL: server.url, HEAVY_APP_ID: APP_ID, HEAVY_KEY: SEARCH_KEY, HEAVY_CONNECTIONS: '4' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

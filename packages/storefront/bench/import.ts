@@ -74,7 +74,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const dir = await mkdtemp(join(tmpdir(), 'vitrine-bench-import-'));
 const file = join(dir, 'bulk.ndjson');
 const profileArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'serve-storefront.ts')], {
+const child = spawn(process.execPath, [...profileArgs, '--conditions=source', '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'serve-storefront.ts')], {
   // As the `vitrine` command starts a server: with its allocator settings (`server/src/process-memory.ts`).
   env: { ...(serverProcessEnv() ?? process.env), VITRINE_DATA_DIR: join(dir, 'data'), VITRINE_APP_ID: appId, VITRINE_ADMIN_API_KEY: adminKey, VITRINE_SEARCH_API_KEY: searchKey, VITRINE_SEARCH_THREADS: values.threads, ...(values['indexing-share'] ? { VITRINE_INDEXING_SHARE: values['indexing-share'] } : {}), ...(values['memory-log'] ? { VITRINE_MEMORY_LOG: values['memory-log'] } : {}) },
   stdio: ['ignore', 'pipe', 'inherit'],

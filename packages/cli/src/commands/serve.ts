@@ -1,8 +1,8 @@
 import { closeSync, existsSync, fsyncSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveKeys, startServer } from '@vitrine/server';
 import { demoIndexName, demoReplicas } from '@vitrine/demo';
+import { storefrontDistDir } from '@vitrine/storefront';
 import { readEnvironment } from '../config/env.ts';
 import type { CliContext } from '../context.ts';
 import { untilAborted } from '../context.ts';
@@ -14,9 +14,6 @@ import { productImageRoutes } from '../server/images.ts';
 import { seedDemoCatalogue } from '../server/seed.ts';
 import type { Command, OptionValues } from './command.ts';
 
-/** The built storefront, next to this package in the repository. */
-export const storefrontDist = fileURLToPath(new URL('../../../storefront/dist', import.meta.url));
-
 const ENVIRONMENT_HELP = `Environment:
   PORT                     Port to listen on (default 3000; 0 = any free port, printed at start)
   HOST                     Address to listen on (default localhost: this machine only)
@@ -25,7 +22,7 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_ADMIN_API_KEY    Admin key; generated on first start and kept in the data folder when unset
   VITRINE_SEARCH_API_KEY   Search-only key; same
   VITRINE_DEMO_SIZE        Products in the demo catalogue created on first start (default 10000)
-  VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the repository's packages/storefront/dist)
+  VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the one built into Vitrine)
   VITRINE_SEARCH_THREADS   Worker threads answering searches, each with a copy of the indexes in memory
                            (default 1 on a machine with 2 cores or more, else 0: searches on the main thread)
   VITRINE_INDEXING_SHARE   While searches are answered, the share of the server's time writes may take
@@ -41,7 +38,7 @@ interface RunOptions {
 
 async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
   const env = readEnvironment(ctx.env, ctx.cwd);
-  const staticRoot = env.storefrontDir ?? storefrontDist;
+  const staticRoot = env.storefrontDir ?? storefrontDistDir;
   if (options.withStorefront && !existsSync(join(staticRoot, 'index.html'))) {
     throw new CliError(
       env.storefrontDir

@@ -253,7 +253,7 @@ describe('vitrine sync: refused credentials', () => {
 
 /** `vitrine sync` as a child process, so that it can be interrupted and killed. */
 function spawnCli(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...source.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=source', bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...source.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

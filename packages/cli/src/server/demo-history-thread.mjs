@@ -1,8 +1,7 @@
-// Generates the demo's history in a worker thread, which runs the TypeScript sources like the main thread:
-// register tsx here (loaders registered on the main thread do not follow into workers), then generate.
+// Running from the TypeScript sources (tests, development), the demo history thread starts here: loaders
+// registered on the main thread do not follow into workers, so register tsx in this thread, then load its work.
+// The compiled command starts `demo-history-worker.js` directly.
 import { register } from 'tsx/esm/api';
-import { parentPort, workerData } from 'node:worker_threads';
 
 register();
-const { generateHistory, generateProducts } = await import('@vitrine/demo');
-parentPort.postMessage(generateHistory(generateProducts(workerData.products)));
+await import('./demo-history-worker.ts');

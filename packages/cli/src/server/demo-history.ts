@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { InsightsHistory } from '@vitrine/protocol';
 
-const ENTRY = new URL('./demo-history-thread.mjs', import.meta.url);
+/** The thread's module: compiled, or, running from the sources, a shim that registers the TypeScript loader first. */
+const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./demo-history-thread.mjs', import.meta.url) : new URL('./demo-history-worker.js', import.meta.url);
 
 /**
  * The demo's past activity (`generateHistory` over the first `products` demo products), generated in a worker

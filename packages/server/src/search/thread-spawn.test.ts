@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prespawnSearchWorkers, spawnSearchWorker } from './thread-spawn.ts';
+import { prespawnSearchWorkers, spawnSearchWorker, threadFlags } from './thread-spawn.ts';
 
 const exited = (worker: { once(event: 'exit', listener: (code: number) => void): unknown }) => new Promise<number>((resolve) => worker.once('exit', resolve));
 
@@ -16,4 +16,11 @@ describe('search workers started early', () => {
       expect(await ended).toBe(0);
     }
   }, 30_000);
+});
+
+describe('the flags a search thread keeps', () => {
+  it('keeps the profiler and module conditions in every spelling, and nothing else', () => {
+    const flags = ['--expose-gc', '--cpu-prof', '--cpu-prof-dir=out', '--conditions=source', '-C', 'custom', '--conditions', 'other', '--max-old-space-size=4096', '-C=last'];
+    expect(threadFlags(flags)).toEqual(['--cpu-prof', '--cpu-prof-dir=out', '--conditions=source', '-C', 'custom', '--conditions', 'other', '-C=last']);
+  });
 });

@@ -1,12 +1,13 @@
 /**
- * Starting a search thread's worker. Loading a thread's modules takes a second or more (its TypeScript goes
- * through tsx, module by module), as long as the main thread's own: a server command can start its workers
+ * Starting a search thread's worker. Loading a thread's modules takes a while (a second or more when its
+ * TypeScript goes through tsx, module by module), as long as the main thread's own: a server command can start its workers
  * first thing (`prespawnSearchWorkers`), so that both load at once, and the server adopts them when it starts
  * its threads (`spawnSearchWorker`). This module imports nothing else of the server, for that reason.
  */
 import { Worker } from 'node:worker_threads';
 
-const ENTRY = new URL('./thread-entry.mjs', import.meta.url);
+/** The thread's module: compiled, or, running from the sources, a shim that registers the TypeScript loader first. */
+const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./thread-entry.mjs', import.meta.url) : new URL('./thread.js', import.meta.url);
 
 interface Early {
   worker: Worker;
@@ -17,8 +18,22 @@ interface Early {
 const early: Early[] = [];
 
 function newWorker(): Worker {
-  // Only the profiler's flags follow the process into its threads (`npm run bench:http -- --cpu-prof`).
-  return new Worker(ENTRY, { execArgv: process.execArgv.filter((flag) => flag.startsWith('--cpu-prof')) });
+  return new Worker(ENTRY, { execArgv: threadFlags(process.execArgv) });
+}
+
+/**
+ * The process's flags a thread keeps: the profiler's (`npm run bench:http -- --cpu-prof`) and the module
+ * conditions (`--conditions=source` resolves the workspace's packages to their sources); a worker given its own
+ * flags inherits none.
+ */
+export function threadFlags(execArgv: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i];
+    if (flag.startsWith('--cpu-prof') || flag.startsWith('--conditions=') || flag.startsWith('-C=')) kept.push(flag);
+    else if ((flag === '--conditions' || flag === '-C') && i + 1 < execArgv.length) kept.push(flag, execArgv[++i]);
+  }
+  return kept;
 }
 
 /**
