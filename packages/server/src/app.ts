@@ -49,6 +49,9 @@ import { registerPages, requestOrigin } from './pages/page-routes.ts';
 import type { PageSender } from './pages/page-routes.ts';
 import { loadPageRenderer } from './pages/renderer.ts';
 import { SearchThreads } from './search/threads.ts';
+import { loggingOptions, registerRequestId } from './observability/logging.ts';
+import { AppMetrics } from './observability/metrics.ts';
+import { registerMetrics } from './observability/metrics-route.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -65,7 +68,7 @@ export interface AppDeps {
   store: Store;
   config: Pick<ServerConfig, 'appId' | 'adminApiKey' | 'searchApiKey'> & Partial<ServerConfig>;
   limits?: ServerLimits;
-  /** Where request logs go when `config.log` is set (default stdout); tests pass a capture stream. */
+  /** Where request logs go when `config.log` is set (default `config.logStream`, else stdout); tests pass a capture stream. */
   logStream?: NodeJS.WritableStream;
 }
 
@@ -81,21 +84,11 @@ const MULTI_INDEX_ROUTES = new Set([
   '/1/indexes/:indexName/task/:taskID',
 ]);
 
-const REDACTED_HEADERS = ['req.headers["x-algolia-api-key"]', 'req.headers.authorization'];
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = deps.limits ?? resolveLimits(deps.config.limits);
   const options: FastifyHttpOptions<Server> = {
-    logger: deps.config.log
-      ? {
-          redact: { paths: REDACTED_HEADERS, censor: '*****' },
-          ...(deps.logStream ? { stream: deps.logStream } : {}),
-          serializers: {
-            // The query string can carry `x-algolia-api-key`: log the path only.
-            req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
-          },
-        }
-      : false,
+    // One JSON line per request, with its id (`observability/logging.ts`).
+    ...loggingOptions(deps.config, deps.logStream),
     // The search cap by default; write routes raise it (onRoute below), so Fastify stops reading early.
     bodyLimit: limits.maxSearchBodyBytes,
     // Slow clients cannot hold a connection forever; large imports still have minutes per request.
@@ -106,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
   };
   const app = Fastify(options);
+  registerRequestId(app);
   const keys = new KeyStore(deps.store.db);
   const authenticator = new Authenticator(deps.config, keys, limits);
   const routes = new RouteTable();
@@ -124,10 +118,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const reads: ReadTarget = { read: (call) => (threads ?? localRecordReads).read(call) };
   // Load balancers and start-up scripts ask it: alive only once the catalogue is there, loaded (after a restart)
   // here and in a search thread, so that searches are answered at full speed from the first.
+  const alive = () => ready && deps.store.loaded && (threads === undefined || threads.started);
   app.get('/1/isalive', { config: { public: true } }, async () => {
-    if (!ready || !deps.store.loaded || (threads !== undefined && !threads.started)) throw createError('NOT_READY');
+    if (!alive()) throw createError('NOT_READY');
     return { message: 'server is alive' };
   });
+  // `GET /metrics`: the admin key or a key with the `usage` ACL.
+  const metrics = new AppMetrics({ store: deps.store, threads: () => threads, alive });
+  registerMetrics(app, metrics, (request) => requireAcl(authenticator.authenticate(request), 'usage'));
 
   const apiLogs = new ApiLogs(limits.apiLogEntries);
   await app.register(async (api) => {
@@ -177,7 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);

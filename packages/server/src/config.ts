@@ -113,6 +113,9 @@ export function resolveLimits(limits: Partial<ServerLimits> | undefined): Server
   return { ...defaultLimits, ...(limits ?? {}) };
 }
 
+/** Levels of the request log, most severe first (pino's; `silent` writes nothing). */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
 /** A hook to add routes (e.g. `GET /images/*`) before the server starts listening. Runs outside the API's auth. */
 export type RouteExtension = (app: FastifyInstance) => void | Promise<void>;
 
@@ -161,8 +164,15 @@ export interface ServerConfig {
    */
   storefrontRenderer?: string;
   limits?: Partial<ServerLimits>;
-  /** Request logging (keys redacted). Default false. */
+  /**
+   * Request logging through Fastify's logger: one JSON line per request with its id, route pattern, status and
+   * time, never keys, query strings or bodies (`observability/logging.ts`). Default false.
+   */
   log?: boolean;
+  /** With `log`: the least severe level written (pino's). Default `info`, which writes every request's line. */
+  logLevel?: LogLevel;
+  /** With `log`: where the JSON lines go. Default stdout. */
+  logStream?: { write(line: string): unknown };
   /**
    * Behind a reverse proxy: trust its `X-Forwarded-For` so per-IP limits (failed authentications,
    * `maxQueriesPerIPPerHour`, `restrictSources`) see client addresses. `true` or the proxy's addresses / CIDR

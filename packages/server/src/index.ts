@@ -18,7 +18,7 @@ import { limitHeapGrowth } from './process-memory.ts';
 export { buildApp } from './app.ts';
 export type { AppDeps } from './app.ts';
 export { defaultLimits, resolveLimits } from './config.ts';
-export type { ApiExtension, RouteExtension, SearchObserver, ServerConfig, ServerLimits } from './config.ts';
+export type { ApiExtension, LogLevel, RouteExtension, SearchObserver, ServerConfig, ServerLimits } from './config.ts';
 export { serverProcessEnv, HUGE_PAGES_TUNABLE, MMAP_THRESHOLD_TUNABLE } from './process-memory.ts';
 export type { ProcessHost } from './process-memory.ts';
 export { resolveKeys } from './keys-file.ts';

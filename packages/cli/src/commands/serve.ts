@@ -29,7 +29,9 @@ const ENVIRONMENT_HELP = `Environment:
                            (default 0.2: a shopper's searches stay fast during an import; 1: full speed)
   VITRINE_TRUST_PROXY      Behind a reverse proxy: its addresses or CIDR ranges, comma-separated (or loopback),
                            so per-IP limits see the client address from X-Forwarded-For; true trusts any
-                           sender of the header (default false: the connection's address)`;
+                           sender of the header (default false: the connection's address)
+  VITRINE_LOG_LEVEL        The server's log, JSON lines on stdout beside the banner's text: fatal, error, warn,
+                           info (default: a line per request), debug, trace or silent`;
 
 interface RunOptions {
   withStorefront: boolean;
@@ -57,6 +59,10 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     searchThreads: env.searchThreads,
     limits: { indexingShareWhileSearching: env.indexingShare },
     trustProxy: env.trustProxy,
+    // JSON lines on this command's stdout, after the banner's text (README, "Monitoring").
+    log: true,
+    logLevel: env.logLevel,
+    logStream: ctx.stdout,
     // With the demo, `/1/isalive` answers 503 until the catalogue is there (created below on a first start).
     ready: !options.demo,
     extend: [productImageRoutes],

@@ -17,7 +17,17 @@ describe('readEnvironment', () => {
       searchThreads: defaultSearchThreads(),
       indexingShare: 0.2,
       trustProxy: false,
+      logLevel: 'info',
     });
+  });
+
+  it('reads VITRINE_LOG_LEVEL as one of the logger\'s levels, in any case, and refuses anything else', () => {
+    const level = (value: string) => readEnvironment({ VITRINE_LOG_LEVEL: value }, '/').logLevel;
+    for (const name of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) expect(level(name)).toBe(name);
+    expect(level(' WARN ')).toBe('warn');
+    expect(level('')).toBe('info');
+    expect(() => level('verbose')).toThrow(UsageError);
+    expect(() => level('verbose')).toThrow('VITRINE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
   });
 
   it('reads every variable, resolving folders against the working folder', () => {

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+// A type only: this module must not load the server (see DEFAULT_INDEXING_SHARE).
+import type { LogLevel } from '@vitrine/server';
 import { UsageError } from '../errors.ts';
 
 /**
@@ -37,6 +39,11 @@ export interface Environment {
    * behind a reverse proxy (Fastify's `trustProxy`): the proxies' addresses, or `true` for any.
    */
   trustProxy: boolean | string[];
+  /**
+   * `VITRINE_LOG_LEVEL`, default `info`: the least severe level of the server's JSON log lines on stdout (`info`
+   * writes one per request; `warn` keeps failures only; `silent` none).
+   */
+  logLevel: LogLevel;
 }
 
 export const DEFAULT_PORT = 3000;
@@ -79,6 +86,17 @@ function share(env: Record<string, string | undefined>, name: string, fallback: 
 function text(env: Record<string, string | undefined>, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
+}
+
+/** The server's log levels (its `LogLevel`), most severe first. */
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(env: Record<string, string | undefined>): LogLevel {
+  const raw = env.VITRINE_LOG_LEVEL?.trim().toLowerCase();
+  if (!raw) return 'info';
+  const level = LOG_LEVELS.find((name) => name === raw);
+  if (level === undefined) throw new UsageError(`VITRINE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.VITRINE_LOG_LEVEL?.trim()}"`);
+  return level;
 }
 
 /** Names of address ranges Fastify's `trustProxy` knows. */
@@ -125,5 +143,6 @@ export function readEnvironment(env: Record<string, string | undefined>, cwd: st
     searchThreads: searchThreadsFrom(env),
     indexingShare: share(env, 'VITRINE_INDEXING_SHARE', DEFAULT_INDEXING_SHARE),
     trustProxy: trustProxy(env),
+    logLevel: logLevel(env),
   };
 }

@@ -14,6 +14,8 @@ export interface RouteDeps {
   limits: ServerLimits;
   keys: KeyStore;
   onSearch?: SearchObserver;
+  /** Told each search call's time on its thread (or the main thread's scheduler), in seconds: `/metrics`. */
+  searchTimed?: (seconds: number) => void;
   /** Search threads, when the server runs searches off the main thread (they then hold the only copy of the records). */
   threads?: SearchThreads;
   /** Where reads of records other than search calls are answered: the search threads, or the main thread. */

@@ -50,7 +50,7 @@ function inTurns(pieces: Uint8Array[]): Readable {
   });
 }
 
-export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, threads, reads, countryOf }: RouteDeps): void {
+export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, searchTimed, threads, reads, countryOf }: RouteDeps): void {
   /** Without search threads, searches are answered here in slices, HTTP going on between. */
   const mainThread = new SearchScheduler(() => store.registry);
 
@@ -61,7 +61,9 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, th
    */
   const execute = async (request: FastifyRequest, reply: FastifyReply, call: SearchCall): Promise<FastifyReply> => {
     store.searches.noted();
+    const began = performance.now();
     const answer: SearchAnswer = threads ? await threads.search(call) : await mainThread.run(call);
+    searchTimed?.((performance.now() - began) / 1000);
     if (onSearch) {
       const header = request.headers['x-algolia-usertoken'];
       const country = countryOf(request);

@@ -106,6 +106,13 @@ export class SearchThreads implements ReadTarget {
     return ready;
   }
 
+  /** Calls sent to the threads and not answered yet, searches and reads, queued or running (for `/metrics`). */
+  get callsInFlight(): number {
+    let calls = 0;
+    for (const thread of this.threads) calls += thread.inFlight.size;
+    return calls;
+  }
+
   /** Resolves once `count` threads are ready (tests, benchmarks); rejects past `timeoutMs`. */
   async whenReady(count = 1, timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
     const until = performance.now() + timeoutMs;

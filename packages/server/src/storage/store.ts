@@ -359,6 +359,14 @@ export class Store {
     return this.applyLoop.pending(indexName);
   }
 
+  /**
+   * For `/metrics`, read when scraped: the current snapshot's position (0: none yet), the log since it (what a
+   * crash now would replay), and the writes accepted and not yet applied (logged or waiting to be).
+   */
+  logStats(): { snapshotSeq: number; sinceSnapshot: LogMark; pendingTasks: number } {
+    return { snapshotSeq: this.snapshotSeq, sinceSnapshot: this.budget.sinceDurable(), pendingTasks: this.log.waiting + this.applyLoop.length };
+  }
+
   // ---------------------------------------------------------------- snapshots
 
   private maybeSnapshot(): void {
