@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { serverProcessEnv } from '@vitrine/server/process-memory';
 import { prespawnSearchWorkers } from '@vitrine/server/search-workers';
 import { searchThreadsFrom } from './config/env.ts';
+import { STARTED_AT_ENV } from './server/startup-report.ts';
 
 /** Commands that run a server and gain from its allocator settings. */
 const SERVER_COMMANDS = new Set(['start', 'serve']);
@@ -32,7 +33,9 @@ export function relaunchEnv(argv: string[], env: NodeJS.ProcessEnv = process.env
  * signal that ended the child.
  */
 export function runRelaunched(script: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env, detached: true });
+  // The server reports its start-up times from this process's start, the one a user waits from.
+  const childEnv = { ...env, [STARTED_AT_ENV]: String(performance.timeOrigin) };
+  const child = spawn(process.execPath, [...process.execArgv, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: childEnv, detached: true });
   const passOn = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of PASSED_ON) process.on(signal, passOn);
   return new Promise((resolve) => {

@@ -12,6 +12,7 @@ import { formatBanner } from '../server/banner.ts';
 import { generateDemoHistory } from '../server/demo-history.ts';
 import { productImageRoutes } from '../server/images.ts';
 import { seedDemoCatalogue } from '../server/seed.ts';
+import { commandStartedAt, formatStartup, sinceStart } from '../server/startup-report.ts';
 import type { Command, OptionValues } from './command.ts';
 
 const ENVIRONMENT_HELP = `Environment:
@@ -39,6 +40,9 @@ interface RunOptions {
 }
 
 async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
+  const startedAt = commandStartedAt(ctx.env);
+  const clock = sinceStart(startedAt);
+  const times = { modulesMs: clock(), listeningMs: 0, loadedMs: 0, readyMs: 0 };
   const env = readEnvironment(ctx.env, ctx.cwd);
   const staticRoot = env.storefrontDir ?? storefrontDistDir;
   if (options.withStorefront && !existsSync(join(staticRoot, 'index.html'))) {
@@ -66,6 +70,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     // With the demo, `/1/isalive` answers 503 until the catalogue is there (created below on a first start).
     ready: !options.demo,
     extend: [productImageRoutes],
+    onListening: () => (times.listeningMs = clock()),
     ...(options.withStorefront
       ? {
           staticRoot,
@@ -85,6 +90,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
   }).catch((error: unknown) => {
     throw startupError(error, env.port);
   });
+  times.loadedMs = clock();
   try {
     // Present while the demo catalogue is being written: a start interrupted half way resumes it next time
     // (the products are generated deterministically, so writing them again is idempotent).
@@ -119,6 +125,13 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
         dataDir: env.dataDir,
       }),
     );
+    // `/1/isalive` answers 200 once a search thread is ready too (at once without threads).
+    const threads = server.app.searchThreads;
+    if (threads !== undefined) await Promise.race([threads.whenReady(), untilAborted(ctx.signal)]);
+    if (!ctx.signal.aborted) {
+      times.readyMs = clock();
+      ctx.stdout.write(formatStartup(times, server, startedAt));
+    }
     await untilAborted(ctx.signal);
     ctx.stdout.write('Stopping…\n');
   } finally {
