@@ -1,6 +1,6 @@
 /**
  * `GET /metrics` (a Vitrine extension, docs/COMPATIBILITY.md): the app's metrics for Prometheus, for the admin key
- * or a key whose ACL has `usage` (Algolia's ACL for usage and monitoring data); any other key, the public search
+ * or a key whose ACL has `usage` (Algolia's ACL for reading usage data); any other key, the public search
  * key first, gets Algolia's 403.
  *
  * It sits outside the API's scope: it answers while the indexes load (the API holds requests until they are, and
