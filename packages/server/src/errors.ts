@@ -26,6 +26,9 @@ export const errorCatalogue = {
   TOO_MANY_FAILED_AUTH: { status: 429, template: 'Too many failed authentications from this IP address' },
   TOO_MANY_PENDING_TASKS: { status: 429, template: 'Too many pending tasks (%s): retry later' },
   NOT_READY: { status: 503, template: 'Not ready: the indexes are still being loaded' },
+  SHUTTING_DOWN: { status: 503, template: 'The server is shutting down' },
+  BACKUP_UNDER_WAY: { status: 409, template: 'A backup is already under way (to %s): wait for it to end' },
+  BACKUP_REFUSED: { status: 400, template: 'Cannot back up to %s: %s' },
   // Resources.
   INDEX_NOT_FOUND: { status: 404, template: 'Index does not exist' },
   OBJECT_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },

@@ -31,13 +31,15 @@ CREATE TABLE IF NOT EXISTS api_keys (
 );
 `;
 
-export function openDb(dataDir: string): Db {
+/** Opens (or creates) the log database; `check` sees an existing one before anything is written to it. */
+export function openDb(dataDir: string, check?: (db: Db) => void): Db {
   const db = new Database(join(dataDir, DB_FILE));
   try {
     // One server per data folder: two would each apply the log to their own memory and diverge. The exclusive
     // lock is taken by the first statement and held until the connection closes (or the process dies).
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('busy_timeout = 2000');
+    check?.(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);

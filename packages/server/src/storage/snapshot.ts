@@ -19,7 +19,7 @@ import { readRecordsFromFile, SnapshotRecordFile } from './snapshot-records.ts';
 
 export const SNAPSHOTS_DIR = 'snapshots';
 
-interface ManifestIndex {
+export interface ManifestIndex {
   name: string;
   createdAt: string;
   updatedAt: string;
@@ -35,8 +35,10 @@ interface ManifestIndex {
    * rebuilt on load (slower, same content), which the first snapshots could hold and which still loads.
    */
   engineFormat?: 'engine' | 'records';
+  /** Records the engine held at the snapshot's position (what a backup reports); absent in earlier snapshots. */
+  records?: number;
 }
-interface Manifest {
+export interface Manifest {
   format: 1;
   seq: number;
   indexes: ManifestIndex[];
@@ -89,6 +91,7 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
     if (entry.engine) {
       item.engineFile = `index-${engines.length}.bin`;
       item.engineFormat = 'engine';
+      item.records = entry.engine.size;
       engines.push({ item, engine: entry.engine });
     }
     manifest.indexes.push(item);

@@ -15,7 +15,9 @@ import type { IncomingRecord, IndexSettings, Rule, TaskInfo } from '@vitrine/pro
 import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
-import { getMeta, openDb, setMeta, trimLog } from './db.ts';
+import { getMeta, setMeta, trimLog } from './db.ts';
+import { checkLogStart, damaged, DataFolderError, inspectDataFolder, openLogDb, recordDataFormat } from './data-folder.ts';
+import type { DataFolderState } from './data-folder.ts';
 import type { Db } from './db.ts';
 import { opWeight } from './ops.ts';
 import type { Op } from './ops.ts';
@@ -142,20 +144,31 @@ export class Store {
    * replicas can start from it (`startReplica`) while `load` runs, in parallel.
    */
   static create(options: StoreOptions): Store {
+    // A folder of a newer format, damaged or not Vitrine's is refused before anything in it is written.
+    const folder = inspectDataFolder(options.dataDir);
     // Records, key hashes and events (insights) are private: a new data folder is readable by its owner only.
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    if (folder.kind === 'new') recordDataFormat(options.dataDir);
     const limits = resolveLimits(options.limits);
     const onApplyError = options.onApplyError ?? ((taskID, error) => console.error(`task ${taskID} failed to apply:`, error));
-    const db = openDb(options.dataDir);
+    const db = openLogDb(options.dataDir, folder);
     try {
       const snapshot = Number(getMeta(db, 'snapshot_seq') ?? 0);
+      checkLogStart(options.dataDir, db, snapshot);
+      // Read before anything is pruned: a damaged log stops the start with the folder as it was.
+      const tail = readLogTail(db, snapshot);
       pruneSnapshots(options.dataDir, snapshot > 0 ? snapshot : undefined);
-      return new Store(options.dataDir, db, snapshot, readLogTail(db, snapshot), limits, onApplyError, options.walFsync);
+      const store = new Store(options.dataDir, db, snapshot, tail, limits, onApplyError, options.walFsync);
+      store.folder = folder;
+      return store;
     } catch (error) {
       db.close();
-      throw error;
+      throw damaged(options.dataDir, error);
     }
   }
+
+  /** The data folder as found when opened: recorded in this build's format once loaded (`load`). */
+  private folder: DataFolderState = { kind: 'new' };
 
   /** Until then (performance.now()), a snapshot due waits (see `maybeSnapshot`); the timer that takes it then. */
   private snapshotDeferredUntil = 0;
@@ -180,7 +193,11 @@ export class Store {
       // Once loaded (and the first searches answered: `recordsFromFilesAfterStartMs`), the records unchanged since
       // the snapshot are read from its files (`snapshot-records.ts`).
       const recordsFromFilesAfter = new Promise<void>((resolve) => (loaded = resolve));
-      if (this.snapshotSeq > 0) await readSnapshot(this.dataDir, this.snapshotSeq, this.registry, { recordsFromFilesAfter });
+      if (this.snapshotSeq > 0) {
+        await readSnapshot(this.dataDir, this.snapshotSeq, this.registry, { recordsFromFilesAfter }).catch((error: unknown) => {
+          throw new DataFolderError(`snapshot ${this.snapshotSeq} of ${this.dataDir} cannot be read (${(error as Error).message}): restore the data folder from a backup; it was left as it is`, { cause: error });
+        });
+      }
       const read = performance.now();
       const tail = this.tail ?? [];
       const replayed = await replayRows(this.registry, tail, this.onApplyError);
@@ -190,6 +207,9 @@ export class Store {
       this.budget.replayed(replayed);
       if (replayed.ops > 0) this.snapshotDeferredUntil = performance.now() + this.limits.snapshotAfterStartMs;
       this.isLoaded = true;
+      // A folder written before folders recorded their format (format 1, the only one so far) needs no other
+      // change: it is this build's format once it has loaded.
+      if (this.folder.kind === 'existing' && !this.folder.recorded) recordDataFormat(this.dataDir);
       setTimeout(loaded, this.limits.recordsFromFilesAfterStartMs).unref();
       this.applyLoop.schedule();
       this.maybeSnapshot();
@@ -280,8 +300,6 @@ export class Store {
     // While loading, the replica starts where the load ends (the tail read once for both): nothing is applied
     // before then, so it misses nothing either.
     const ops = this.tail ?? readLogTail(this.db, this.snapshotSeq).filter((row) => row.seq <= this.appliedSeq);
-    this.snapshotPins++;
-    let released = false;
     return {
       dataDir: this.dataDir,
       snapshotSeq: this.snapshotSeq,
@@ -289,16 +307,45 @@ export class Store {
       appliedSeq: ops.length > 0 ? ops[ops.length - 1].seq : this.snapshotSeq,
       recordsFromFilesAfterMs: this.limits.recordsFromFilesAfterStartMs,
       indexingShareWhileSearching: this.limits.indexingShareWhileSearching,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.snapshotPins--;
-        // A snapshot being written prunes when it is done (its folder exists before it becomes current).
-        if (this.snapshotPins === 0 && this.snapshotsInProgress === 0 && !this.closed) {
-          pruneSnapshots(this.dataDir, this.snapshotSeq > 0 ? this.snapshotSeq : undefined);
-        }
-      },
+      release: this.pinSnapshots(),
     };
+  }
+
+  /** Keeps the snapshot folders as they are (none pruned) until the release (idempotent). */
+  private pinSnapshots(): () => void {
+    this.snapshotPins++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.snapshotPins--;
+      // A snapshot being written prunes when it is done (its folder exists before it becomes current).
+      if (this.snapshotPins === 0 && this.snapshotsInProgress === 0 && !this.closed) {
+        pruneSnapshots(this.dataDir, this.snapshotSeq > 0 ? this.snapshotSeq : undefined);
+      }
+    };
+  }
+
+  /**
+   * A snapshot of everything applied so far, its folder kept until `release` (what a backup copies): waits for
+   * a snapshot under way, then writes one if operations were applied since the current one. `seq` 0: none.
+   */
+  async pinSnapshot(): Promise<{ seq: number; release: () => void }> {
+    await this.load();
+    while (this.snapshotting) await this.snapshotting;
+    if (this.closing) throw createError('SHUTTING_DOWN');
+    if (this.appliedSeq > this.snapshotSeq) {
+      const taken = this.snapshot();
+      // As `maybeSnapshot` would have: the next snapshot waits for this one.
+      this.snapshotting = taken.then(() => {}, () => {}).finally(() => {
+        this.snapshotting = undefined;
+        this.log.flushSoon();
+        this.maybeSnapshot();
+      });
+      await taken;
+    }
+    // Pinned in the turn the snapshot became current: no later one can have pruned it yet.
+    return { seq: this.snapshotSeq, release: this.pinSnapshots() };
   }
 
   /**
