@@ -16,7 +16,7 @@ const SERVER_LEVELS = [
   [['storage', ['storage']]],
   [['auth', ['auth']]],
   [['search', ['search']]],
-  [['pages', ['pages']], ['routes', ['routes']]],
+  [['pages', ['pages']], ['routes', ['routes']], ['observability', ['observability']]],
   [['app', ['app.ts']]],
   [['index', ['index.ts', 'test-support.ts']]],
 ];
