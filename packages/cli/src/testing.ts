@@ -100,7 +100,12 @@ const BIN = fileURLToPath(new URL('../bin/vitrine.js', import.meta.url));
  * package test (`test/package.test.ts`) runs the compiled command as installed from its tarball.
  */
 export function spawnVitrine(args: string[], env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, ['--conditions=source', BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnCommand(process.execPath, ['--conditions=source', BIN, ...args], { PATH: process.env.PATH ?? '', ...env }, cwd);
+}
+
+/** Runs an installed `vitrine` (or any command printing its banner) with exactly `env`; as `spawnVitrine`. */
+export function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const url = new Promise<string>((resolve, reject) => {
@@ -111,7 +116,7 @@ export function spawnVitrine(args: string[], env: Record<string, string>, cwd: s
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    void ended.then(({ code }) => reject(new Error(`vitrine ${args.join(' ')} exited (${code}) before it was ready:\n${output}`)));
+    void ended.then(({ code }) => reject(new Error(`${command} ${args.join(' ')} exited (${code}) before it was ready:\n${output}`)));
   });
   return { child, url, ended, exited: ended.then(({ code }) => code), output: () => output };
 }
