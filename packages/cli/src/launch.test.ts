@@ -13,13 +13,17 @@ import { spawnVitrine, tempDir } from './testing.ts';
 const dir = tempDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Processes whose parent is `pid` (Linux /proc). */
+/**
+ * The server processes whose parent is `pid` (Linux /proc): the `vitrine` command run again, not a helper process
+ * such as the TypeScript loader's esbuild service, which a cold transform cache starts beside it.
+ */
 function childrenOf(pid: number): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
-        return Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+        const parent = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+        return parent === pid && readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('vitrine.js');
       } catch {
         return false;
       }
