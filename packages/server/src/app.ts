@@ -40,6 +40,7 @@ import { dictionaryRoutes } from './routes/dictionaries.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
+import { backupRoutes } from './routes/backup.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
@@ -187,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);
     logRoutes(api, routeDeps);
+    backupRoutes(api, routeDeps, deps.config.onBackupStep);
     for (const extension of deps.config.apiExtensions ?? []) await extension(api);
   });
 

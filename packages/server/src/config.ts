@@ -197,6 +197,11 @@ export interface ServerConfig {
   searchThreads?: number;
   /** Called once the server listens, before the indexes are loaded (`startServer` resolves after). */
   onListening?: (url: string) => void;
+  /**
+   * Awaited once a backup's copy is written, before it is marked complete and takes its target's place
+   * (`routes/backup.ts`); `signal` aborts when the backup is stopped. Tests interrupt a backup there.
+   */
+  onBackupStep?: (step: 'copied', signal: AbortSignal) => Promise<void>;
   /** Tuning of insights, analytics, recommendations and query suggestions (`@vitrine/insights`, `src/deps.ts`). */
   insights?: Partial<InsightsOptions>;
   /**

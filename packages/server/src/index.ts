@@ -24,6 +24,7 @@ export type { ProcessHost } from './process-memory.ts';
 export { resolveKeys } from './keys-file.ts';
 export type { ResolvedKeys } from './keys-file.ts';
 export { Store } from './storage/store.ts';
+export { DATA_FORMAT, DataFolderError, inspectDataFolder } from './storage/data-folder.ts';
 export type { StoreOptions } from './storage/store.ts';
 export { searchStore, storeObjects } from './search/in-process.ts';
 export type { Insights, InsightsOptions, RecordedEvent } from '@vitrine/insights';

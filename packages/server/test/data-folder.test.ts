@@ -59,7 +59,7 @@ describe('a data folder written before folders recorded their format', () => {
     try {
       const call = async (method: string, path: string, body?: unknown, key = keys.adminApiKey) => {
         const response = await fetch(`${server.url}${path}`, { method, headers: { 'x-algolia-application-id': 'vitrine', 'x-algolia-api-key': key }, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { status: response.status, body: (await response.json()) as Record<string, never> };
+        return { status: response.status, body: (await response.json()) as unknown };
       };
       const search = async (indexName: string, params: Record<string, unknown>) => (await call('POST', `/1/indexes/${indexName}/query`, params, keys.searchApiKey)).body as { nbHits: number; hits: Array<Record<string, unknown>>; userData?: unknown[]; facets?: Record<string, Record<string, number>> };
 
@@ -84,13 +84,13 @@ describe('a data folder written before folders recorded their format', () => {
       expect((await search('products_price_desc', { query: '', hitsPerPage: 1 })).hits[0].price).toBe(highest);
       expect((await call('GET', '/1/indexes/products/settings')).body).toMatchObject({ customRanking: ['desc(popularity)'], searchableAttributes: ['name', 'brand'] });
       // The application's dictionary entry, the key created through the API, the shop's analytics and events.
-      const stopWords = (await call('POST', '/1/dictionaries/stopwords/search', { query: 'ze' })).body as unknown as { hits: Array<Record<string, unknown>> };
+      const stopWords = (await call('POST', '/1/dictionaries/stopwords/search', { query: 'ze' })).body as { hits: Array<Record<string, unknown>> };
       expect(stopWords.hits[0]).toMatchObject({ objectID: 'sw-the', word: 'ze', type: 'custom' });
-      const listed = (await call('GET', '/1/keys')).body as unknown as { keys: Array<{ description?: string; acl: string[] }> };
+      const listed = (await call('GET', '/1/keys')).body as { keys: Array<{ description?: string; acl: string[] }> };
       expect(listed.keys.find((key) => key.description === 'fixture key')?.acl).toEqual(['search']);
       expect(server.insights.listEvents().map((recorded) => recorded.event.eventType)).toEqual(['click', 'conversion', 'view']);
       const day = new Date(FIXTURE_NOW).toISOString().slice(0, 10);
-      const searches = (await call('GET', `/2/searches?index=products&startDate=${day}&endDate=${day}`)).body as unknown as { searches: Array<{ search: string; count: number }> };
+      const searches = (await call('GET', `/2/searches?index=products&startDate=${day}&endDate=${day}`)).body as { searches: Array<{ search: string; count: number }> };
       expect(searches.searches.find((row) => row.search === 'lamp')?.count).toBe(2);
     } finally {
       await server.close();

@@ -12,7 +12,7 @@
  *
  * Every refusal is a `DataFolderError`: a message for the operator, no stack trace.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DB_FILE, openDb } from './db.ts';
 import type { Db } from './db.ts';
@@ -22,9 +22,11 @@ import { SNAPSHOTS_DIR } from './snapshot.ts';
 export const DATA_FORMAT = 1;
 export const FORMAT_FILE = 'format.json';
 export const INSIGHTS_FILE = 'insights.sqlite';
+/** Written last into a backup (`backup.ts`): its presence means the copy is complete. */
+export const BACKUP_MARKER = 'backup.json';
 
 /** What Vitrine itself keeps in a data folder (beside SQLite's `-wal`, `-shm` and `-journal` files). */
-const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', FORMAT_FILE, 'backup.json']);
+const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', FORMAT_FILE, BACKUP_MARKER]);
 
 export class DataFolderError extends Error {
   readonly code = 'VITRINE_DATA_FOLDER';
@@ -151,6 +153,18 @@ function readFormat(file: string): number {
     throw new DataFolderError(`${file} names no data format (expected {"format": N}, N a positive integer): restore it from a backup`);
   }
   return format as number;
+}
+
+/**
+ * A folder has loaded: it is recorded in this build's format (format 1, the only one so far, needs no other
+ * change), and is no longer a backup: a server runs on it, so a later backup must not replace it.
+ */
+export function settleOpenedFolder(dataDir: string, state: DataFolderState): void {
+  if (state.kind === 'existing' && !state.recorded) recordDataFormat(dataDir);
+  if (existsSync(join(dataDir, BACKUP_MARKER))) {
+    rmSync(join(dataDir, BACKUP_MARKER));
+    syncPath(dataDir);
+  }
 }
 
 /** Writes `format.json` (this build's format) durably: write, flush, rename, flush the folder. */

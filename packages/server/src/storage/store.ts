@@ -16,7 +16,7 @@ import type { ServerLimits } from '../config.ts';
 import { resolveLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { getMeta, setMeta, trimLog } from './db.ts';
-import { checkLogStart, damaged, DataFolderError, inspectDataFolder, openLogDb, recordDataFormat } from './data-folder.ts';
+import { checkLogStart, damaged, DataFolderError, inspectDataFolder, openLogDb, recordDataFormat, settleOpenedFolder } from './data-folder.ts';
 import type { DataFolderState } from './data-folder.ts';
 import type { Db } from './db.ts';
 import { opWeight } from './ops.ts';
@@ -207,9 +207,7 @@ export class Store {
       this.budget.replayed(replayed);
       if (replayed.ops > 0) this.snapshotDeferredUntil = performance.now() + this.limits.snapshotAfterStartMs;
       this.isLoaded = true;
-      // A folder written before folders recorded their format (format 1, the only one so far) needs no other
-      // change: it is this build's format once it has loaded.
-      if (this.folder.kind === 'existing' && !this.folder.recorded) recordDataFormat(this.dataDir);
+      settleOpenedFolder(this.dataDir, this.folder);
       setTimeout(loaded, this.limits.recordsFromFilesAfterStartMs).unref();
       this.applyLoop.schedule();
       this.maybeSnapshot();
