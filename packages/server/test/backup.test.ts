@@ -32,9 +32,10 @@ async function backup(url: string, to: unknown, options: { key?: string; signal?
   const response = await fetch(`${url}/1/vitrine/backup`, { method: 'POST', headers: headers(options.key), body: JSON.stringify({ to }), signal: options.signal });
   const lines: Line[] = [];
   let pending = '';
+  const reader = response.body!.getReader();
   try {
-    for await (const chunk of response.body!) {
-      pending += Buffer.from(chunk).toString();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      pending += Buffer.from(chunk.value).toString();
       for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
         lines.push(JSON.parse(pending.slice(0, end)) as Line);
         options.onLine?.(lines[lines.length - 1]);
