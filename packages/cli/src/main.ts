@@ -3,13 +3,14 @@ import { processContext } from './context.ts';
 import { CliError, UsageError } from './errors.ts';
 import type { Command } from './commands/command.ts';
 import { parseCommandArgs } from './commands/command.ts';
+import { backupCommand } from './commands/backup.ts';
 import { demoCommand } from './commands/demo.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { serveCommand, startCommand } from './commands/serve.ts';
 import { syncCommand } from './commands/sync.ts';
 
-export const commands: readonly Command[] = [startCommand, serveCommand, importCommand, exportCommand, syncCommand, demoCommand];
+export const commands: readonly Command[] = [startCommand, serveCommand, importCommand, exportCommand, syncCommand, backupCommand, demoCommand];
 
 export function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveKeys, startServer } from '@vitrine/server';
+import { inspectDataFolder, resolveKeys, startServer } from '@vitrine/server';
 import { demoIndexName, demoReplicas } from '@vitrine/demo';
 import { storefrontDistDir } from '@vitrine/storefront';
 import { readEnvironment } from '../config/env.ts';
@@ -51,6 +51,12 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
         ? `VITRINE_STOREFRONT_DIR (${staticRoot}) has no index.html`
         : 'The storefront is not built yet: run `npm run build` first (or `vitrine serve` for the API alone).',
     );
+  }
+  // Before anything is written into it (the keys): a folder of a newer format, damaged or not Vitrine's is refused as it is.
+  try {
+    inspectDataFolder(env.dataDir);
+  } catch (error) {
+    throw startupError(error, env.port);
   }
   const keys = resolveKeys(env.dataDir, { adminApiKey: env.adminApiKey, searchApiKey: env.searchApiKey });
   const server = await startServer({
@@ -188,6 +194,7 @@ function markDurably(path: string): void {
 function startupError(error: unknown, port: number): unknown {
   const code = (error as { code?: string } | null)?.code;
   if (code === 'EADDRINUSE') return new CliError(`port ${port} is already in use: stop the other server or set PORT`, { cause: error });
+  if (code === 'VITRINE_DATA_FOLDER') return new CliError((error as Error).message, { cause: error });
   if (code === 'VITRINE_DATA_DIR_IN_USE') {
     return new CliError(`${(error as Error).message}: stop it, or set VITRINE_DATA_DIR to another folder`, { cause: error });
   }
