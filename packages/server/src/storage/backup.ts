@@ -22,7 +22,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Db } from './db.ts';
 import { DB_FILE } from './db.ts';
-import { BACKUP_MARKER, DATA_FORMAT, FORMAT_FILE, INSIGHTS_FILE, syncPath } from './data-folder.ts';
+import { BACKUP_MARKER, DATA_FORMAT, FORMAT_FILE, INSIGHTS_FILE } from './data-folder.ts';
 import type { Manifest } from './snapshot.ts';
 import { SNAPSHOTS_DIR } from './snapshot.ts';
 
@@ -175,18 +175,18 @@ export async function writeBackup(source: BackupSource, target: BackupTarget, in
   written.push(join(into, FORMAT_FILE));
   // Durable before the marker says complete.
   for (const file of written) await syncFile(file);
-  for (const folder of [join(into, SNAPSHOTS_DIR, String(source.snapshotSeq)), join(into, SNAPSHOTS_DIR), into]) if (existsSync(folder)) syncPath(folder);
+  for (const folder of [join(into, SNAPSHOTS_DIR, String(source.snapshotSeq)), join(into, SNAPSHOTS_DIR)]) if (existsSync(folder)) await syncFile(folder);
   await steps.beforeCommit?.();
   signal.throwIfAborted();
   const report: BackupReport = { to: target.dir, taskID: source.snapshotSeq, indexes, bytes };
   const marker = { format: DATA_FORMAT, taskID: report.taskID, createdAt: new Date().toISOString(), source: resolve(source.dataDir), indexes };
   await writeFile(join(into, BACKUP_MARKER), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 });
   await syncFile(join(into, BACKUP_MARKER));
-  syncPath(into);
+  await syncFile(into);
   // From here on the copy is complete; an earlier backup steps aside for the two renames.
   if (target.replacing) await rename(target.dir, target.previous);
   await rename(into, target.dir);
-  syncPath(dirname(target.dir));
+  await syncFile(dirname(target.dir));
   if (target.replacing) await rm(target.previous, { recursive: true, force: true });
   return report;
 }
@@ -239,10 +239,13 @@ function copySqliteFile(from: string, to: string): Promise<void> {
   });
 }
 
+/** fsync off this thread, of a file or a folder (some platforms refuse it on folders, where renames are durable anyway). */
 async function syncFile(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
-    await handle.sync();
+    await handle.sync().catch(async (error: unknown) => {
+      if (!(await handle.stat()).isDirectory()) throw error;
+    });
   } finally {
     await handle.close();
   }
