@@ -26,7 +26,7 @@ export const INSIGHTS_FILE = 'insights.sqlite';
 export const BACKUP_MARKER = 'backup.json';
 
 /** What Vitrine itself keeps in a data folder (beside SQLite's `-wal`, `-shm` and `-journal` files). */
-const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', FORMAT_FILE, BACKUP_MARKER]);
+const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', 'sync-state.json', FORMAT_FILE, BACKUP_MARKER]);
 
 export class DataFolderError extends Error {
   readonly code = 'VITRINE_DATA_FOLDER';
