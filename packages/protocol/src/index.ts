@@ -17,3 +17,10 @@ export type * from './rules.ts';
 export type * from './dictionaries.ts';
 export type * from './logs.ts';
 export type * from './pages.ts';
+// Behaviour shared by the importers of the CLI and the console: pure, runs in Node and in browsers.
+export * from './limits.ts';
+export * from './csv-values.ts';
+export * from './import-lines.ts';
+export * from './import-records.ts';
+export * from './import-csv.ts';
+export * from './import-file.ts';

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { InsightsOptions } from '@vitrine/insights';
 import type { SearchSummary } from '@vitrine/insights/search-summary';
+import { MAX_JSON_DEPTH, MAX_RECORD_BYTES } from '@vitrine/protocol';
 import type { SearchParams } from '@vitrine/protocol';
 
 export interface ServerLimits {
@@ -16,13 +17,13 @@ export interface ServerLimits {
   paginationLimitedTo: number;
   /** Maximum `maxValuesPerFacet`. Default 1000. */
   maxValuesPerFacet: number;
-  /** Maximum size of one record, JSON-encoded, in bytes. Default 100 KB (102,400), as Algolia's plans. */
+  /** Maximum size of one record, JSON-encoded, in bytes. Default 100 KB (102,400), as Algolia's plans (`MAX_RECORD_BYTES` of @vitrine/protocol, which the importers check too). */
   maxRecordBytes: number;
   /** Body cap of write routes (batch, objects, settings…), before and after gzip. Default 50 MB. */
   maxWriteBodyBytes: number;
   /** Body cap of every other route (search, keys, events). Default 1 MB. */
   maxSearchBodyBytes: number;
-  /** Maximum nesting of JSON arrays/objects in a body. Default 64. */
+  /** Maximum nesting of JSON arrays/objects in a body. Default 64 (`MAX_JSON_DEPTH` of @vitrine/protocol, which the importers check too). */
   maxJsonDepth: number;
   /** Requests in one multi-query. Default 100. */
   maxQueriesPerMultiQuery: number;
@@ -89,10 +90,10 @@ export const defaultLimits: ServerLimits = {
   maxHitsPerPage: 1000,
   paginationLimitedTo: 1000,
   maxValuesPerFacet: 1000,
-  maxRecordBytes: 100 * 1024,
+  maxRecordBytes: MAX_RECORD_BYTES,
   maxWriteBodyBytes: 50 * 1024 * 1024,
   maxSearchBodyBytes: 1024 * 1024,
-  maxJsonDepth: 64,
+  maxJsonDepth: MAX_JSON_DEPTH,
   maxQueriesPerMultiQuery: 100,
   maxResponseBytes: 10 * 1024 * 1024,
   maxHighlightTagBytes: 256,

@@ -5,7 +5,8 @@ import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
 import { waitForTask } from '../importer/client.ts';
 import type { ApiClient } from '../importer/client.ts';
-import { ErrorReport, formatRecordError } from '../importer/report.ts';
+import { ErrorReport, formatCounts, formatRecordError } from '../importer/report.ts';
+import type { ImportCounts } from '../importer/report.ts';
 import { BatchSender } from '../importer/sender.ts';
 import { detectFormat, openRecordSource } from '../importer/sources.ts';
 import { createProgress, formatDuration } from '../io/progress.ts';
@@ -43,12 +44,14 @@ async function importRecords(
   client: ApiClient,
   target: string,
   file: string,
-  options: { format: string | undefined; batchSize: number; report: ErrorReport },
-): Promise<{ accepted: number; lastTaskID: number | undefined }> {
-  const source = openRecordSource(file, detectFormat(file, options.format));
+  options: { format: string | undefined; batchSize: number; report: ErrorReport; replaceInvalidUtf8: boolean },
+): Promise<ImportCounts & { lastTaskID: number | undefined }> {
+  const source = openRecordSource(file, detectFormat(file, options.format), { replaceInvalidUtf8: options.replaceInvalidUtf8 });
   const progress = createProgress({ stream: ctx.stderr, label: 'Importing', total: source.totalBytes, unit: 'bytes' });
   const started = Date.now();
   let accepted = 0;
+  let read = 0;
+  let sent = 0;
   const detail = () => {
     const seconds = (Date.now() - started) / 1000;
     return `${number.format(accepted)} records sent, ${number.format(Math.round(accepted / Math.max(seconds, 0.001)))}/s`;
@@ -66,15 +69,17 @@ async function importRecords(
   });
   for await (const item of source.items) {
     if (ctx.signal.aborted) throw new CliError('Import interrupted');
+    read++;
     if (item.kind === 'error') {
       options.report.add({ position: item.position, objectID: item.objectID, reason: item.reason });
       continue;
     }
+    sent++;
     await sender.add({ record: item.record, position: item.position });
   }
   await sender.flush();
   progress.stop(source.bytesRead(), detail());
-  return { accepted, lastTaskID: sender.lastTaskID };
+  return { read, sent, accepted, rejected: options.report.size, lastTaskID: sender.lastTaskID };
 }
 
 export const importCommand: Command = {
@@ -104,6 +109,13 @@ Options:
   --batch-size N       Records per request (default 1000)
   --format FORMAT      json, ndjson or csv (default: from the extension)
   --errors FILE        Where to write the error report (default: <file>.errors.ndjson)
+  --replace-invalid-utf8
+                       Import lines that are not valid UTF-8 with the bad bytes replaced by U+FFFD
+                       (default: such lines are rejected and listed)
+
+Every line that can be read lands; each one that cannot (malformed, not an object, nested deeper or larger
+than the server accepts, invalid UTF-8, a CSV quote never closed) is listed with its line number and reason.
+The exit code is 0 only when every record landed.
 
 ${CONNECTION_HELP}`,
   options: {
@@ -115,6 +127,7 @@ ${CONNECTION_HELP}`,
     'batch-size': { type: 'string' },
     format: { type: 'string' },
     errors: { type: 'string' },
+    'replace-invalid-utf8': { type: 'boolean' },
     ...connectionOptions,
   },
   positionals: { min: 1, max: 1 },
@@ -143,7 +156,7 @@ ${CONNECTION_HELP}`,
 
     // With --replace, everything goes to a temporary index first; the live one is untouched until the move.
     const target = replace ? `${indexName}_tmp_${Date.now().toString(36)}` : indexName;
-    let accepted: number;
+    let counts: ImportCounts;
     try {
       if (replace && (await client.indexExists({ indexName }))) {
         // Keep what the records do not carry (settings, synonyms, rules), as the official replaceAllObjects does.
@@ -165,8 +178,8 @@ ${CONNECTION_HELP}`,
         const task = await client.saveRules({ indexName: target, rules: rules as ClientRule[], clearExistingRules: true });
         await waitForTask(client, target, task.taskID);
       }
-      const result = await importRecords(ctx, client, target, file, { format, batchSize, report });
-      accepted = result.accepted;
+      const result = await importRecords(ctx, client, target, file, { format, batchSize, report, replaceInvalidUtf8: values['replace-invalid-utf8'] === true });
+      counts = result;
       if (result.lastTaskID !== undefined) {
         await waitForTask(client, target, result.lastTaskID);
       }
@@ -196,10 +209,12 @@ ${CONNECTION_HELP}`,
     }
 
     const seconds = (Date.now() - started) / 1000;
+    const { accepted } = counts;
     ctx.stdout.write(
       `${replace ? 'Replaced' : 'Imported into'} "${indexName}": ${number.format(accepted)} records in ${formatDuration(seconds)}` +
         ` (${number.format(Math.round(accepted / Math.max(seconds, 0.001)))}/s) from ${basename(file)}.\n`,
     );
+    ctx.stdout.write(`${formatCounts(counts)}\n`);
     if (report.size > 0) {
       ctx.stderr.write(`${number.format(report.size)} record(s) rejected; the full list is in ${report.path}:\n`);
       for (const error of report.sample) ctx.stderr.write(`  ${formatRecordError(error)}\n`);

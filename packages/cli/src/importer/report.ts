@@ -40,3 +40,20 @@ export class ErrorReport {
 export function formatRecordError(error: RecordError): string {
   return `${error.position}${error.objectID !== undefined ? ` (objectID ${JSON.stringify(error.objectID)})` : ''}: ${error.reason}`;
 }
+
+/** What became of a file's records: `read` = `accepted` + `rejected` once the import has finished. */
+export interface ImportCounts {
+  /** Records and unreadable lines (or JSON array elements) met in the file. */
+  read: number;
+  /** Records that passed the importer's checks and were sent to the server. */
+  sent: number;
+  /** Records the server acknowledged. */
+  accepted: number;
+  /** Lines the importer could not read plus records the server refused. */
+  rejected: number;
+}
+
+export function formatCounts({ read, sent, accepted, rejected }: ImportCounts): string {
+  const number = new Intl.NumberFormat('en-US');
+  return `Records read: ${number.format(read)}, sent: ${number.format(sent)}, accepted: ${number.format(accepted)}, rejected: ${number.format(rejected)}.`;
+}

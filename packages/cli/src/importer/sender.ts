@@ -22,6 +22,17 @@ export interface SenderOptions {
 const MAX_BUSY_RETRIES = 8;
 
 /**
+ * Whose failure stopped the import: an answer of the server (it has a status), the connection to it (the
+ * client's RetryError: no host answered), or the importer itself, which is never reported as the server's.
+ */
+export function describeFailure(error: unknown): string {
+  const status = apiStatus(error);
+  if (status !== undefined) return `The server refused the import (HTTP ${status}): ${messageOf(error)}`;
+  if (error instanceof Error && error.name === 'RetryError') return `The server could not be reached during the import: ${messageOf(error)}`;
+  return `The import stopped on an error of the importer, not of the server: ${messageOf(error)}`;
+}
+
+/**
  * Sends records in batches (`POST /1/indexes/{index}/batch`). A batch the server refuses as a whole (the server
  * validates a batch before applying any of it) is split in halves and resent, down to single records, so one bad
  * record costs about log2(batch size) extra requests and every good record still lands. Failures that are not
@@ -68,12 +79,8 @@ export class BatchSender {
   }
 
   private throwIfFailed(): void {
-    if (this.failure !== undefined) {
-      const status = apiStatus(this.failure);
-      throw new CliError(`The server refused the import${status ? ` (HTTP ${status})` : ''}: ${messageOf(this.failure)}`, {
-        cause: this.failure,
-      });
-    }
+    if (this.failure === undefined) return;
+    throw new CliError(describeFailure(this.failure), { cause: this.failure });
   }
 
   private async send(items: PendingRecord[], busyRetries = 0): Promise<void> {

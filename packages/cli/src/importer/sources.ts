@@ -1,13 +1,12 @@
 import { createReadStream, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
+import { checkImportRecord, readLineRecords } from '@vitrine/protocol';
+import type { ImportItem } from '@vitrine/protocol';
+import { parse as parseCsv } from 'csv-parse/sync';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { CliError, UsageError } from '../errors.ts';
-import { buildRecord, parseColumn } from './csv-values.ts';
-import type { Column } from './csv-values.ts';
 
 export type RecordFormat = 'json' | 'ndjson' | 'csv';
 export const FORMATS: readonly RecordFormat[] = ['json', 'ndjson', 'csv'];
@@ -17,7 +16,7 @@ export type Position = string;
 
 export type SourceItem =
   | { kind: 'record'; record: Record<string, unknown>; position: Position }
-  /** A record that could not be read. `fatal`: the rest of the file is unreadable (a JSON syntax error). */
+  /** A record that could not be read. `fatal`: the rest of the file is unreadable (a JSON syntax error, a bad CSV header). */
   | { kind: 'error'; position: Position; reason: string; objectID?: string; fatal?: boolean };
 
 export interface RecordSource {
@@ -43,43 +42,22 @@ export function detectFormat(path: string, explicit?: string): RecordFormat {
   return format;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** How a file's records are read: what the command line can change. */
+export interface ReadOptions {
+  /** Decode invalid UTF-8 as U+FFFD instead of reporting the line. */
+  replaceInvalidUtf8?: boolean;
 }
 
-/** The objectID a malformed record claims, when it has one, so the report can name it. */
-function objectIdOf(value: unknown): string | undefined {
-  return isPlainObject(value) && typeof value.objectID === 'string' ? value.objectID : undefined;
+function fromItem(item: ImportItem, where: (line: number) => Position): SourceItem {
+  if ('record' in item) return { kind: 'record', record: item.record, position: where(item.line) };
+  return { kind: 'error', position: where(item.line), reason: item.error, objectID: item.objectID, fatal: item.fatal };
 }
 
-/**
- * Checks what the server would refuse anyway but the file can already tell: not an object, or an `objectID`
- * that is not a non-empty string. Returns the reason, or undefined when the record is acceptable.
- */
-export function recordProblem(value: unknown): string | undefined {
-  if (!isPlainObject(value)) return `not a JSON object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`;
-  if ('objectID' in value && (typeof value.objectID !== 'string' || value.objectID === '')) {
-    return 'objectID must be a non-empty string';
-  }
-  return undefined;
-}
-
-async function* ndjsonItems(input: Readable): AsyncGenerator<SourceItem> {
-  let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line++;
-    if (text.trim() === '') continue;
-    const position = `line ${line}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      yield { kind: 'error', position, reason: `malformed JSON: ${(error as Error).message}` };
-      continue;
-    }
-    const problem = recordProblem(value);
-    if (problem) yield { kind: 'error', position, reason: problem, objectID: objectIdOf(value) };
-    else yield { kind: 'record', record: value as Record<string, unknown>, position };
+/** NDJSON and CSV: read by the reader shared with the console (@vitrine/protocol), line numbers as positions. */
+async function* lineItems(format: 'ndjson' | 'csv', input: Readable, options: ReadOptions): AsyncGenerator<SourceItem> {
+  const parseCsvRows = (text: string) => parseCsv(text, { relax_quotes: true, relax_column_count: true }) as string[][];
+  for await (const item of readLineRecords(format, input, { ...options, parseCsvRows })) {
+    yield fromItem(item, (line) => `line ${line}`);
   }
 }
 
@@ -91,10 +69,9 @@ async function* jsonArrayItems(input: Readable, bytesRead: () => number): AsyncG
   try {
     for await (const { key, value } of elements as AsyncIterable<{ key: number; value: unknown }>) {
       count = key + 1;
-      const position = `record ${key + 1}`;
-      const problem = recordProblem(value);
-      if (problem) yield { kind: 'error', position, reason: problem, objectID: objectIdOf(value) };
-      else yield { kind: 'record', record: value as Record<string, unknown>, position };
+      const result = checkImportRecord(value);
+      const item: ImportItem = 'record' in result ? { line: key + 1, record: result.record } : { line: key + 1, ...result };
+      yield fromItem(item, (element) => `record ${element}`);
     }
   } catch (error) {
     // A syntax error leaves the parser lost: nothing after it can be trusted, so reading stops here.
@@ -107,55 +84,8 @@ async function* jsonArrayItems(input: Readable, bytesRead: () => number): AsyncG
   }
 }
 
-async function* csvItems(input: Readable): AsyncGenerator<SourceItem> {
-  const skipped: SourceItem[] = [];
-  const parser = input.pipe(
-    parseCsv({
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      // A quote inside an unquoted field is kept as text (`5" screen`) instead of failing the row.
-      relax_quotes: true,
-      skip_records_with_error: true,
-      on_skip: (error) => {
-        const line = typeof error?.lines === 'number' ? error.lines : '?';
-        skipped.push({ kind: 'error', position: `line ${line}`, reason: `malformed CSV: ${error?.message ?? 'unreadable row'}` });
-        return undefined;
-      },
-    }),
-  );
-  input.on('error', (error) => parser.destroy(error));
-  let columns: Column[] | undefined;
-  for await (const { record: cells, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    yield* skipped.splice(0);
-    if (!columns) {
-      const parsed = cells.map(parseColumn);
-      const bad = parsed.find((column) => typeof column === 'string');
-      if (bad !== undefined) throw new CliError(`CSV header: ${bad as string}`);
-      columns = parsed as Column[];
-      continue;
-    }
-    const position = `line ${info.lines}`;
-    if (cells.length !== columns.length) {
-      yield { kind: 'error', position, reason: `${cells.length} cells where the header has ${columns.length}` };
-      continue;
-    }
-    try {
-      const record = buildRecord(columns, cells);
-      const problem = recordProblem(record);
-      if (problem) yield { kind: 'error', position, reason: problem };
-      else yield { kind: 'record', record, position };
-    } catch (error) {
-      const objectID = cells[columns.findIndex((c) => c.path.join('.') === 'objectID')] || undefined;
-      yield { kind: 'error', position, reason: (error as Error).message, objectID };
-    }
-  }
-  yield* skipped.splice(0);
-}
-
 /** Opens a file of records for streaming: memory stays bounded whatever its size. */
-export function openRecordSource(path: string, format: RecordFormat): RecordSource {
+export function openRecordSource(path: string, format: RecordFormat, options: ReadOptions = {}): RecordSource {
   let totalBytes: number;
   try {
     const stats = statSync(path);
@@ -175,7 +105,6 @@ export function openRecordSource(path: string, format: RecordFormat): RecordSour
   file.on('error', (error) => counter.destroy(error));
   const input = file.pipe(counter);
   const bytesRead = () => read;
-  const items =
-    format === 'ndjson' ? ndjsonItems(input) : format === 'json' ? jsonArrayItems(input, bytesRead) : csvItems(input);
+  const items = format === 'json' ? jsonArrayItems(input, bytesRead) : lineItems(format, input, options);
   return { items, bytesRead, totalBytes };
 }
