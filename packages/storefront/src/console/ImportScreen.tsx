@@ -20,6 +20,7 @@ export default function ImportScreen() {
   const [file, setFile] = useState<File | undefined>();
   const [format, setFormat] = useState<ImportFormat>('ndjson');
   const [mode, setMode] = useState<ImportMode>('upsert');
+  const [replaceInvalidUtf8, setReplaceInvalidUtf8] = useState(false);
   const [resumePoint, setResumePoint] = useState<ResumePoint | undefined>();
   const [progress, setProgress] = useState<ImportProgress | undefined>();
   const [running, setRunning] = useState(false);
@@ -44,7 +45,7 @@ export default function ImportScreen() {
     setError('');
     setResumePoint(undefined);
     try {
-      await runImport({ client, indexName, file, format, mode, resume, onProgress: setProgress });
+      await runImport({ client, indexName, file, format, mode, resume, replaceInvalidUtf8, onProgress: setProgress });
     } catch (failure) {
       setError(describeError(failure, 'import records', 'addObject'));
       const point = readResumePoint(file);
@@ -92,6 +93,10 @@ export default function ImportScreen() {
               <input type="radio" name="mode" checked={mode === 'replace'} onChange={() => setMode('replace')} disabled={!can(access, 'deleteIndex')} /> Replace all: the index holds only this file’s records afterwards (searches see the old records until the end)
             </label>
           </fieldset>
+          <label className="vt-console-field">
+            <input type="checkbox" checked={replaceInvalidUtf8} onChange={(event) => setReplaceInvalidUtf8(event.target.checked)} disabled={running || format === 'json'} /> Replace
+            bytes that are not valid UTF-8 with � and import the line (otherwise the line is listed as an error)
+          </label>
           {resumePoint && !running && (
             <div className="vt-console-confirm" role="group" aria-label="Resume">
               <p>
@@ -113,8 +118,10 @@ export default function ImportScreen() {
           <progress className="vt-console-progress" aria-label="Import progress" max={100} value={percent} />
           <p role="status">
             {progress.phase === 'done' ? 'Import finished and published: ' : progress.phase === 'publishing' ? 'Waiting for the last batch to be published: ' : `Reading (${percent}%): `}
-            {progress.imported.toLocaleString('en-US')} records imported, {progress.errors.length.toLocaleString('en-US')} errors.
+            Records read: {progress.read.toLocaleString('en-US')}, sent: {progress.sent.toLocaleString('en-US')}, accepted:{' '}
+            {progress.accepted.toLocaleString('en-US')}, rejected: {progress.rejected.toLocaleString('en-US')}.
           </p>
+          {progress.rejected > progress.errors.length && <p className="vt-admin-hint">The first {progress.errors.length.toLocaleString('en-US')} rejected lines are listed.</p>}
           {progress.errors.length > 0 && (
             <table className="vt-console-table" aria-label="Import errors">
               <thead>

@@ -1,12 +1,13 @@
 /**
- * Reading an import file as a stream of records, whatever its format, never holding the whole file: NDJSON one
- * line at a time, a JSON array one element at a time (@streamparser/json), CSV one record at a time (csv-parse on
- * each record, with the header row's names). Each item carries its line (or element) number so an error can be
- * shown where it is, and so an import can resume after the last line the server acknowledged.
+ * Reading an import file as a stream of records, whatever its format, never holding the whole file: NDJSON and
+ * CSV one line (or quoted multi-line row) at a time by the reader the CLI uses too (@vitrine/protocol: UTF-8,
+ * line length, the server's record limits, CSV quotes left open), a JSON array one element at a time
+ * (@streamparser/json). Each item carries its line (or element) number so an error can be shown where it is, and
+ * so an import can resume after the last line the server acknowledged.
  */
 import { JSONParser } from '@streamparser/json';
+import { checkImportRecord, readLineRecords } from '@vitrine/protocol';
 import { parse as parseCsv } from 'csv-parse/browser/esm/sync';
-import { checkRecord } from '../record-json.ts';
 
 export type ImportFormat = 'ndjson' | 'json' | 'csv';
 
@@ -19,10 +20,9 @@ export function formatOf(fileName: string): ImportFormat {
   return 'ndjson';
 }
 
-/** Text chunks of a byte stream, decoded as UTF-8 without splitting a character. */
-async function* textChunks(bytes: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  // TypeScript's DOM types disagree on TextDecoderStream's input (BufferSource vs Uint8Array); bytes are bytes.
-  const reader = bytes.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+/** The chunks of a byte stream (the DOM typing of ReadableStream has no async iterator). */
+async function* byteChunks(bytes: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = bytes.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -34,38 +34,30 @@ async function* textChunks(bytes: ReadableStream<Uint8Array>): AsyncGenerator<st
   }
 }
 
-/** Lines of a text stream with their 1-based numbers (`\n` or `\r\n`). */
-async function* lines(bytes: ReadableStream<Uint8Array>): AsyncGenerator<{ line: number; text: string }> {
-  let pending = '';
-  let line = 0;
-  for await (const chunk of textChunks(bytes)) {
-    pending += chunk;
-    let newline = pending.indexOf('\n');
-    while (newline !== -1) {
-      yield { line: ++line, text: pending.slice(0, newline).replace(/\r$/, '') };
-      pending = pending.slice(newline + 1);
-      newline = pending.indexOf('\n');
-    }
-  }
-  if (pending !== '') yield { line: line + 1, text: pending.replace(/\r$/, '') };
+/** Text chunks of a byte stream, decoded as UTF-8 without splitting a character. */
+async function* textChunks(bytes: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of byteChunks(bytes)) yield decoder.decode(chunk, { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }
 
 function asItem(line: number, value: unknown): ImportItem {
-  const checked = checkRecord(value);
-  return checked.ok ? { line, record: checked.record } : { line, error: checked.reason };
+  const checked = checkImportRecord(value);
+  return 'record' in checked ? { line, record: checked.record } : { line, error: checked.error };
 }
 
-export async function* ndjsonItems(bytes: ReadableStream<Uint8Array>): AsyncGenerator<ImportItem> {
-  for await (const { line, text } of lines(bytes)) {
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      yield { line, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
-      continue;
-    }
-    yield asItem(line, value);
+export interface ReadOptions {
+  /** Decode invalid UTF-8 as U+FFFD instead of listing the line. */
+  replaceInvalidUtf8?: boolean;
+}
+
+const parseCsvRows = (text: string) => parseCsv(text, { relax_quotes: true, relax_column_count: true }) as string[][];
+
+/** NDJSON and CSV, read as the CLI reads them (@vitrine/protocol), so a file gives the same records and errors. */
+export async function* lineItems(format: 'ndjson' | 'csv', bytes: ReadableStream<Uint8Array>, options: ReadOptions = {}): AsyncGenerator<ImportItem> {
+  for await (const item of readLineRecords(format, byteChunks(bytes), { ...options, parseCsvRows })) {
+    yield 'record' in item ? { line: item.line, record: item.record } : { line: item.line, error: item.error };
   }
 }
 
@@ -90,60 +82,6 @@ export async function* jsonArrayItems(bytes: ReadableStream<Uint8Array>): AsyncG
   for (const value of queue) yield asItem(++element, value);
 }
 
-/**
- * Whole CSV records of a text stream with the line each starts on. A line break ends a record only outside a
- * quoted field, which is when the record so far holds an even number of quote characters (RFC 4180 escapes a
- * quote by doubling it).
- */
-async function* csvRecords(bytes: ReadableStream<Uint8Array>): AsyncGenerator<{ line: number; text: string }> {
-  let record = '';
-  let start = 0;
-  let quotes = 0;
-  for await (const { line, text } of lines(bytes)) {
-    if (record === '') start = line;
-    record = record === '' && start === line ? text : `${record}\n${text}`;
-    quotes += text.split('"').length - 1;
-    if (quotes % 2 === 0) {
-      yield { line: start, text: record };
-      record = '';
-      quotes = 0;
-    }
-  }
-  if (record !== '') yield { line: start, text: record };
-}
-
-export async function* csvItems(bytes: ReadableStream<Uint8Array>): AsyncGenerator<ImportItem> {
-  let columns: string[] | undefined;
-  for await (const { line, text } of csvRecords(bytes)) {
-    if (text.trim() === '') continue;
-    let rows: string[][];
-    try {
-      rows = parseCsv(text, { cast: !columns ? false : true, relax_quotes: false }) as string[][];
-    } catch (error) {
-      yield { line, error: `Not valid CSV: ${error instanceof Error ? error.message : String(error)}` };
-      continue;
-    }
-    const row = rows[0] ?? [];
-    if (!columns) {
-      columns = row.map(String);
-      continue;
-    }
-    if (row.length !== columns.length) {
-      yield { line, error: `Expected ${columns.length} fields (as the header), found ${row.length}` };
-      continue;
-    }
-    const record: Record<string, unknown> = {};
-    columns.forEach((column, index) => {
-      const value = row[index];
-      // An empty cell is an absent attribute, not an empty string.
-      if (value !== '') record[column] = column === 'objectID' ? String(value) : value;
-    });
-    yield asItem(line, record);
-  }
-}
-
-export function readItems(format: ImportFormat, bytes: ReadableStream<Uint8Array>): AsyncGenerator<ImportItem> {
-  if (format === 'csv') return csvItems(bytes);
-  if (format === 'json') return jsonArrayItems(bytes);
-  return ndjsonItems(bytes);
+export function readItems(format: ImportFormat, bytes: ReadableStream<Uint8Array>, options: ReadOptions = {}): AsyncGenerator<ImportItem> {
+  return format === 'json' ? jsonArrayItems(bytes) : lineItems(format, bytes, options);
 }

@@ -10,6 +10,20 @@ export interface ResumePoint {
   lastLine: number;
   imported: number;
   errors: Array<{ line: number; reason: string }>;
+  /** The counts as of `lastLine` (absent in points written before counts were kept). */
+  counts?: ImportCounts;
+}
+
+/** What became of a file's lines: `read` = `accepted` + `rejected` once the import has finished. */
+export interface ImportCounts {
+  /** Records and unreadable lines (or JSON array elements) met in the file. */
+  read: number;
+  /** Records that passed the reader's checks and were sent to the server. */
+  sent: number;
+  /** Records the server acknowledged. */
+  accepted: number;
+  /** Lines that could not be read plus records the server refused. */
+  rejected: number;
 }
 
 export type ImportMode = 'upsert' | 'replace';

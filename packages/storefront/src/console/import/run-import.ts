@@ -11,13 +11,15 @@ import { publish } from '../tasks.ts';
 import { readItems } from './readers.ts';
 import type { ImportFormat } from './readers.ts';
 import { readResumePoint, writeResumePoint } from './resume.ts';
-import type { ImportMode, ResumePoint } from './resume.ts';
+import type { ImportCounts, ImportMode, ResumePoint } from './resume.ts';
 
-export interface ImportProgress {
+export interface ImportProgress extends ImportCounts {
   bytesRead: number;
   totalBytes: number;
+  /** Records acknowledged by the server (the `accepted` count). */
   imported: number;
   lastLine: number;
+  /** The first `maxListedErrors` rejected lines; `rejected` counts them all. */
   errors: Array<{ line: number; reason: string }>;
   phase: 'reading' | 'publishing' | 'done';
 }
@@ -30,6 +32,8 @@ export interface ImportOptions {
   mode: ImportMode;
   /** Continue after the file's resume point instead of from the start. */
   resume: boolean;
+  /** Import lines that are not valid UTF-8 with U+FFFD in place of the bad bytes, instead of listing them. */
+  replaceInvalidUtf8?: boolean;
   onProgress(progress: ImportProgress): void;
   signal?: AbortSignal;
 }
@@ -92,9 +96,11 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
     imported: 0,
     errors: [],
   };
-  const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, imported: point.imported, lastLine: point.lastLine, errors: [...point.errors], phase: 'reading' };
+  const counts = point.counts ?? { read: 0, sent: 0, accepted: point.imported, rejected: point.errors.length };
+  const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, ...counts, imported: point.imported, lastLine: point.lastLine, errors: [...point.errors], phase: 'reading' };
   const report = () => options.onProgress({ ...progress, errors: [...progress.errors] });
   const addError = (line: number, reason: string) => {
+    progress.rejected++;
     if (progress.errors.length < maxListedErrors) progress.errors.push({ line, reason });
   };
 
@@ -113,12 +119,14 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
   let batchBytes = 0;
   let lastTask: number | undefined;
 
-  const send = async () => {
+  /** Sends the batch; `through`: every line up to it has been read and counted (where a resume starts after). */
+  const send = async (through: number) => {
     if (batch.length === 0) return;
     const requests: BatchRequest[] = batch.map(({ record }) => (typeof record.objectID === 'string' ? { action: 'updateObject', body: record } : { action: 'addObject', body: record }));
     try {
       lastTask = await sendWithRetry(client, point.writeIndex, requests);
       progress.imported += batch.length;
+      progress.accepted += batch.length;
     } catch (error) {
       // The server refuses a whole batch for one bad record: send them one by one to list which.
       if (statusOf(error) < 400 || statusOf(error) >= 500 || statusOf(error) === 403) throw error;
@@ -126,14 +134,16 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
         try {
           lastTask = await sendWithRetry(client, point.writeIndex, [requests[index]]);
           progress.imported += 1;
+          progress.accepted += 1;
         } catch (single) {
           if (statusOf(single) < 400 || statusOf(single) >= 500 || statusOf(single) === 403) throw single;
           addError(batch[index].line, single instanceof Error ? single.message : String(single));
         }
       }
     }
-    progress.lastLine = batch[batch.length - 1].line;
-    writeResumePoint(file, { ...point, lastLine: progress.lastLine, imported: progress.imported, errors: progress.errors });
+    progress.lastLine = through;
+    const { read, sent, accepted, rejected } = progress;
+    writeResumePoint(file, { ...point, lastLine: through, imported: progress.imported, errors: progress.errors, counts: { read, sent, accepted, rejected } });
     batch = [];
     batchBytes = 0;
     report();
@@ -142,19 +152,25 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
   const bytes = counting(file.stream(), (n) => {
     progress.bytesRead += n;
   });
-  for await (const item of readItems(format, bytes)) {
+  let lastRead = point.lastLine;
+  for await (const item of readItems(format, bytes, { replaceInvalidUtf8: options.replaceInvalidUtf8 })) {
     options.signal?.throwIfAborted();
     if (item.line <= point.lastLine) continue;
+    progress.read++;
     if ('error' in item) {
+      lastRead = item.line;
       addError(item.line, item.error);
       continue;
     }
     const size = JSON.stringify(item.record).length;
-    if (batch.length > 0 && (batch.length >= maxBatchRecords || batchBytes + size > maxBatchBytes)) await send();
+    // Every line before this record has been read and counted: an import stopped later resumes after them.
+    if (batch.length > 0 && (batch.length >= maxBatchRecords || batchBytes + size > maxBatchBytes)) await send(item.line - 1);
     batch.push({ line: item.line, record: item.record, bytes: size });
     batchBytes += size;
+    progress.sent++;
+    lastRead = item.line;
   }
-  await send();
+  await send(lastRead);
 
   progress.phase = 'publishing';
   report();

@@ -1,0 +1,94 @@
+/**
+ * The console's Import screen with files holding every kind of bad line (the same files the CLI's tests import):
+ * every good line lands, each bad one is listed at its own line with its reason, and the counts are those the
+ * CLI prints for the same file.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { CSV_BAD_KINDS, NDJSON_BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../protocol/src/import-samples.ts';
+import type { SampleFile } from '../../protocol/src/import-samples.ts';
+import { startHarness } from './harness.ts';
+import type { Harness } from './harness.ts';
+import { api, expectStatus, signIn } from './console-helpers.ts';
+
+let harness: Harness;
+let page: Page;
+let imports = 0;
+
+beforeAll(async () => {
+  harness = await startHarness({ products: 20 });
+  page = await harness.newPage();
+  await signIn(page, harness.adminApiKey);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** Imports `sample` through the screen into a fresh index; resolves once the screen says it is published. */
+async function importThroughConsole(format: 'ndjson' | 'csv', sample: SampleFile, options: { replaceInvalidUtf8?: boolean } = {}): Promise<string> {
+  const indexName = `bad-lines-${++imports}`;
+  await page.goto(`/admin/import?index=${indexName}`);
+  await page.getByRole('heading', { level: 2, name: 'Import' }).waitFor();
+  await page.getByLabel('File', { exact: true }).setInputFiles({ name: `sample.${format}`, mimeType: 'text/plain', buffer: Buffer.from(sample.bytes) });
+  if (options.replaceInvalidUtf8) await page.getByRole('checkbox', { name: /not valid UTF-8/ }).check();
+  await page.getByRole('button', { name: 'Import' }).click();
+  const rejected = options.replaceInvalidUtf8 ? 0 : sample.badLines.length;
+  const sent = sample.goodIds.length + sample.badLines.length - rejected;
+  const read = sample.goodIds.length + sample.badLines.length;
+  // The counts the CLI prints for the same file (commands/import-bad-lines.test.ts).
+  await expectStatus(page, `Import finished and published: Records read: ${read.toLocaleString('en-US')}, sent: ${sent}, accepted: ${sent}, rejected: ${rejected}.`);
+  return indexName;
+}
+
+async function landedIds(indexName: string): Promise<string[]> {
+  const { status, json } = await api<{ hits: Array<{ objectID: string }> }>(harness, 'POST', `/1/indexes/${indexName}/browse`, { hitsPerPage: 1000, attributesToRetrieve: ['objectID'] });
+  if (status === 404) return [];
+  return json.hits.map((hit) => hit.objectID).sort();
+}
+
+async function listedErrors(): Promise<Array<{ line: number; reason: string }>> {
+  const table = page.getByRole('table', { name: 'Import errors' });
+  if ((await table.count()) === 0) return [];
+  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  return rows.map(([line, reason]) => ({ line: Number(line), reason }));
+}
+
+describe('console import with bad lines', () => {
+  it.each(['ndjson', 'csv'] as const)('%s: each kind of bad line at the start, middle and end is listed at its line; every good line lands', async (format) => {
+    const sample = everyKindEverywhere(format, 60);
+    const indexName = await importThroughConsole(format, sample);
+    expect(await landedIds(indexName)).toEqual([...sample.goodIds].sort());
+    const errors = await listedErrors();
+    expect(errors.map((error) => error.line)).toEqual(sample.badLines);
+    for (const error of errors) expect(error.reason).toMatch(REASON_OF[sample.kinds.get(error.line)!]);
+  });
+
+  it('replaces invalid UTF-8 when asked', async () => {
+    const sample = sampleFile('ndjson', 3, new Map([[1, 'invalidUtf8']]));
+    const indexName = await importThroughConsole('ndjson', sample, { replaceInvalidUtf8: true });
+    expect((await api<{ name: string }>(harness, 'GET', `/1/indexes/${indexName}/u2`)).json.name).toBe('caf\ufffd');
+  });
+
+  it('fuzz: generated files with random bad lines give read = accepted + rejected and list exactly the bad lines', async () => {
+    const file = fc.constantFrom('ndjson' as const, 'csv' as const).chain((format) =>
+      fc.integer({ min: 1, max: 25 }).chain((rows) =>
+        fc.record({
+          format: fc.constant(format),
+          rows: fc.constant(rows),
+          bad: fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), fc.constantFrom(...(format === 'csv' ? CSV_BAD_KINDS : NDJSON_BAD_KINDS).filter((kind) => kind !== 'hugeLine'))),
+        }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(file, async ({ format, rows, bad }) => {
+        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])));
+        const indexName = await importThroughConsole(format, sample);
+        expect((await listedErrors()).map((error) => error.line)).toEqual(sample.badLines);
+        expect(await landedIds(indexName)).toEqual([...sample.goodIds].sort());
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
