@@ -4,7 +4,10 @@
  *
  * Tables:
  * - `events`: every accepted event (the models read it), with the user and time indexes retention and
- *   `DELETE /1/usertokens` need.
+ *   `DELETE /1/usertokens` need, and the index-name index the per-index budget trims by (`event-log.ts`).
+ * - `event_counts`: events stored per index (`''` for those without one), kept exact by triggers whatever
+ *   deletes them (budget, retention, a user's deletion), so a commit learns whether it went past a budget
+ *   without counting a million rows.
  * - `tracked`: searches made with `clickAnalytics`, by queryID, so later events are attributed to them; `flags`
  *   records which kinds of event the search already got (a search counts once in a rate).
  * - `*_daily`: rollups by index, UTC day and analytics-tags set, written as searches and events arrive. The
@@ -41,6 +44,15 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_ts ON events (ts);
 CREATE INDEX IF NOT EXISTS events_user ON events (user_token);
 CREATE INDEX IF NOT EXISTS events_auth ON events (auth_token) WHERE auth_token IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_index ON events (index_name);
+CREATE TABLE IF NOT EXISTS event_counts (index_name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS events_counted AFTER INSERT ON events BEGIN
+  INSERT INTO event_counts (index_name, n) VALUES (coalesce(new.index_name, ''), 1)
+    ON CONFLICT (index_name) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS events_uncounted AFTER DELETE ON events BEGIN
+  UPDATE event_counts SET n = n - 1 WHERE index_name = coalesce(old.index_name, '');
+END;
 CREATE TABLE IF NOT EXISTS tracked (
   query_id TEXT PRIMARY KEY,
   index_name TEXT NOT NULL,
@@ -126,12 +138,29 @@ export const DAILY_TABLES = [
   'filter_daily', 'noresult_filters_daily', 'user_daily', 'country_daily',
 ] as const;
 
+/**
+ * The log file is cut back to this size whenever SQLite starts it over (after a complete checkpoint): without
+ * it, the log keeps the largest size it ever reached (gigabytes after a burst of writes while a long read held
+ * its checkpoints back).
+ */
+const LOG_SIZE_LIMIT = 64 * 1024 * 1024;
+
 export function openInsightsDb(dataDir: string): InsightsDb {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'insights.sqlite'));
+  // Only a new file takes it (it must precede the first table): its freed pages can then be given back to the
+  // file system (`PRAGMA incremental_vacuum`, after the retention purge). A file written before keeps its
+  // freed pages for the next writes: it stops growing once the event budget is reached, without shrinking.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec(SCHEMA);
+  db.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT}`);
+  const counted = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'event_counts'").get() !== undefined;
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    // A database written before the counts existed: counted once, here (the triggers keep them from now on).
+    if (!counted) db.exec("INSERT INTO event_counts (index_name, n) SELECT coalesce(index_name, ''), COUNT(*) FROM events GROUP BY 1");
+  })();
   return db;
 }
 

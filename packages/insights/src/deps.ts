@@ -91,6 +91,14 @@ export interface InsightsOptions {
    * checkpoints to SQLite, inside the main thread's commits. Default 1,000.
    */
   checkpointIntervalMs: number;
+  /**
+   * Events stored per index (events without an index count as one more): past it, each commit drops as many of
+   * the index's oldest (first received). Default 1,000,000 (a month of a shop sending 33,000 events a day; the
+   * models read 30 days).
+   */
+  maxEventsPerIndex: number;
+  /** Events stored in all (events name any index, so the per-index budget alone bounds nothing). Default 2,000,000. */
+  maxEvents: number;
   /** Accepted event timestamps: not older than this (ms). Default 30 days, as the Insights API. */
   maxEventAgeMs: number;
   /** …and not further in the future than this (ms), for clock skew. Default 1 hour. */
@@ -122,6 +130,8 @@ export const defaultInsightsOptions: InsightsOptions = {
   searchFlushBatch: 10_000,
   searchAggregationMs: 30_000,
   checkpointIntervalMs: 1000,
+  maxEventsPerIndex: 1_000_000,
+  maxEvents: 2_000_000,
   maxEventAgeMs: 30 * DAY_MS,
   maxEventFutureMs: 3600 * 1000,
   modelRebuildIntervalMs: 10 * 60 * 1000,

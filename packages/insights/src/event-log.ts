@@ -4,6 +4,11 @@
  * sent. In the same transaction, each event carrying a queryID (on the event or per object in `objectData`) is
  * attributed to its tracked search: the search's day/query/tags rollups get the click, position, conversion,
  * add-to-cart, purchase and revenue counts, and the search's `flags` make it count once in each rate.
+ *
+ * Storage is bounded: past `maxEventsPerIndex` events of one index, or `maxEvents` in all, the commit that went
+ * past drops as many of the oldest (first received) in the same transaction, so the count never stays above
+ * the budget and a flood costs a bounded file. Freed pages are reused by the next events (and given back to the
+ * file system by the purge, `retention.ts`).
  */
 import type { InsightsDb } from './db.ts';
 import type { SearchLog } from './search-log.ts';
@@ -28,7 +33,18 @@ interface TrackedSearch {
   flags: number;
 }
 
+export interface EventBudget {
+  maxEventsPerIndex: number;
+  maxEvents: number;
+}
+
 export class EventLog {
+  /** Events stored, all indices together (kept here: summing `event_counts` would read a row per index name). */
+  private total: number;
+  private readonly countOf;
+  private readonly dropOldestOf;
+  private readonly dropOldestUnindexed;
+  private readonly dropOldest;
   private queue: Array<{ events: StoredEvent[]; receivedAt: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   private scheduled = false;
   private readonly insert;
@@ -44,7 +60,14 @@ export class EventLog {
   constructor(
     private readonly db: InsightsDb,
     private readonly searchLog: SearchLog,
+    private readonly budget: EventBudget,
   ) {
+    this.total = (db.prepare('SELECT coalesce(SUM(n), 0) AS n FROM event_counts').get() as { n: number }).n;
+    this.countOf = db.prepare('SELECT n FROM event_counts WHERE index_name = ?').pluck();
+    // In id order through `events_index` (whose entries are ordered by index name, then id).
+    this.dropOldestOf = db.prepare('DELETE FROM events WHERE index_name = ? ORDER BY id LIMIT ?');
+    this.dropOldestUnindexed = db.prepare('DELETE FROM events WHERE index_name IS NULL ORDER BY id LIMIT ?');
+    this.dropOldest = db.prepare('DELETE FROM events ORDER BY id LIMIT ?');
     this.insert = db.prepare(`INSERT INTO events (ts, received_at, index_name, type, subtype, name, user_token, auth_token, query_id, object_ids, positions, filters, object_data, value, currency)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.findTracked = db.prepare('SELECT index_name, day, tags, query, flags FROM tracked WHERE query_id = ?');
@@ -84,10 +107,32 @@ export class EventLog {
 
   /** Writes events synchronously in one transaction (history import). */
   appendNow(events: StoredEvent[], receivedAt: number): void {
-    this.db.transaction(() => {
+    this.total += this.db.transaction(() => {
       this.searchLog.writeTracked(queryIDsOf(events));
       for (const event of events) this.store(event, receivedAt);
+      return events.length - this.trim(events);
     })();
+  }
+
+  /** Events stored, all indices together. */
+  get stored(): number {
+    return this.total;
+  }
+
+  /**
+   * Drops the oldest events of each index the batch went past its budget, then the oldest of all past the
+   * total; returns how many (inside the batch's transaction, whose total does not count the batch yet).
+   */
+  private trim(events: readonly StoredEvent[]): number {
+    let dropped = 0;
+    for (const index of new Set(events.map((event) => event.index ?? ''))) {
+      const over = ((this.countOf.get(index) as number | undefined) ?? 0) - this.budget.maxEventsPerIndex;
+      if (over <= 0) continue;
+      dropped += (index === '' ? this.dropOldestUnindexed.run(over) : this.dropOldestOf.run(index, over)).changes;
+    }
+    const over = this.total + events.length - dropped - this.budget.maxEvents;
+    if (over > 0) dropped += this.dropOldest.run(over).changes;
+    return dropped;
   }
 
   /** Commits whatever is queued (also called at shutdown). */
@@ -97,11 +142,13 @@ export class EventLog {
     this.queue = [];
     if (batch.length === 0) return;
     try {
-      this.db.transaction(() => {
+      const events = batch.flatMap((item) => item.events);
+      this.total += this.db.transaction(() => {
         // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
         // an event names is final: the shopper stopped typing there).
-        this.searchLog.writeTracked(queryIDsOf(batch.flatMap((item) => item.events)));
+        this.searchLog.writeTracked(queryIDsOf(events));
         for (const item of batch) for (const event of item.events) this.store(event, item.receivedAt);
+        return events.length - this.trim(events);
       })();
     } catch (error) {
       for (const item of batch) item.reject(error);
@@ -200,7 +247,16 @@ export class EventLog {
 
   /** `DELETE /1/usertokens/{userToken}`: forgets the user's events (the models drop them at their next rebuild). */
   deleteUser(userToken: string): number {
-    return this.db.prepare('DELETE FROM events WHERE user_token = ? OR auth_token = ?').run(userToken, userToken).changes;
+    const deleted = this.db.prepare('DELETE FROM events WHERE user_token = ? OR auth_token = ?').run(userToken, userToken).changes;
+    this.total -= deleted;
+    return deleted;
+  }
+
+  /** Retention: deletes at most `limit` events older than `ts` (through `events_ts`); returns how many. */
+  deleteBefore(ts: number, limit: number): number {
+    const deleted = this.db.prepare('DELETE FROM events WHERE ts < ? LIMIT ?').run(ts, limit).changes;
+    this.total -= deleted;
+    return deleted;
   }
 }
 

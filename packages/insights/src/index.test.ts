@@ -76,7 +76,7 @@ describe('openInsights, without a server', () => {
   it('recommends what was bought together, through the host’s searches, and asks the caller first', async () => {
     const insights = openOver(records);
     await insights.recordEvents({ events: [purchase('u1', ['lamp', 'bulb'], 30), purchase('u2', ['lamp', 'bulb'], 20), purchase('u3', ['chair'], 10)] });
-    insights.rebuildModels();
+    await insights.rebuildModels();
     const body = { requests: [{ indexName: 'products', model: 'bought-together', objectID: 'lamp' }] };
     const { results } = await insights.recommend(body, callerFor('products'));
     expect(results[0].hits.map((hit) => ('objectID' in hit ? hit.objectID : hit.facetValue))).toEqual(['bulb']);

@@ -12,20 +12,21 @@
 import type { InsightsHistory, RecommendationsResult, SearchLogEntry } from '@vitrine/protocol';
 import { Analytics } from './analytics.ts';
 import { Checkpointer } from './checkpointer.ts';
-import type { InsightsDb } from './db.ts';
-import { DAILY_TABLES, openInsightsDb } from './db.ts';
+import { openInsightsDb } from './db.ts';
 import type { InsightsCaller, InsightsDeps, InsightsOptions } from './deps.ts';
 import { DAY_MS, resolveInsightsOptions } from './deps.ts';
-import { dayOf } from './days.ts';
 import { invalidEvents } from './errors.ts';
 import { EventLog } from './event-log.ts';
 import type { RecordedEvent } from './event-log.ts';
+import { ModelBuilder } from './model-builder.ts';
 import type { Models } from './models.ts';
-import { buildModels, emptyModels } from './models.ts';
+import { buildModels, emptyModels, modelsView } from './models.ts';
 import { Recommender } from './recommend.ts';
+import { purgeSteps } from './retention.ts';
 import { SearchLog } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
 import { buildQuerySuggestions } from './suggestions.ts';
+import type { StoredEvent } from './validate.ts';
 import { validateEvents } from './validate.ts';
 
 export type { InsightsCaller, InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
@@ -43,6 +44,12 @@ const USER_TOKEN = /^[a-zA-Z0-9_=/+-]{1,129}$/;
 /** Events or searches per step of a history import (at most the 1,000 events `validateEvents` takes): 10–40 ms each. */
 const IMPORT_STEP = 250;
 
+/**
+ * Called with a valid batch before it is queued for its commit; throws to refuse it (nothing stored). The host
+ * counts events against its rate limits there, so a refused or invalid batch spends none of them.
+ */
+export type EventAdmission = (events: ReadonlyArray<Pick<StoredEvent, 'userToken' | 'authToken' | 'index'>>) => void;
+
 export interface ModelsSummary {
   builtAt: string;
   eventsRead: number;
@@ -57,22 +64,31 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   recordSearch(entry: SearchLogEntry): void;
   /** Writes the searches waiting in memory. */
   flushSearches(): void;
-  rebuildModels(): ModelsSummary;
+  /**
+   * Rebuilds the models from the events committed so far, in the model thread; one build at a time, a call
+   * during a build gets the next one.
+   */
+  rebuildModels(): Promise<ModelsSummary>;
   buildQuerySuggestions(): Promise<SuggestionsReport[]>;
-  /** Loads a past activity (the demo history) as if it had happened; returns what was stored. */
+  /** Loads a past activity (the demo history) as if it had happened, models built at once; returns what was stored. */
   importHistory(history: InsightsHistory): { searches: number; events: number };
   /**
    * Imports the history only when no search or event was ever stored; true when it did. In short steps, a turn
    * of the event loop apart: requests are answered meanwhile.
    */
   seedIfEmpty(history: InsightsHistory | (() => InsightsHistory | Promise<InsightsHistory>)): Promise<boolean>;
-  /** Drops analytics, tracked searches and events older than the retention. */
-  purge(): void;
+  /** Drops analytics, tracked searches and events older than the retention, in steps while requests go on. */
+  purge(): Promise<void>;
   readonly options: InsightsOptions;
   /** Committed events, oldest first, in the Insights API's shape. */
   listEvents(options?: { limit?: number; afterId?: number }): RecordedEvent[];
-  /** `POST /1/events`: validates the whole batch (nothing is stored if one event is invalid), then commits it. */
-  recordEvents(body: unknown): Promise<void>;
+  /**
+   * `POST /1/events`: validates the whole batch (nothing is stored if one event is invalid), lets `admit` refuse
+   * it, then commits it.
+   */
+  recordEvents(body: unknown, admit?: EventAdmission): Promise<void>;
+  /** Events stored, all indices together. */
+  storedEvents(): number;
   /** `DELETE /1/usertokens/{userToken}`: forgets the user's events of every index. */
   deleteUserEvents(userToken: string): void;
   /** `POST /1/indexes/*\/recommendations`, as `caller` may see them (null: an internal call, nothing forced). */
@@ -89,15 +105,6 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   stop(): Promise<void>;
 }
 
-function purge(db: InsightsDb, now: number, retentionDays: number): void {
-  const cutoffDay = dayOf(now) - retentionDays;
-  db.transaction(() => {
-    for (const table of DAILY_TABLES) db.prepare(`DELETE FROM ${table} WHERE day < ?`).run(cutoffDay);
-    db.prepare('DELETE FROM tracked WHERE day < ?').run(cutoffDay);
-    db.prepare('DELETE FROM events WHERE ts < ?').run(cutoffDay * DAY_MS);
-  })();
-}
-
 export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): Insights<C> {
   const options = resolveInsightsOptions(deps.options);
   const now = deps.now ?? Date.now;
@@ -105,24 +112,43 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   const db = openInsightsDb(deps.dataDir);
   const checkpointer = options.checkpointIntervalMs > 0 ? new Checkpointer(db, options.checkpointIntervalMs, logError) : null;
   const searchLog = new SearchLog(db, now, options.searchFlushIntervalMs, options.searchFlushBatch, options.searchAggregationMs);
-  const eventLog = new EventLog(db, searchLog);
+  const eventLog = new EventLog(db, searchLog, options);
   const analytics = new Analytics(db);
+  const builder = new ModelBuilder(db, options);
   let models: Models = emptyModels();
   const recommender = new Recommender<C>(deps, options, () => models);
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
 
-  const rebuildModels = (): ModelsSummary => {
-    searchLog.flush();
-    models = buildModels(db, now(), options);
-    const sum = (map: Map<string, Map<string, unknown>>) => [...map.values()].reduce((n, m) => n + m.size, 0);
-    return {
-      builtAt: new Date(models.builtAt).toISOString(),
-      eventsRead: models.eventsRead,
-      boughtTogetherItems: sum(models.boughtTogether),
-      relatedItems: sum(models.coInterest),
-      trendingItems: [...models.trending.values()].reduce((n, list) => n + list.length, 0),
-    };
+  const summary = (): ModelsSummary => ({ builtAt: new Date(models.builtAt).toISOString(), eventsRead: models.eventsRead, ...models.counts });
+  const buildInThread = async (): Promise<ModelsSummary> => {
+    // Events acknowledged before the call are in the build.
+    eventLog.commit();
+    const packed = await builder.build(now());
+    if (!closed) models = modelsView(packed);
+    return summary();
+  };
+  let building: Promise<ModelsSummary> | undefined;
+  let nextBuild: Promise<ModelsSummary> | undefined;
+  const rebuildModels = (): Promise<ModelsSummary> => {
+    if (!building) {
+      building = buildInThread().finally(() => (building = undefined));
+      return building;
+    }
+    // Events committed during the build under way may be missing from it: the caller gets the next build.
+    nextBuild ??= building.catch(() => undefined).then(() => {
+      nextBuild = undefined;
+      return rebuildModels();
+    });
+    return nextBuild;
+  };
+  let purging: Promise<void> | undefined;
+  const purge = (): Promise<void> => {
+    purging ??= (async () => {
+      const steps = purgeSteps(db, eventLog, now(), options.retentionDays);
+      while (!closed && !steps.next().done) await new Promise((resolve) => setImmediate(resolve));
+    })().finally(() => (purging = undefined));
+    return purging;
   };
   const buildSuggestions = async () => {
     await searchLog.settle();
@@ -162,14 +188,17 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       stored += events.length;
       yield;
     }
-    rebuildModels();
     return { searches: history.searches.length, events: stored };
   }
   const importHistory = (history: InsightsHistory) => {
     const steps = importSteps(history);
     for (;;) {
       const step = steps.next();
-      if (step.done) return step.value;
+      if (step.done) {
+        // Built here, at once: whoever imports a history this way asks for recommendations next.
+        models = modelsView(buildModels(db, now(), options));
+        return step.value;
+      }
     }
   };
 
@@ -191,15 +220,18 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       if (!empty) return false;
       const steps = importSteps(typeof history === 'function' ? await history() : history);
       while (!steps.next().done) await new Promise((resolve) => setImmediate(resolve));
+      await rebuildModels();
       return true;
     },
-    purge: () => purge(db, now(), options.retentionDays),
+    purge,
     listEvents: (listOptions) => eventLog.list(listOptions),
-    async recordEvents(body) {
+    async recordEvents(body, admit) {
       const received = now();
       const events = validateEvents(body, { now: received, maxAgeMs: options.maxEventAgeMs, maxFutureMs: options.maxEventFutureMs });
+      admit?.(events);
       await eventLog.append(events, received);
     },
+    storedEvents: () => eventLog.stored,
     deleteUserEvents(userToken) {
       if (!USER_TOKEN.test(userToken)) throw invalidEvents('userToken must be 1 to 129 characters among letters, digits and _ = / + -');
       eventLog.commit();
@@ -211,7 +243,8 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     now,
     async stop() {
       clearImmediate(first);
-      // The checkpoint thread's connection closed first: the main one, the last, then checkpoints and removes the log.
+      // The other threads' connections closed first: the main one, the last, then checkpoints and removes the log.
+      await builder.stop();
       await checkpointer?.stop();
       insights.close();
     },
@@ -221,6 +254,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       for (const timer of timers) clearInterval(timer);
       eventLog.commit();
       searchLog.close();
+      void builder.stop();
       void checkpointer?.stop();
       db.close();
     },
@@ -232,7 +266,8 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       try {
         await task();
       } catch (error) {
-        logError(`insights: scheduled ${what} failed`, error);
+        // A build cut short by the shutdown is no failure.
+        if (!closed) logError(`insights: scheduled ${what} failed`, error);
       }
     }, intervalMs);
     timer.unref();
@@ -240,16 +275,14 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   };
   schedule(options.modelRebuildIntervalMs, rebuildModels, 'model rebuild');
   schedule(options.suggestionsRebuildIntervalMs, buildSuggestions, 'query suggestions build');
-  schedule(DAY_MS, insights.purge, 'retention purge');
-  // First models right away (from the events of previous runs), off the registration path.
+  schedule(DAY_MS, purge, 'retention purge');
+  // First models right away (from the events of previous runs), after the purge, off the registration path.
   const first = setImmediate(() => {
-    if (closed) return;
-    try {
-      insights.purge();
-      rebuildModels();
-    } catch (error) {
-      logError('insights: initial model build failed', error);
-    }
+    purge()
+      .then(() => (closed ? undefined : rebuildModels()))
+      .catch((error: unknown) => {
+        if (!closed) logError('insights: initial model build failed', error);
+      });
   });
   return insights;
 }

@@ -1,6 +1,7 @@
 /**
- * Recommendation models, rebuilt from the event log (on a schedule and on demand) and held in memory; the
- * recommend route only looks them up.
+ * Recommendation models, rebuilt from the event log (on a schedule and on demand) in a thread of their own
+ * (`model-thread.ts`), and handed to the main thread packed (`model-tables.ts`); the recommend route only looks
+ * them up.
  *
  * - bought-together: items purchased by the same user (authenticated token first) within `boughtTogetherSpanMs`,
  *   in one event or several. Each pair counts once per user.
@@ -11,40 +12,30 @@
  *   (view 0.5, click 1, add-to-cart 3, purchase 5, other conversions 3). Velocity (recent + k) / (previous + k)
  *   times volume, so a steady best-seller and a sudden riser both rank; normalised so the first scores 100.
  * - facet signals: the same counts for `filters` events (`brand:Apple`), merged into trending facets.
+ *
+ * Memory is bounded whatever the events hold (events name any objectID, the index need not have it): past
+ * `MAX_ITEMS` distinct objectIDs in an index the least seen half is forgotten, pairs past `MAX_PAIRS` lose the
+ * rarest, open sessions past `MAX_OPEN_BASKETS` close oldest first, facet keys past `MAX_FACET_KEYS` lose the
+ * lightest. A shop's real items, seen again and again, stay; a flood of random objectIDs is what goes.
  */
 import type { InsightsDb } from './db.ts';
 import type { InsightsOptions } from './deps.ts';
 import { DAY_MS } from './deps.ts';
+import type { PackedIndexModels, PackedModels, RankedTable, TrendStat } from './model-tables.ts';
+import { packIds, trendScore } from './model-tables.ts';
+import { BASKET_ITEMS_CAP, PairCounts } from './pair-counts.ts';
 
-export interface ScoredItem {
-  objectID: string;
-  /** 0 to 100. */
-  score: number;
-}
+export type { Models, ScoredItem, TrendingItem, TrendStat } from './model-tables.ts';
+export { emptyModels, modelsView, trendScore } from './model-tables.ts';
 
-export interface TrendStat {
-  recent: number;
-  previous: number;
-}
-
-export interface TrendingItem extends TrendStat, ScoredItem {}
-
-export interface Models {
-  builtAt: number;
-  eventsRead: number;
-  boughtTogether: Map<string, Map<string, ScoredItem[]>>;
-  coInterest: Map<string, Map<string, ScoredItem[]>>;
-  /** Per index, best first (items with recent activity). */
-  trending: Map<string, TrendingItem[]>;
-  /** Per index, every item with activity in either trending window. */
-  itemStats: Map<string, Map<string, TrendStat>>;
-  /** Per index, `attribute\u0000value` → counts from filter events. */
-  facetSignals: Map<string, Map<string, TrendStat>>;
-}
-
-const RELATED_PER_ITEM = 50;
-const SESSION_ITEMS_CAP = 30;
-const TRENDING_SMOOTHING = 5;
+const MAX_ITEMS = 1_000_000;
+const MAX_PAIRS = 4_000_000;
+const MAX_OPEN_BASKETS = 200_000;
+const MAX_FACET_KEYS = 100_000;
+/** Items kept in an index's ranking (trending items, trending facets' counts). */
+const MAX_RANKED = 200_000;
+/** Events read per query: each page is a read of its own, so checkpoints are never held back for a whole build. */
+const PAGE = 5000;
 
 function weightOf(type: string, subtype: string | null): number {
   if (type === 'view') return 0.5;
@@ -53,62 +44,8 @@ function weightOf(type: string, subtype: string | null): number {
   return 3;
 }
 
-/** Trending score before normalisation: volume times smoothed velocity. */
-export function trendScore(stat: TrendStat): number {
-  return stat.recent * ((stat.recent + TRENDING_SMOOTHING) / (stat.previous + TRENDING_SMOOTHING));
-}
-
-/** Counts item pairs and item supports, per index. */
-class PairCounter {
-  readonly pairs = new Map<string, Map<string, number>>();
-  readonly items = new Map<string, Map<string, number>>();
-
-  /** One "basket" (a session, a user's purchases in a span): each pair and item counts once. */
-  addBasket(index: string, ids: Iterable<string>): void {
-    const unique = [...new Set(ids)].slice(0, SESSION_ITEMS_CAP);
-    const items = this.items.get(index) ?? new Map<string, number>();
-    this.items.set(index, items);
-    for (const id of unique) items.set(id, (items.get(id) ?? 0) + 1);
-    if (unique.length < 2) return;
-    const pairs = this.pairs.get(index) ?? new Map<string, number>();
-    this.pairs.set(index, pairs);
-    for (let i = 0; i < unique.length; i++) {
-      for (let j = i + 1; j < unique.length; j++) {
-        const key = unique[i] < unique[j] ? `${unique[i]}\u0000${unique[j]}` : `${unique[j]}\u0000${unique[i]}`;
-        pairs.set(key, (pairs.get(key) ?? 0) + 1);
-      }
-    }
-  }
-
-  /** Each item's best partners, scored 0 to 100. */
-  scores(): Map<string, Map<string, ScoredItem[]>> {
-    const out = new Map<string, Map<string, ScoredItem[]>>();
-    for (const [index, pairs] of this.pairs) {
-      const items = this.items.get(index)!;
-      const related = new Map<string, ScoredItem[]>();
-      const add = (from: string, to: string, score: number) => {
-        const list = related.get(from) ?? [];
-        list.push({ objectID: to, score });
-        related.set(from, list);
-      };
-      for (const [key, count] of pairs) {
-        const [a, b] = key.split('\u0000');
-        const cosine = count / Math.sqrt(items.get(a)! * items.get(b)!);
-        const score = Math.round(100 * Math.min(1, cosine) * (count / (count + 1)) * 100) / 100;
-        add(a, b, score);
-        add(b, a, score);
-      }
-      for (const [id, list] of related) {
-        list.sort((x, y) => y.score - x.score || (x.objectID < y.objectID ? -1 : 1));
-        related.set(id, list.slice(0, RELATED_PER_ITEM));
-      }
-      out.set(index, related);
-    }
-    return out;
-  }
-}
-
 interface EventRow {
+  id: number;
   ts: number;
   index_name: string;
   type: string;
@@ -119,76 +56,207 @@ interface EventRow {
   filters: string | null;
 }
 
-export function buildModels(db: InsightsDb, now: number, options: InsightsOptions): Models {
+interface Basket {
+  /** The session's last event, or the span's first purchase. */
+  at: number;
+  items: number[];
+}
+
+/** Weights in the two trending windows, by key, for facet keys (`attribute\u0000value`). */
+class FacetTally {
+  readonly stats = new Map<string, TrendStat>();
+
+  add(key: string, recent: number, previous: number): void {
+    let stat = this.stats.get(key);
+    if (!stat) this.stats.set(key, (stat = { recent: 0, previous: 0 }));
+    stat.recent += recent;
+    stat.previous += previous;
+    if (this.stats.size > MAX_FACET_KEYS) this.prune();
+  }
+
+  /** The lighter half goes. */
+  private prune(): void {
+    const weights = Float64Array.from(this.stats.values(), (s) => s.recent + s.previous).sort();
+    const limit = weights[weights.length >> 1];
+    for (const [key, stat] of this.stats) if (stat.recent + stat.previous <= limit) this.stats.delete(key);
+  }
+}
+
+/** What one index's events add up to. */
+class IndexCounts {
+  /** objectID → number, and back; numbers of forgotten items are given out again. */
+  private readonly numbers = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly free: number[] = [];
+  private readonly seen: number[] = [];
+  private readonly recent: number[] = [];
+  private readonly previous: number[] = [];
+  readonly sessions = new PairCounts(MAX_PAIRS);
+  readonly purchases = new PairCounts(MAX_PAIRS);
+  private readonly openSessions = new Map<string, Basket>();
+  private readonly openSpans = new Map<string, Basket>();
+  readonly facets = new FacetTally();
+
+  constructor(private readonly options: InsightsOptions) {}
+
+  /** Numbers for the objectIDs of one event (whose items are never forgotten before they are counted). */
+  numbersOf(objectIDs: readonly string[]): number[] {
+    if (this.numbers.size + objectIDs.length > MAX_ITEMS) this.forgetLeastSeen();
+    return objectIDs.map((objectID) => this.number(objectID));
+  }
+
+  private number(objectID: string): number {
+    let id = this.numbers.get(objectID);
+    if (id !== undefined) return id;
+    id = this.free.pop() ?? this.names.length;
+    this.numbers.set(objectID, id);
+    this.names[id] = objectID;
+    this.seen[id] = this.recent[id] = this.previous[id] = 0;
+    return id;
+  }
+
+  nameOf = (id: number): string => this.names[id];
+
+  count(ids: readonly number[], recent: number, previous: number): void {
+    for (const id of ids) {
+      this.seen[id]++;
+      this.recent[id] += recent;
+      this.previous[id] += previous;
+    }
+  }
+
+  /** Adds the items to the user's open session (or closes it and opens another), and to the purchase span. */
+  basket(user: string, ts: number, ids: readonly number[], purchase: boolean): void {
+    this.extend(this.openSessions, this.sessions, user, ts, ids, (basket) => ts - basket.at <= this.options.sessionGapMs, true);
+    if (purchase) this.extend(this.openSpans, this.purchases, user, ts, ids, (basket) => ts - basket.at <= this.options.boughtTogetherSpanMs, false);
+  }
+
+  private extend(open: Map<string, Basket>, pairs: PairCounts, user: string, ts: number, ids: readonly number[], continues: (basket: Basket) => boolean, renew: boolean): void {
+    let basket = open.get(user);
+    if (basket && !continues(basket)) {
+      pairs.add(basket.items);
+      basket = undefined;
+    }
+    if (!basket) basket = { at: ts, items: [] };
+    else if (renew) basket.at = ts;
+    for (const id of ids) if (basket.items.length < BASKET_ITEMS_CAP && !basket.items.includes(id)) basket.items.push(id);
+    // Re-inserted: the map's first entries are the baskets touched longest ago, closed first past the cap.
+    open.delete(user);
+    open.set(user, basket);
+    if (open.size > MAX_OPEN_BASKETS) {
+      const [oldest, first] = open.entries().next().value!;
+      open.delete(oldest);
+      pairs.add(first.items);
+    }
+  }
+
+  /** Closes every open basket (the end of the events). */
+  closeAll(): void {
+    for (const basket of this.openSessions.values()) this.sessions.add(basket.items);
+    for (const basket of this.openSpans.values()) this.purchases.add(basket.items);
+    this.openSessions.clear();
+    this.openSpans.clear();
+  }
+
+  /** Past `MAX_ITEMS`: the half of the items seen least often is forgotten, from the counts and open baskets. */
+  private forgetLeastSeen(): void {
+    const counts = Float64Array.from(this.numbers.values(), (id) => this.seen[id]).sort();
+    const limit = counts[counts.length >> 1];
+    const dead = new Set<number>();
+    for (const [name, id] of this.numbers) {
+      if (this.seen[id] > limit) continue;
+      dead.add(id);
+      this.numbers.delete(name);
+      this.free.push(id);
+    }
+    this.sessions.forget(dead);
+    this.purchases.forget(dead);
+    for (const open of [this.openSessions, this.openSpans]) {
+      for (const basket of open.values()) basket.items = basket.items.filter((id) => !dead.has(id));
+    }
+  }
+
+  /** Items with activity in either window, best trend first (those without recent activity last, score 0). */
+  ranking(): RankedTable {
+    const items: Array<{ name: string; recent: number; previous: number; score: number }> = [];
+    for (const [name, id] of this.numbers) {
+      const stat = { recent: this.recent[id], previous: this.previous[id] };
+      if (stat.recent > 0 || stat.previous > 0) items.push({ name, ...stat, score: trendScore(stat) });
+    }
+    return rankedTable(items);
+  }
+
+  pack(): PackedIndexModels {
+    this.closeAll();
+    const facets = [...this.facets.stats].map(([name, stat]) => ({ name, ...stat, score: 0 }));
+    facets.sort((a, b) => b.recent + b.previous - (a.recent + a.previous) || (a.name < b.name ? -1 : 1));
+    return {
+      boughtTogether: this.purchases.table(this.nameOf),
+      coInterest: this.sessions.table(this.nameOf),
+      items: this.ranking(),
+      facets: rankedTable(facets.slice(0, MAX_RANKED), false),
+    };
+  }
+}
+
+/** Sorts (unless `sort` is false) by score and objectID, keeps `MAX_RANKED`, normalises the scores to the first. */
+function rankedTable(items: Array<{ name: string; recent: number; previous: number; score: number }>, sort = true): RankedTable {
+  if (sort) items.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
+  const kept = items.slice(0, MAX_RANKED);
+  const top = kept[0]?.score || 1;
+  const table: RankedTable = {
+    ids: packIds(kept.map((item) => item.name)),
+    recent: Float64Array.from(kept, (item) => item.recent),
+    previous: Float64Array.from(kept, (item) => item.previous),
+    scores: Float64Array.from(kept, (item) => (item.recent > 0 ? Math.round((item.score / top) * 10_000) / 100 : 0)),
+    ranked: 0,
+  };
+  while (table.ranked < kept.length && kept[table.ranked].recent > 0) table.ranked++;
+  return table;
+}
+
+const COLUMNS = 'id, ts, index_name, type, subtype, user_token, auth_token, object_ids, filters';
+const MODEL_EVENTS = "index_name IS NOT NULL AND type != 'instantsearch'";
+
+/** The events from `since` on, in time order, read a page per query (`ts`, then `id`: each page resumes after the last row). */
+function* eventsSince(db: InsightsDb, since: number): Generator<EventRow> {
+  const first = db.prepare(`SELECT ${COLUMNS} FROM events WHERE ts >= ? AND ${MODEL_EVENTS} ORDER BY ts, id LIMIT ${PAGE}`);
+  const sameTime = db.prepare(`SELECT ${COLUMNS} FROM events WHERE ts = ? AND id > ? AND ${MODEL_EVENTS} ORDER BY id LIMIT ${PAGE}`);
+  const later = db.prepare(`SELECT ${COLUMNS} FROM events WHERE ts > ? AND ${MODEL_EVENTS} ORDER BY ts, id LIMIT ${PAGE}`);
+  let rows = first.all(since) as EventRow[];
+  while (rows.length > 0) {
+    yield* rows;
+    const last = rows[rows.length - 1];
+    rows = sameTime.all(last.ts, last.id) as EventRow[];
+    if (rows.length === 0) rows = later.all(last.ts) as EventRow[];
+  }
+}
+
+export function buildModels(db: InsightsDb, now: number, options: InsightsOptions): PackedModels {
   const trendWindow = options.trendingWindowDays * DAY_MS;
   const pairWindowStart = now - options.modelWindowDays * DAY_MS;
   const since = Math.min(pairWindowStart, now - 2 * trendWindow);
-  const purchases = new PairCounter();
-  const sessions = new PairCounter();
-  const openSessions = new Map<string, { index: string; last: number; items: string[] }>();
-  const purchaseSpans = new Map<string, { index: string; start: number; items: string[] }>();
-  const trend = new Map<string, Map<string, TrendStat>>();
-  const facetSignals = new Map<string, Map<string, TrendStat>>();
+  const indexes = new Map<string, IndexCounts>();
   let eventsRead = 0;
 
-  const count = (target: Map<string, Map<string, TrendStat>>, index: string, key: string, ts: number, weight: number) => {
-    if (ts > now) return;
-    const byKey = target.get(index) ?? new Map<string, TrendStat>();
-    target.set(index, byKey);
-    const stat = byKey.get(key) ?? { recent: 0, previous: 0 };
-    if (ts > now - trendWindow) stat.recent += weight;
-    else if (ts > now - 2 * trendWindow) stat.previous += weight;
-    else return;
-    byKey.set(key, stat);
-  };
-
-  const rows = db.prepare(`SELECT ts, index_name, type, subtype, user_token, auth_token, object_ids, filters FROM events
-    WHERE ts >= ? AND index_name IS NOT NULL AND type != 'instantsearch' ORDER BY ts`).iterate(since) as IterableIterator<EventRow>;
-  for (const row of rows) {
+  for (const row of eventsSince(db, since)) {
     eventsRead++;
+    let counts = indexes.get(row.index_name);
+    if (!counts) indexes.set(row.index_name, (counts = new IndexCounts(options)));
     const weight = weightOf(row.type, row.subtype);
+    // Trending windows: (now - window, now] and the window before; events ahead of `now` count in neither.
+    const recent = row.ts <= now && row.ts > now - trendWindow ? weight : 0;
+    const previous = row.ts <= now - trendWindow && row.ts > now - 2 * trendWindow ? weight : 0;
     if (row.filters) {
-      for (const filter of JSON.parse(row.filters) as string[]) count(facetSignals, row.index_name, filter.replace(':', '\u0000'), row.ts, weight);
+      if (recent === 0 && previous === 0) continue;
+      for (const filter of JSON.parse(row.filters) as string[]) counts.facets.add(filter.replace(':', '\u0000'), recent, previous);
       continue;
     }
     if (!row.object_ids) continue;
-    const ids = JSON.parse(row.object_ids) as string[];
-    for (const id of ids) count(trend, row.index_name, id, row.ts, weight);
+    const ids = counts.numbersOf(JSON.parse(row.object_ids) as string[]);
+    counts.count(ids, recent, previous);
     if (row.ts < pairWindowStart) continue;
-    const user = `${row.index_name}\u0000${row.auth_token ?? row.user_token}`;
-
-    const session = openSessions.get(user);
-    if (session && row.ts - session.last <= options.sessionGapMs) {
-      session.items.push(...ids);
-      session.last = row.ts;
-    } else {
-      if (session) sessions.addBasket(session.index, session.items);
-      openSessions.set(user, { index: row.index_name, last: row.ts, items: [...ids] });
-    }
-
-    if (row.type === 'conversion' && row.subtype === 'purchase') {
-      const span = purchaseSpans.get(user);
-      if (span && row.ts - span.start <= options.boughtTogetherSpanMs) span.items.push(...ids);
-      else {
-        if (span) purchases.addBasket(span.index, span.items);
-        purchaseSpans.set(user, { index: row.index_name, start: row.ts, items: [...ids] });
-      }
-    }
+    counts.basket(row.auth_token ?? row.user_token, row.ts, ids, row.type === 'conversion' && row.subtype === 'purchase');
   }
-  for (const session of openSessions.values()) sessions.addBasket(session.index, session.items);
-  for (const span of purchaseSpans.values()) purchases.addBasket(span.index, span.items);
-
-  const trending = new Map<string, TrendingItem[]>();
-  for (const [index, stats] of trend) {
-    const list = [...stats].filter(([, s]) => s.recent > 0).map(([objectID, s]) => ({ objectID, ...s, score: trendScore(s) }));
-    list.sort((a, b) => b.score - a.score || (a.objectID < b.objectID ? -1 : 1));
-    const top = list[0]?.score ?? 1;
-    for (const item of list) item.score = Math.round((item.score / top) * 10_000) / 100;
-    trending.set(index, list);
-  }
-  return { builtAt: now, eventsRead, boughtTogether: purchases.scores(), coInterest: sessions.scores(), trending, itemStats: trend, facetSignals };
-}
-
-export function emptyModels(): Models {
-  return { builtAt: 0, eventsRead: 0, boughtTogether: new Map(), coInterest: new Map(), trending: new Map(), itemStats: new Map(), facetSignals: new Map() };
+  return { builtAt: now, eventsRead, indexes: [...indexes].map(([name, counts]) => [name, counts.pack()]) };
 }

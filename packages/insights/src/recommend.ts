@@ -140,7 +140,7 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
     const exclude = new Set<string>(request.objectID ? [request.objectID] : []);
     switch (request.model) {
       case 'bought-together':
-        candidates = models.boughtTogether.get(request.indexName)?.get(request.objectID!) ?? [];
+        candidates = models.boughtTogether(request.indexName, request.objectID!);
         break;
       case 'related-products':
         candidates = await this.related(request, models, caller);
@@ -196,7 +196,7 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
   private async related(request: ParsedRecommendRequest, models: Models, caller: C | null): Promise<ScoredItem[]> {
     const [record] = await this.deps.getObjects(request.indexName, [request.objectID!], caller);
     const content = record ? await contentCandidates(this.deps, this.options.attributes, request.indexName, record, request.queryParameters) : new Map<string, number>();
-    const co = models.coInterest.get(request.indexName)?.get(request.objectID!) ?? [];
+    const co = models.coInterest(request.indexName, request.objectID!);
     const blended = new Map<string, number>();
     for (const [id, similarity] of content) blended.set(id, (1 - CO_INTEREST_WEIGHT) * similarity * 100);
     for (const item of co) blended.set(item.objectID, (blended.get(item.objectID) ?? 0) + CO_INTEREST_WEIGHT * item.score);
@@ -212,8 +212,9 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
   }
 
   private async trendingItems(request: ParsedRecommendRequest, models: Models, caller: C | null): Promise<ScoredItem[]> {
-    const list = models.trending.get(request.indexName) ?? [];
-    if (request.facetName === undefined) return list;
+    const list = models.trending(request.indexName);
+    // Best first: the candidates past the first MAX_CANDIDATES would be cut anyway.
+    if (request.facetName === undefined) return list.slice(0, MAX_CANDIDATES);
     // Walk the ranking in chunks until enough items carry the facet value.
     const out: ScoredItem[] = [];
     const chunk = 500;
@@ -273,11 +274,11 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
       current.previous += stat.previous;
       stats.set(value, current);
     };
-    const items = [...(models.itemStats.get(indexName) ?? new Map<string, TrendStat>())];
+    const items = models.itemStats(indexName);
     for (let start = 0; start < items.length; start += 1000) {
       const slice = items.slice(start, start + 1000);
-      const records = await this.deps.getObjects(indexName, slice.map(([id]) => id), caller);
-      slice.forEach(([, stat], i) => {
+      const records = await this.deps.getObjects(indexName, slice.map((item) => item.objectID), caller);
+      slice.forEach((stat, i) => {
         const record = records[i];
         if (!record) return;
         const value = attributeValue(record, facetName);
@@ -287,7 +288,8 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
       });
     }
     const prefix = `${facetName}\u0000`;
-    for (const [key, stat] of models.facetSignals.get(indexName) ?? []) {
+    const signals = models.facetSignals(indexName);
+    for (const { objectID: key, ...stat } of signals.slice(0, signals.length)) {
       if (!key.startsWith(prefix)) continue;
       const value = key.slice(prefix.length);
       if (stats.has(value) || visibleValues.has(value)) add(value, stat);

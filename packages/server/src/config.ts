@@ -36,10 +36,38 @@ export interface ServerLimits {
   maxResponseBytes: number;
   /** Maximum length in bytes (UTF-8) of `highlightPreTag`, `highlightPostTag` and `snippetEllipsisText`. Default 256. */
   maxHighlightTagBytes: number;
+  /**
+   * Parameters in one search request: its JSON fields and the entries of its `params` string together (or a
+   * GET's query string, or a secured key's). Default 200, about twice as many as Algolia has search parameters:
+   * 30,000 unknown ones cost a search 200–360 ms, each parsed, copied and carried to the search thread.
+   */
+  maxSearchParameters: number;
+  /**
+   * Entries of one list parameter (`attributesToHighlight`, `attributesToRetrieve`, `facets`, `optionalWords`,
+   * `facetFilters`' filters…). Default 1,000: a 60,000-entry `attributesToHighlight` cost 520 ms, each hit
+   * matching every entry against its attributes.
+   */
+  maxListEntries: number;
   /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
   maxPendingTasks: number;
   /** Failed authentications per client IP per hour before its keys get 429s (but those it used lately). Default 100. */
   maxFailedAuthPerIPPerHour: number;
+  /**
+   * Events (`POST /1/events`) accepted per minute from one client IP, past which a batch answers 429 whole
+   * (`auth/event-limits.ts`). Default 6,000: a hundred shoppers behind one address (an office, a mobile
+   * carrier's NAT) each sending an event a second. The admin key is not limited; 0: no limit.
+   */
+  maxEventsPerIPPerMinute: number;
+  /**
+   * Events accepted per minute for one API key (a secured key counts as its parent), every client together.
+   * Default 120,000: 2,000 a second, a busy shop's peak of some thousands of shoppers. 0: no limit.
+   */
+  maxEventsPerKeyPerMinute: number;
+  /**
+   * Events accepted per minute for one `userToken`. Default 1,000: one full batch (the Insights API's most), far
+   * more than a shopper sends (a few a page). 0: no limit.
+   */
+  maxEventsPerUserTokenPerMinute: number;
   /** Operations in the log after which a snapshot is taken (and the log compacted). Default 20,000. */
   snapshotEveryOps: number;
   /**
@@ -97,8 +125,13 @@ export const defaultLimits: ServerLimits = {
   maxQueriesPerMultiQuery: 100,
   maxResponseBytes: 10 * 1024 * 1024,
   maxHighlightTagBytes: 256,
+  maxSearchParameters: 200,
+  maxListEntries: 1000,
   maxPendingTasks: 1000,
   maxFailedAuthPerIPPerHour: 100,
+  maxEventsPerIPPerMinute: 6000,
+  maxEventsPerKeyPerMinute: 120_000,
+  maxEventsPerUserTokenPerMinute: 1000,
   snapshotEveryOps: 20_000,
   snapshotEveryRecords: 25_000,
   snapshotEveryBytes: 16 * 1024 * 1024,

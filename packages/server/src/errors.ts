@@ -25,6 +25,7 @@ export const errorCatalogue = {
   TOO_MANY_QUERIES: { status: 429, template: 'Too many requests: the key allows %s queries per IP per hour' },
   TOO_MANY_FAILED_AUTH: { status: 429, template: 'Too many failed authentications from this IP address' },
   TOO_MANY_PENDING_TASKS: { status: 429, template: 'Too many pending tasks (%s): retry later' },
+  TOO_MANY_EVENTS: { status: 429, template: 'Too many events: at most %s per minute per %s' },
   NOT_READY: { status: 503, template: 'Not ready: the indexes are still being loaded' },
   SHUTTING_DOWN: { status: 503, template: 'The server is shutting down' },
   BACKUP_UNDER_WAY: { status: 409, template: 'A backup is already under way (to %s): wait for it to end' },
@@ -43,6 +44,8 @@ export const errorCatalogue = {
   INVALID_INDEX_NAME: { status: 400, template: 'indexName is not valid' },
   QUERY_TOO_LONG: { status: 400, template: 'Query too long: %s bytes, the limit is %s' },
   PARAMETER_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" is %s bytes, the limit is %s' },
+  TOO_MANY_PARAMETERS: { status: 400, template: 'Too many parameters: %s, the limit is %s per search' },
+  LIST_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" has %s entries, the limit is %s' },
   RESPONSE_TOO_LARGE: {
     status: 400,
     template: 'Response too large: the limit is %s bytes; ask for fewer hits, facet values, or highlighted or snippeted attributes',

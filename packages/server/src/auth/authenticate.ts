@@ -36,6 +36,11 @@ export interface AuthContext {
   maxHitsPerQuery: number;
   /** SHA-256 (hex) of the key used, so a key can read its own permissions (`GET /1/keys/{itself}`). */
   keyHash?: string;
+  /**
+   * SHA-256 (hex) of the key whose per-key limits apply (events per minute): the key itself, or a secured key's
+   * parent, so that minting secured keys from the public search key buys no budget of its own.
+   */
+  limitKey: string;
 }
 
 declare module 'fastify' {
@@ -156,7 +161,7 @@ export class Authenticator {
   private identify(request: FastifyRequest, ip: string, appId: string | undefined, apiKey: string | undefined, keyDigest: Buffer, keyHash: string): AuthContext {
     if (appId === undefined || apiKey === undefined || !sameSecret(digest(appId), this.appIdDigest)) return this.fail(ip, keyHash, false);
     if (sameSecret(keyDigest, this.adminDigest)) {
-      return { kind: 'admin', acl: 'all', indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash };
+      return { kind: 'admin', acl: 'all', indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash, limitKey: keyHash };
     }
     if (sameSecret(keyDigest, this.searchDigest)) return this.searchKeyContext();
     const stored = this.keys.findByValue(apiKey);
@@ -166,7 +171,8 @@ export class Authenticator {
 
   /** What the search-only key may do; in-process readers acting for the storefront (the page renderer) use it. */
   searchKeyContext(): AuthContext {
-    return { kind: 'search', acl: SEARCH_ACL, indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash: this.searchDigest.toString('hex') };
+    const keyHash = this.searchDigest.toString('hex');
+    return { kind: 'search', acl: SEARCH_ACL, indexes: [], forcedParams: {}, forcedFilter: null, maxHitsPerQuery: 0, keyHash, limitKey: keyHash };
   }
 
   /**
@@ -215,7 +221,7 @@ export class Authenticator {
     if (key.maxQueriesPerIPPerHour > 0 && this.queries.hit(`${key.hash}|${ip}`) > key.maxQueriesPerIPPerHour) {
       throw createError('TOO_MANY_QUERIES', key.maxQueriesPerIPPerHour);
     }
-    return { kind: 'key', acl: new Set(key.acl), indexes: key.indexes, ...forcedFrom(rest), maxHitsPerQuery: key.maxHitsPerQuery, keyHash: key.hash };
+    return { kind: 'key', acl: new Set(key.acl), indexes: key.indexes, ...forcedFrom(rest), maxHitsPerQuery: key.maxHitsPerQuery, keyHash: key.hash, limitKey: key.hash };
   }
 
   /**
@@ -274,6 +280,7 @@ export class Authenticator {
       forcedParams: { ...own.forcedParams, ...inherited.forcedParams },
       forcedFilter: andFilterNodes(inherited.forcedFilter, own.forcedFilter),
       maxHitsPerQuery: parent?.maxHitsPerQuery ?? 0,
+      limitKey: parent?.hash ?? this.searchDigest.toString('hex'),
     };
     return {
       parent,

@@ -21,23 +21,27 @@ export class WindowCounter {
     return entry && now - entry.start < this.windowMs ? entry.count : 0;
   }
 
-  /** Adds one and returns the new count in the current window. */
-  hit(key: string, now = Date.now()): number {
+  /** Adds `amount` (one by default) and returns the new count in the current window. */
+  hit(key: string, now = Date.now(), amount = 1): number {
     let entry = this.counts.get(key);
     if (!entry || now - entry.start >= this.windowMs) {
-      if (!entry && this.counts.size >= this.maxEntries) this.evict(now);
+      // Deleted and set again: Maps iterate in insertion order, so the first entries are the oldest windows.
+      this.counts.delete(key);
+      if (this.counts.size >= this.maxEntries) this.evict(now);
       entry = { start: now, count: 0 };
       this.counts.set(key, entry);
     }
-    entry.count++;
+    entry.count += amount;
     return entry.count;
   }
 
+  /**
+   * Windows that ended go, then the oldest until there is room: all at the front, so the cost is what is
+   * dropped (a table of caller-chosen keys, user tokens, is full at every new key under a flood).
+   */
   private evict(now: number): void {
-    for (const [key, entry] of this.counts) if (now - entry.start >= this.windowMs) this.counts.delete(key);
-    // Maps iterate in insertion order: the first keys are the oldest windows.
-    for (const key of this.counts.keys()) {
-      if (this.counts.size < this.maxEntries) break;
+    for (const [key, entry] of this.counts) {
+      if (this.counts.size < this.maxEntries && now - entry.start < this.windowMs) break;
       this.counts.delete(key);
     }
   }

@@ -2,19 +2,29 @@
  * The routes of `@vitrine/insights`: the Insights API (`POST /1/events`, `DELETE /1/usertokens/{userToken}`),
  * recommendations (`POST /1/indexes/*\/recommendations`) and the extension routes (admin key)
  * `POST /1/vitrine/recommend/build` (rebuilds the models now) and `POST /1/vitrine/query-suggestions/build`
- * (rebuilds the suggestions indices now). The analytics reads are in `analytics.ts`.
+ * (rebuilds the suggestions indices now). The analytics reads are in `analytics.ts`. Events are capped per
+ * client IP, API key and userToken (`auth/event-limits.ts`).
  */
 import type { FastifyInstance } from 'fastify';
 import { MAX_EVENTS_BODY_BYTES } from '@vitrine/insights';
 import { requireAllIndexes } from '../auth/authenticate.ts';
+import { EventLimits } from '../auth/event-limits.ts';
 import { insightsCaller } from '../auth/insights-caller.ts';
 import { createError } from '../errors.ts';
 import { analyticsRoutes } from './analytics.ts';
 import type { RouteDeps } from './deps.ts';
 
-export function insightsRoutes(api: FastifyInstance, { insights }: RouteDeps): void {
-  api.post('/1/events', { config: { acl: 'search', largeBody: true }, bodyLimit: MAX_EVENTS_BODY_BYTES }, async (request) => {
-    await insights.recordEvents(request.body);
+export function insightsRoutes(api: FastifyInstance, { insights, limits }: RouteDeps): void {
+  const eventLimits = new EventLimits(limits);
+  api.post('/1/events', {
+    config: { acl: 'search', largeBody: true },
+    bodyLimit: MAX_EVENTS_BODY_BYTES,
+    // After the scope's authentication, before the body is read: a caller past its minute costs no parsing.
+    onRequest: async (request) => {
+      if (request.auth) eventLimits.checkCaller(request.auth, request.ip);
+    },
+  }, async (request) => {
+    await insights.recordEvents(request.body, (events) => eventLimits.admit(request.auth!, request.ip, events));
     return { status: 200, message: 'OK' };
   });
 

@@ -1,0 +1,91 @@
+/**
+ * Model builds off the main thread. A build reads every event of the models' window (a million events took
+ * 19 s on the main thread, every request waiting, `/1/isalive` timing out); here it runs in a worker thread
+ * (`model-thread.ts`) with a read-only connection of its own, and only the packed result comes back
+ * (`model-tables.ts`: a few strings copied, the arrays transferred). The thread reads the events a page per query,
+ * so it never holds the database's checkpoints back for a whole build.
+ *
+ * The thread is started at the first build and kept (a build at a time); one that dies (its memory limit, a
+ * crash) fails the build under way, and the next build starts another. Its heap is capped
+ * (`MODEL_THREAD_HEAP_MB`): the build's own bounds keep it far below, the cap keeps a bug from taking the process.
+ *
+ * Rejected: the build in slices on the main thread (each slice is still the main thread's time, and a whole
+ * build's objects would live on its heap); keeping the models in the thread and asking it per recommendation
+ * (a round trip per lookup, and trending facets read every item's counts).
+ */
+import { Worker } from 'node:worker_threads';
+import type { InsightsDb } from './db.ts';
+import type { InsightsOptions } from './deps.ts';
+import type { PackedModels } from './model-tables.ts';
+
+/** The thread's module: compiled, or, running from the sources, a shim that registers the TypeScript loader first. */
+const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./model-thread-entry.mjs', import.meta.url) : new URL('./model-thread.js', import.meta.url);
+const MODEL_THREAD_HEAP_MB = 1536;
+
+export interface BuildRequest {
+  id: number;
+  now: number;
+  options: InsightsOptions;
+}
+
+export type BuildReply = { id: number; packed: PackedModels } | { id: number; error: string };
+
+export class ModelBuilder {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (packed: PackedModels) => void; reject: (error: Error) => void }>();
+  private stopped = false;
+  /** Thread ids of the workers started (tests: the build ran off the main thread). */
+  readonly threadIds: number[] = [];
+
+  constructor(
+    private readonly db: InsightsDb,
+    private readonly options: InsightsOptions,
+  ) {}
+
+  build(now: number): Promise<PackedModels> {
+    if (this.stopped) return Promise.reject(new Error('insights are closed'));
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    // Held by its builds only: idle, the thread keeps no process alive.
+    worker.ref();
+    return new Promise<PackedModels>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, now, options: this.options } satisfies BuildRequest);
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(ENTRY, { workerData: { file: this.db.name }, resourceLimits: { maxOldGenerationSizeMb: MODEL_THREAD_HEAP_MB } });
+    this.threadIds.push(worker.threadId);
+    worker.on('message', (reply: BuildReply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if ('error' in reply) waiting?.reject(new Error(`model build failed: ${reply.error}`));
+      else waiting?.resolve(reply.packed);
+    });
+    const gone = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`the model thread exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Ends the thread (a build under way fails); resolves once it has. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('stop');
+    // A build under way finishes before the thread reads the request to stop: it is cut short instead.
+    if (this.pending.size > 0) void worker.terminate();
+    await exited;
+  }
+}
