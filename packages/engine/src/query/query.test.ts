@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
 import { SearchIndex } from '../search-index.ts';
 import { EngineError } from '../errors.ts';
+import { MAX_QUERY_WORDS } from './parse.ts';
 
 function search(records: Array<Record<string, unknown>>, params: SearchParams, settings: IndexSettings = {}, synonyms: SynonymHit[] = []): string[] {
   const index = new SearchIndex(settings);
@@ -47,6 +48,17 @@ describe('words and prefixes', () => {
     const code = [{ name: 'c++ primer' }, { name: 'c primer' }];
     expect(search(code, { query: 'c++' }, { separatorsToIndex: '+' })).toEqual(['r1']);
     expect(search(code, { query: 'c++', typoTolerance: false }).sort()).toEqual(['r1', 'r2']);
+  });
+
+  it(`searches a query's first ${MAX_QUERY_WORDS} words and ignores the rest`, () => {
+    const filler = Array.from({ length: MAX_QUERY_WORDS - 1 }, () => 'charger');
+    // The word after the cap would match nothing: ignored, it does not empty the results.
+    expect(search(records, { query: [...filler, 'wireless', 'nothing'].join(' ') })).toEqual(['r1']);
+    // The last word within the cap still counts.
+    expect(search(records, { query: [...filler, 'nothing'].join(' ') })).toEqual([]);
+    // Exclusions past as many are ignored too.
+    const exclusions = Array.from({ length: MAX_QUERY_WORDS }, (_, i) => `-x${i}`).join(' ');
+    expect(search(records, { query: `wireless ${exclusions} -mouse`, advancedSyntax: true })).toEqual(['r1', 'r3']);
   });
 });
 
