@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { mergeParams, parseParamsString, validateSearchParams } from './params.ts';
+import { countParams, mergeParams, parseParamsString, validateSearchParams } from './params.ts';
 
 describe('parseParamsString (v4 params)', () => {
   it('coerces numbers, booleans, JSON arrays and comma lists by parameter', () => {
@@ -48,6 +48,22 @@ describe('mergeParams', () => {
   it('accepts params given as an object', () => {
     expect(mergeParams({ params: { query: 'x' } })).toEqual({ query: 'x' });
   });
+
+  it('counts JSON fields and params entries together against maxSearchParameters, and refuses past it before decoding any', () => {
+    const junk = (count: number) => Array.from({ length: count }, (_, i) => `j${i}=%5B1%5D`).join('&');
+    const limit = defaultLimits.maxSearchParameters;
+    expect(Object.keys(mergeParams({ indexName: 'i', params: junk(limit) }, 64, limit))).toHaveLength(limit);
+    const refusal = `Too many parameters: ${limit + 1}, the limit is ${limit} per search`;
+    expect(() => mergeParams({ indexName: 'i', query: 'a', params: junk(limit) }, 64, limit)).toThrow(refusal);
+    expect(() => mergeParams({ params: `${junk(limit)}&query=a` }, 64, limit)).toThrow(refusal);
+    expect(() => mergeParams({ params: Object.fromEntries(Array.from({ length: limit + 1 }, (_, i) => [`j${i}`, 1])) }, 64, limit)).toThrow(refusal);
+    expect(() => parseParamsString(junk(limit + 1))).toThrow(ApiError);
+    // Empty entries are no parameters (URLSearchParams skips them); a 30,000-entry string is refused at once.
+    expect(countParams('&a=1&&b&')).toBe(2);
+    const started = performance.now();
+    expect(() => mergeParams({ params: junk(30_000) }, 64, limit)).toThrow(ApiError);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });
 
 describe('validateSearchParams', () => {
@@ -66,6 +82,16 @@ describe('validateSearchParams', () => {
     expect(() => validateSearchParams({ userToken: 'u'.repeat(130) }, defaultLimits)).toThrow(/userToken/);
     expect(validateSearchParams({ analyticsTags: ['mobile', 'x'.repeat(129)], userToken: 'u'.repeat(129) }, defaultLimits).userToken).toHaveLength(129);
     expect(validateSearchParams(parseParamsString('analyticsTags=mobile,fr'), defaultLimits).analyticsTags).toEqual(['mobile', 'fr']);
+  });
+
+  it('refuses a list parameter past maxListEntries, filters counted to their second level', () => {
+    const names = (count: number) => Array.from({ length: count }, (_, i) => `a${i}`);
+    const max = defaultLimits.maxListEntries;
+    expect(validateSearchParams({ attributesToHighlight: names(max), facets: names(max) }, defaultLimits).facets).toHaveLength(max);
+    expect(() => validateSearchParams({ attributesToHighlight: names(60_000) }, defaultLimits)).toThrow(`Parameter too long: "attributesToHighlight" has 60000 entries, the limit is ${max}`);
+    expect(() => validateSearchParams(parseParamsString(`attributesToRetrieve=${names(max + 1).join(',')}`), defaultLimits)).toThrow(/"attributesToRetrieve" has 1001 entries/);
+    expect(() => validateSearchParams({ facetFilters: [names(max / 2), names(max / 2), 'brand:x'] }, defaultLimits)).toThrow(/"facetFilters" has 1001 entries/);
+    expect(() => validateSearchParams({ optionalWords: names(max + 1) }, { ...defaultLimits, maxListEntries: max + 1 })).not.toThrow();
   });
 
   it('throws only ApiErrors (4xx) on arbitrary params strings', () => {

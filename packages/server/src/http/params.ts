@@ -3,10 +3,11 @@
  * (v4, InstantSearch through v4 clients, and secured API keys). In the string form every value is text, so
  * values are coerced by parameter: numbers, booleans, JSON arrays (`facetFilters=%5B%22brand%3AApple%22%5D`),
  * comma lists (`attributesToRetrieve=name,brand`). Unknown parameters are kept (JSON-decoded when they look
- * like JSON), as Algolia ignores what it does not know.
+ * like JSON), as Algolia ignores what it does not know; but a search counts them among its parameters, which are
+ * at most `maxSearchParameters`, counted before any is decoded.
  */
 import type { SearchParams } from '@vitrine/protocol';
-import type { ServerLimits } from '../config.ts';
+import { defaultLimits, type ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
 import { checkJsonValue } from './json.ts';
 
@@ -88,8 +89,28 @@ export function coerceParam(name: string, value: string, maxDepth = 64): unknown
   return value;
 }
 
-/** Parses a url-encoded params string (`query=a&hitsPerPage=2`) into typed parameters. */
-export function parseParamsString(params: string, maxDepth = 64): Record<string, unknown> {
+/** Entries of a url-encoded string (those `URLSearchParams` yields: `a=1&&b` has two), counted without decoding any. */
+export function countParams(params: string): number {
+  let count = 0;
+  for (let start = 0; start <= params.length; ) {
+    let end = params.indexOf('&', start);
+    if (end === -1) end = params.length;
+    if (end > start) count++;
+    start = end + 1;
+  }
+  return count;
+}
+
+function checkParamCount(count: number, maxParameters: number): void {
+  if (count > maxParameters) throw createError('TOO_MANY_PARAMETERS', count, maxParameters);
+}
+
+/**
+ * Parses a url-encoded params string (`query=a&hitsPerPage=2`) into typed parameters; past `maxParameters`
+ * entries, refused before any is decoded.
+ */
+export function parseParamsString(params: string, maxDepth = 64, maxParameters = defaultLimits.maxSearchParameters): Record<string, unknown> {
+  checkParamCount(countParams(params), maxParameters);
   const out: Record<string, unknown> = {};
   for (const [name, value] of new URLSearchParams(params)) {
     if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
@@ -102,15 +123,20 @@ export function parseParamsString(params: string, maxDepth = 64): Record<string,
  * One request's search parameters: JSON fields, overlaid by the `params` string when present (v4 sends only
  * the string; when both are sent the string is the more specific form).
  */
-export function mergeParams(body: Record<string, unknown> | undefined, maxDepth = 64): SearchParams {
+export function mergeParams(body: Record<string, unknown> | undefined, maxDepth = 64, maxParameters = defaultLimits.maxSearchParameters): SearchParams {
   const out: Record<string, unknown> = {};
   if (body) {
+    const nested = body.params;
+    const inParams = typeof nested === 'string' ? countParams(nested) : typeof nested === 'object' && nested !== null ? Object.keys(nested).length : 0;
+    let fields = 0;
+    for (const key of Object.keys(body)) if (key !== 'params' && key !== 'indexName' && key !== 'type') fields++;
+    checkParamCount(fields + inParams, maxParameters);
     for (const [key, value] of Object.entries(body)) {
       if (key === 'params' || key === 'indexName' || key === 'type' || key === '__proto__') continue;
       out[key] = value;
     }
     if (body.params !== undefined) {
-      if (typeof body.params === 'string') Object.assign(out, parseParamsString(body.params, maxDepth));
+      if (typeof body.params === 'string') Object.assign(out, parseParamsString(body.params, maxDepth, Number.POSITIVE_INFINITY));
       else if (typeof body.params === 'object' && body.params !== null && !Array.isArray(body.params)) {
         // Some callers (older v5 snippets) nest params as an object.
         for (const [key, value] of Object.entries(body.params)) if (key !== '__proto__') out[key] = value;
@@ -169,7 +195,26 @@ export function validateSearchParams(params: SearchParams, limits: ServerLimits)
     }
   }
   checkHighlightTags(params, limits);
+  checkListLengths(params, limits);
   return params;
+}
+
+/** Parameters whose entries each cost work per hit or per word: lists, filters (counted to the second level). */
+const COUNTED_LISTS = [...LIST_PARAMS, ...FILTER_LIST_PARAMS, 'ignorePlurals', 'removeStopWords'];
+
+/**
+ * A list's entries each cost work, some per hit (attributes to highlight, snippet or retrieve, matched against
+ * each hit's attributes): past `maxListEntries`, refused. Checked on the request's parameters and again on what
+ * a key forces (anyone can mint a secured key from the public one).
+ */
+export function checkListLengths(params: SearchParams, limits: ServerLimits): void {
+  for (const name of COUNTED_LISTS) {
+    const value = params[name];
+    if (!Array.isArray(value)) continue;
+    let entries = value.length;
+    for (const item of value) if (Array.isArray(item)) entries += item.length - 1;
+    if (entries > limits.maxListEntries) throw createError('LIST_TOO_LONG', name, entries, limits.maxListEntries);
+  }
 }
 
 /**

@@ -21,9 +21,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 type IndexParams = { indexName: string };
 
 /** GET routes carry parameters in the query string; credentials are not parameters. */
-export function queryStringParams(request: FastifyRequest, maxDepth: number): Record<string, unknown> {
+export function queryStringParams(request: FastifyRequest, maxDepth: number, maxParameters?: number): Record<string, unknown> {
   const raw = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-  const params = parseParamsString(raw, maxDepth);
+  const params = parseParamsString(raw, maxDepth, maxParameters);
   for (const name of Object.keys(params)) if (name.toLowerCase().startsWith('x-algolia-')) delete params[name];
   return params;
 }
@@ -120,7 +120,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
   });
 
   app.get<{ Params: IndexParams }>('/1/indexes/:indexName', { config: { acl: 'search' } }, async (request, reply) => {
-    const params = withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth, limits);
+    const params = withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth, limits.maxSearchParameters), limits), request.auth, limits);
     return single(request, reply, request.params.indexName, params);
   });
 
@@ -132,7 +132,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
 
   const browse = async (request: FastifyRequest<{ Params: IndexParams }>) => {
     const params = request.method === 'GET'
-      ? withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth), limits), request.auth, limits)
+      ? withForcedParams(validateSearchParams(queryStringParams(request, limits.maxJsonDepth, limits.maxSearchParameters), limits), request.auth, limits)
       : requestParams(request.body, request.auth, limits);
     if (params.cursor !== undefined && typeof params.cursor !== 'string') throw createError('INVALID_PARAMETER', 'cursor', 'expected a string');
     return reads.read({ kind: 'browse', indexName: request.params.indexName, params: params as typeof params & { cursor?: string }, auth: readAuth(request.auth) });

@@ -9,7 +9,7 @@ import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchP
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
-import { checkHighlightTags, mergeParams, validateSearchParams } from '../http/params.ts';
+import { checkHighlightTags, checkListLengths, mergeParams, validateSearchParams } from '../http/params.ts';
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
 import { engineCheck } from '../engine-errors.ts';
 
@@ -23,7 +23,7 @@ export function findIndex(registry: IndexRegistry, indexName: string): IndexEntr
 export function requestParams(body: unknown, auth: AuthContext | null, limits: ServerLimits): SearchParams {
   const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (body !== undefined && body !== null && record === undefined) throw createError('INVALID_BODY', 'expected a JSON object');
-  const params = validateSearchParams(mergeParams(record, limits.maxJsonDepth), limits);
+  const params = validateSearchParams(mergeParams(record, limits.maxJsonDepth, limits.maxSearchParameters), limits);
   return withForcedParams(params, auth, limits);
 }
 
@@ -32,6 +32,7 @@ export function withForcedParams(params: SearchParams, auth: AuthContext | null,
   const out: SearchParams = { ...params, ...auth.forcedParams };
   // Anyone can mint a secured key from the public search key, forcing whatever tags they like.
   checkHighlightTags(out, limits);
+  checkListLengths(out, limits);
   if (auth.maxHitsPerQuery > 0) {
     out.hitsPerPage = Math.min(typeof out.hitsPerPage === 'number' ? out.hitsPerPage : 20, auth.maxHitsPerQuery);
     if (typeof out.length === 'number') out.length = Math.min(out.length, auth.maxHitsPerQuery);
