@@ -216,7 +216,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
       return context ? storeBackend(deps.store, reads, context) : backend;
     };
-    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig });
+    const onCatalogueChange = (listener: () => void) => void deps.store.onApplied(listener);
+    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig, onCatalogueChange });
   }
   for (const extend of deps.config.extend ?? []) await extend(app);
   return app;

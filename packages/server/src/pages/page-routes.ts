@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { PageBackend, PageRenderer } from '@vitrine/protocol';
 import { robotsTxt, sitemapIndex, sitemapPage, sitemapPageCount } from './sitemap.ts';
+import { SitemapCache } from './sitemap-cache.ts';
 
 export interface PagesOptions {
   renderer: PageRenderer;
@@ -24,6 +25,8 @@ export interface PagesOptions {
   backendFor(request: FastifyRequest): PageBackend;
   staticRoot: string;
   storefrontConfig: Record<string, unknown>;
+  /** Registers what to call whenever a write was applied: the sitemap is generated again at its next request. */
+  onCatalogueChange?: (listener: () => void) => void;
 }
 
 export interface PageSender {
@@ -65,16 +68,19 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     else console.error(`${what} (${request.url.split('?')[0]}): ${detail}`);
   };
 
-  const paths = () => renderer.sitemapPaths(storefrontConfig, backend);
+  const sitemap = new SitemapCache(() => renderer.sitemapPaths(storefrontConfig, backend));
+  options.onCatalogueChange?.(() => sitemap.invalidate());
 
   app.get('/robots.txt', async (request, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(robotsTxt(requestOrigin(request))));
   app.get('/sitemap.xml', async (request, reply) => {
-    const count = sitemapPageCount((await paths()).length);
-    return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-cache').send(sitemapIndex(requestOrigin(request), count));
+    const origin = requestOrigin(request);
+    const body = await sitemap.text(`${origin} index`, (paths) => sitemapIndex(origin, sitemapPageCount(paths.length)));
+    return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-cache').send(body);
   });
   app.get<{ Params: { page: string } }>('/sitemaps/:page', async (request, reply) => {
     const match = /^(\d{1,6})\.xml$/.exec(request.params.page);
-    const body = match ? sitemapPage(requestOrigin(request), await paths(), Number(match[1])) : undefined;
+    const origin = requestOrigin(request);
+    const body = match ? await sitemap.text(`${origin} ${Number(match[1])}`, (paths) => sitemapPage(origin, paths, Number(match[1]))) : undefined;
     if (body === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('No such sitemap page\n');
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-cache').send(body);
   });
