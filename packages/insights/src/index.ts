@@ -119,6 +119,8 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   const recommender = new Recommender<C>(deps, options, () => models);
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
+  /** Set as `stop()` or `close()` begins: builds and purges cut short from then on are no failures. */
+  let closing = false;
 
   const summary = (): ModelsSummary => ({ builtAt: new Date(models.builtAt).toISOString(), eventsRead: models.eventsRead, ...models.counts });
   const buildInThread = async (): Promise<ModelsSummary> => {
@@ -138,7 +140,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     // Events committed during the build under way may be missing from it: the caller gets the next build.
     nextBuild ??= building.catch(() => undefined).then(() => {
       nextBuild = undefined;
-      return rebuildModels();
+      return closing ? summary() : rebuildModels();
     });
     return nextBuild;
   };
@@ -146,7 +148,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   const purge = (): Promise<void> => {
     purging ??= (async () => {
       const steps = purgeSteps(db, eventLog, now(), options.retentionDays);
-      while (!closed && !steps.next().done) await new Promise((resolve) => setImmediate(resolve));
+      while (!closing && !steps.next().done) await new Promise((resolve) => setImmediate(resolve));
     })().finally(() => (purging = undefined));
     return purging;
   };
@@ -242,6 +244,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     settleSearches: () => searchLog.settle(),
     now,
     async stop() {
+      closing = true;
       clearImmediate(first);
       // The other threads' connections closed first: the main one, the last, then checkpoints and removes the log.
       await builder.stop();
@@ -250,7 +253,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     },
     close() {
       if (closed) return;
-      closed = true;
+      closed = closing = true;
       for (const timer of timers) clearInterval(timer);
       eventLog.commit();
       searchLog.close();
@@ -267,7 +270,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
         await task();
       } catch (error) {
         // A build cut short by the shutdown is no failure.
-        if (!closed) logError(`insights: scheduled ${what} failed`, error);
+        if (!closing) logError(`insights: scheduled ${what} failed`, error);
       }
     }, intervalMs);
     timer.unref();
@@ -279,9 +282,9 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   // First models right away (from the events of previous runs), after the purge, off the registration path.
   const first = setImmediate(() => {
     purge()
-      .then(() => (closed ? undefined : rebuildModels()))
+      .then(() => (closing ? undefined : rebuildModels()))
       .catch((error: unknown) => {
-        if (!closed) logError('insights: initial model build failed', error);
+        if (!closing) logError('insights: initial model build failed', error);
       });
   });
   return insights;

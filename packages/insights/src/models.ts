@@ -14,9 +14,9 @@
  * - facet signals: the same counts for `filters` events (`brand:Apple`), merged into trending facets.
  *
  * Memory is bounded whatever the events hold (events name any objectID, the index need not have it): past
- * `MAX_ITEMS` distinct objectIDs in an index the least seen half is forgotten, pairs past `MAX_PAIRS` lose the
- * rarest, open sessions past `MAX_OPEN_BASKETS` close oldest first, facet keys past `MAX_FACET_KEYS` lose the
- * lightest. A shop's real items, seen again and again, stay; a flood of random objectIDs is what goes.
+ * a million distinct objectIDs in an index the least seen half is forgotten, pairs past four million lose the
+ * rarest, open sessions past 200,000 close oldest first, facet keys past 100,000 lose the lightest
+ * (`defaultBounds`). A shop's real items, seen again and again, stay; a flood of random objectIDs is what goes.
  */
 import type { InsightsDb } from './db.ts';
 import type { InsightsOptions } from './deps.ts';
@@ -28,12 +28,21 @@ import { BASKET_ITEMS_CAP, PairCounts } from './pair-counts.ts';
 export type { Models, ScoredItem, TrendingItem, TrendStat } from './model-tables.ts';
 export { emptyModels, modelsView, trendScore } from './model-tables.ts';
 
-const MAX_ITEMS = 1_000_000;
-const MAX_PAIRS = 4_000_000;
-const MAX_OPEN_BASKETS = 200_000;
-const MAX_FACET_KEYS = 100_000;
-/** Items kept in an index's ranking (trending items, trending facets' counts). */
-const MAX_RANKED = 200_000;
+/** What a build holds at most, per index. */
+export interface BuildBounds {
+  /** Distinct objectIDs counted. */
+  items: number;
+  /** Item pairs counted, per model. */
+  pairs: number;
+  /** Sessions (and purchase spans) open at once. */
+  openBaskets: number;
+  /** Facet keys (`attribute\u0000value`) counted. */
+  facetKeys: number;
+  /** Items kept in the ranking (trending items, trending facets' counts). */
+  ranked: number;
+}
+
+export const defaultBounds: BuildBounds = { items: 1_000_000, pairs: 4_000_000, openBaskets: 200_000, facetKeys: 100_000, ranked: 200_000 };
 /** Events read per query: each page is a read of its own, so checkpoints are never held back for a whole build. */
 const PAGE = 5000;
 
@@ -66,12 +75,14 @@ interface Basket {
 class FacetTally {
   readonly stats = new Map<string, TrendStat>();
 
+  constructor(private readonly max: number) {}
+
   add(key: string, recent: number, previous: number): void {
     let stat = this.stats.get(key);
     if (!stat) this.stats.set(key, (stat = { recent: 0, previous: 0 }));
     stat.recent += recent;
     stat.previous += previous;
-    if (this.stats.size > MAX_FACET_KEYS) this.prune();
+    if (this.stats.size > this.max) this.prune();
   }
 
   /** The lighter half goes. */
@@ -91,17 +102,24 @@ class IndexCounts {
   private readonly seen: number[] = [];
   private readonly recent: number[] = [];
   private readonly previous: number[] = [];
-  readonly sessions = new PairCounts(MAX_PAIRS);
-  readonly purchases = new PairCounts(MAX_PAIRS);
+  readonly sessions: PairCounts;
+  readonly purchases: PairCounts;
   private readonly openSessions = new Map<string, Basket>();
   private readonly openSpans = new Map<string, Basket>();
-  readonly facets = new FacetTally();
+  readonly facets: FacetTally;
 
-  constructor(private readonly options: InsightsOptions) {}
+  constructor(
+    private readonly options: InsightsOptions,
+    private readonly bounds: BuildBounds,
+  ) {
+    this.sessions = new PairCounts(bounds.pairs);
+    this.purchases = new PairCounts(bounds.pairs);
+    this.facets = new FacetTally(bounds.facetKeys);
+  }
 
   /** Numbers for the objectIDs of one event (whose items are never forgotten before they are counted). */
   numbersOf(objectIDs: readonly string[]): number[] {
-    if (this.numbers.size + objectIDs.length > MAX_ITEMS) this.forgetLeastSeen();
+    if (this.numbers.size + objectIDs.length > this.bounds.items) this.forgetLeastSeen();
     return objectIDs.map((objectID) => this.number(objectID));
   }
 
@@ -143,7 +161,7 @@ class IndexCounts {
     // Re-inserted: the map's first entries are the baskets touched longest ago, closed first past the cap.
     open.delete(user);
     open.set(user, basket);
-    if (open.size > MAX_OPEN_BASKETS) {
+    if (open.size > this.bounds.openBaskets) {
       const [oldest, first] = open.entries().next().value!;
       open.delete(oldest);
       pairs.add(first.items);
@@ -158,7 +176,7 @@ class IndexCounts {
     this.openSpans.clear();
   }
 
-  /** Past `MAX_ITEMS`: the half of the items seen least often is forgotten, from the counts and open baskets. */
+  /** Past `bounds.items`: the half of the items seen least often is forgotten, from the counts and open baskets. */
   private forgetLeastSeen(): void {
     const counts = Float64Array.from(this.numbers.values(), (id) => this.seen[id]).sort();
     const limit = counts[counts.length >> 1];
@@ -183,7 +201,7 @@ class IndexCounts {
       const stat = { recent: this.recent[id], previous: this.previous[id] };
       if (stat.recent > 0 || stat.previous > 0) items.push({ name, ...stat, score: trendScore(stat) });
     }
-    return rankedTable(items);
+    return rankedTable(items, this.bounds.ranked);
   }
 
   pack(): PackedIndexModels {
@@ -194,15 +212,15 @@ class IndexCounts {
       boughtTogether: this.purchases.table(this.nameOf),
       coInterest: this.sessions.table(this.nameOf),
       items: this.ranking(),
-      facets: rankedTable(facets.slice(0, MAX_RANKED), false),
+      facets: rankedTable(facets, this.bounds.ranked, false),
     };
   }
 }
 
-/** Sorts (unless `sort` is false) by score and objectID, keeps `MAX_RANKED`, normalises the scores to the first. */
-function rankedTable(items: Array<{ name: string; recent: number; previous: number; score: number }>, sort = true): RankedTable {
+/** Sorts (unless `sort` is false) by score and objectID, keeps the first `max`, normalises the scores to the first. */
+function rankedTable(items: Array<{ name: string; recent: number; previous: number; score: number }>, max: number, sort = true): RankedTable {
   if (sort) items.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
-  const kept = items.slice(0, MAX_RANKED);
+  const kept = items.slice(0, max);
   const top = kept[0]?.score || 1;
   const table: RankedTable = {
     ids: packIds(kept.map((item) => item.name)),
@@ -232,7 +250,7 @@ function* eventsSince(db: InsightsDb, since: number): Generator<EventRow> {
   }
 }
 
-export function buildModels(db: InsightsDb, now: number, options: InsightsOptions): PackedModels {
+export function buildModels(db: InsightsDb, now: number, options: InsightsOptions, bounds = defaultBounds): PackedModels {
   const trendWindow = options.trendingWindowDays * DAY_MS;
   const pairWindowStart = now - options.modelWindowDays * DAY_MS;
   const since = Math.min(pairWindowStart, now - 2 * trendWindow);
@@ -242,7 +260,7 @@ export function buildModels(db: InsightsDb, now: number, options: InsightsOption
   for (const row of eventsSince(db, since)) {
     eventsRead++;
     let counts = indexes.get(row.index_name);
-    if (!counts) indexes.set(row.index_name, (counts = new IndexCounts(options)));
+    if (!counts) indexes.set(row.index_name, (counts = new IndexCounts(options, bounds)));
     const weight = weightOf(row.type, row.subtype);
     // Trending windows: (now - window, now] and the window before; events ahead of `now` count in neither.
     const recent = row.ts <= now && row.ts > now - trendWindow ? weight : 0;

@@ -8,7 +8,13 @@
  * first, then the oldest entries.
  */
 export class WindowCounter {
-  private readonly counts = new Map<string, { start: number; count: number }>();
+  private readonly counts = new Map<string, Window>();
+  /**
+   * Windows in the order they started, from `head` on (stale ones, whose key started another since, skipped):
+   * the oldest is found without walking the table, whose keys (user tokens) are all new under a flood.
+   */
+  private order: Window[] = [];
+  private head = 0;
 
   constructor(
     private readonly windowMs: number,
@@ -25,26 +31,40 @@ export class WindowCounter {
   hit(key: string, now = Date.now(), amount = 1): number {
     let entry = this.counts.get(key);
     if (!entry || now - entry.start >= this.windowMs) {
-      // Deleted and set again: Maps iterate in insertion order, so the first entries are the oldest windows.
-      this.counts.delete(key);
-      if (this.counts.size >= this.maxEntries) this.evict(now);
-      entry = { start: now, count: 0 };
+      if (!entry && this.counts.size >= this.maxEntries) this.evict(now);
+      entry = { key, start: now, count: 0 };
       this.counts.set(key, entry);
+      this.order.push(entry);
+      if (this.order.length - this.head > 2 * this.maxEntries) this.compact();
     }
     entry.count += amount;
     return entry.count;
   }
 
-  /**
-   * Windows that ended go, then the oldest until there is room: all at the front, so the cost is what is
-   * dropped (a table of caller-chosen keys, user tokens, is full at every new key under a flood).
-   */
+  /** Windows that ended go, then the oldest until there is room. */
   private evict(now: number): void {
-    for (const [key, entry] of this.counts) {
-      if (this.counts.size < this.maxEntries && now - entry.start < this.windowMs) break;
-      this.counts.delete(key);
+    while (this.head < this.order.length) {
+      const oldest = this.order[this.head];
+      if (this.counts.get(oldest.key) === oldest) {
+        if (this.counts.size < this.maxEntries && now - oldest.start < this.windowMs) break;
+        this.counts.delete(oldest.key);
+      }
+      this.head++;
     }
+    if (this.head > this.order.length / 2) this.compact();
   }
+
+  /** Drops the queue's stale entries: at most once per `maxEntries` windows started or dropped. */
+  private compact(): void {
+    this.order = this.order.slice(this.head).filter((window) => this.counts.get(window.key) === window);
+    this.head = 0;
+  }
+}
+
+interface Window {
+  key: string;
+  start: number;
+  count: number;
 }
 
 /**
