@@ -1,12 +1,13 @@
 /**
  * Errors a caller of insights can cause. Each carries the HTTP status it answers as `statusCode`, the
  * convention of Fastify's errors, so the host's error handler turns it into Algolia's `{ message, status }`
- * without knowing this package. The Insights API answers 422 for an invalid event or batch; the other APIs 400.
+ * without knowing this package. The Insights API answers 422 for an invalid event or batch (429 when too many
+ * wait to be stored); the other APIs 400.
  */
 export class InsightsError extends Error {
   override readonly name = 'InsightsError';
   constructor(
-    readonly code: 'INVALID_EVENT' | 'INVALID_PARAMETER' | 'MISSING_PARAMETER' | 'INDEX_NOT_FOUND',
+    readonly code: 'INVALID_EVENT' | 'INVALID_PARAMETER' | 'MISSING_PARAMETER' | 'INDEX_NOT_FOUND' | 'TOO_MANY_EVENTS',
     readonly statusCode: number,
     message: string,
   ) {

@@ -1,7 +1,6 @@
 /**
- * The event log: validated events are queued and committed together at the next event-loop turn (group
- * commit: concurrent requests share one fsync), then each request's promise resolves — only then is `200 OK`
- * sent. In the same transaction, each event carrying a queryID (on the event or per object in `objectData`) is
+ * The event log: validated batches are committed (`event-intake.ts` brings them, several together when they
+ * are small: they share one fsync), and only then is `200 OK` sent. In the same transaction, each event carrying a queryID (on the event or per object in `objectData`) is
  * attributed to its tracked search: the search's day/query/tags rollups get the click, position, conversion,
  * add-to-cart, purchase and revenue counts, and the search's `flags` make it count once in each rate.
  *
@@ -45,8 +44,6 @@ export class EventLog {
   private readonly dropOldestOf;
   private readonly dropOldestUnindexed;
   private readonly dropOldest;
-  private queue: Array<{ events: StoredEvent[]; receivedAt: number; resolve: () => void; reject: (error: unknown) => void }> = [];
-  private scheduled = false;
   private readonly insert;
   private readonly findTracked;
   private readonly setFlags;
@@ -94,22 +91,14 @@ export class EventLog {
       ON CONFLICT (index_name, day, tags, query, object_id, currency) DO UPDATE SET revenue = revenue + excluded.revenue`);
   }
 
-  /** Resolves once the events are committed (fsync'ed). */
-  append(events: StoredEvent[], receivedAt: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ events, receivedAt, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.commit());
-      }
-    });
-  }
-
-  /** Writes events synchronously in one transaction (history import). */
-  appendNow(events: StoredEvent[], receivedAt: number): void {
+  /** Writes batches in one transaction (fsync'ed when it returns); throws when nothing was written. */
+  commit(batches: ReadonlyArray<{ events: readonly StoredEvent[]; receivedAt: number }>): void {
+    const events = batches.flatMap((batch) => batch.events);
     this.total += this.db.transaction(() => {
+      // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
+      // an event names is final: the shopper stopped typing there).
       this.searchLog.writeTracked(queryIDsOf(events));
-      for (const event of events) this.store(event, receivedAt);
+      for (const batch of batches) for (const event of batch.events) this.store(event, batch.receivedAt);
       return events.length - this.trim(events);
     })();
   }
@@ -133,28 +122,6 @@ export class EventLog {
     const over = this.total + events.length - dropped - this.budget.maxEvents;
     if (over > 0) dropped += this.dropOldest.run(over).changes;
     return dropped;
-  }
-
-  /** Commits whatever is queued (also called at shutdown). */
-  commit(): void {
-    this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0) return;
-    try {
-      const events = batch.flatMap((item) => item.events);
-      this.total += this.db.transaction(() => {
-        // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
-        // an event names is final: the shopper stopped typing there).
-        this.searchLog.writeTracked(queryIDsOf(events));
-        for (const item of batch) for (const event of item.events) this.store(event, item.receivedAt);
-        return events.length - this.trim(events);
-      })();
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    for (const item of batch) item.resolve();
   }
 
   private store(event: StoredEvent, receivedAt: number): void {
@@ -238,7 +205,6 @@ export class EventLog {
    * public route for reading raw events, so neither do we).
    */
   list(options: { limit?: number; afterId?: number } = {}): RecordedEvent[] {
-    this.commit();
     const rows = this.db
       .prepare('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?')
       .all(options.afterId ?? 0, options.limit ?? 1000) as EventRow[];

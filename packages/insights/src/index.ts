@@ -16,6 +16,8 @@ import { openInsightsDb } from './db.ts';
 import type { InsightsCaller, InsightsDeps, InsightsOptions } from './deps.ts';
 import { DAY_MS, resolveInsightsOptions } from './deps.ts';
 import { invalidEvents } from './errors.ts';
+import { EventIntake } from './event-intake.ts';
+import type { EventAdmission } from './event-intake.ts';
 import { EventLog } from './event-log.ts';
 import type { RecordedEvent } from './event-log.ts';
 import { ModelBuilder } from './model-builder.ts';
@@ -26,13 +28,13 @@ import { purgeSteps } from './retention.ts';
 import { SearchLog } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
 import { buildQuerySuggestions } from './suggestions.ts';
-import type { StoredEvent } from './validate.ts';
 import { validateEvents } from './validate.ts';
 
 export type { InsightsCaller, InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
 export { defaultInsightsOptions } from './deps.ts';
 export type { SuggestionsReport } from './suggestions.ts';
 export type { RecordedEvent } from './event-log.ts';
+export type { EventAdmission } from './event-intake.ts';
 export type { Analytics, AnalyticsQuery, OrderBy } from './analytics.ts';
 export { dayOf, normalizeQuery, parseDay, tagsClause } from './days.ts';
 export { InsightsError } from './errors.ts';
@@ -43,12 +45,6 @@ export type { SearchSummary } from './search-summary.ts';
 const USER_TOKEN = /^[a-zA-Z0-9_=/+-]{1,129}$/;
 /** Events or searches per step of a history import (at most the 1,000 events `validateEvents` takes): 10–40 ms each. */
 const IMPORT_STEP = 250;
-
-/**
- * Called with a valid batch before it is queued for its commit; throws to refuse it (nothing stored). The host
- * counts events against its rate limits there, so a refused or invalid batch spends none of them.
- */
-export type EventAdmission = (events: ReadonlyArray<Pick<StoredEvent, 'userToken' | 'authToken' | 'index'>>) => void;
 
 export interface ModelsSummary {
   builtAt: string;
@@ -84,7 +80,7 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   listEvents(options?: { limit?: number; afterId?: number }): RecordedEvent[];
   /**
    * `POST /1/events`: validates the whole batch (nothing is stored if one event is invalid), lets `admit` refuse
-   * it, then commits it.
+   * it, then commits it; resolves once committed. Batches wait in line and go through in steps (`event-intake.ts`).
    */
   recordEvents(body: unknown, admit?: EventAdmission): Promise<void>;
   /** Events stored, all indices together. */
@@ -113,6 +109,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   const checkpointer = options.checkpointIntervalMs > 0 ? new Checkpointer(db, options.checkpointIntervalMs, logError) : null;
   const searchLog = new SearchLog(db, now, options.searchFlushIntervalMs, options.searchFlushBatch, options.searchAggregationMs);
   const eventLog = new EventLog(db, searchLog, options);
+  const intake = new EventIntake(eventLog);
   const analytics = new Analytics(db);
   const builder = new ModelBuilder(db, options);
   let models: Models = emptyModels();
@@ -124,8 +121,6 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
 
   const summary = (): ModelsSummary => ({ builtAt: new Date(models.builtAt).toISOString(), eventsRead: models.eventsRead, ...models.counts });
   const buildInThread = async (): Promise<ModelsSummary> => {
-    // Events acknowledged before the call are in the build.
-    eventLog.commit();
     const packed = await builder.build(now());
     if (!closed) models = modelsView(packed);
     return summary();
@@ -183,7 +178,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       const last = i === chunks.length - 1;
       if (!last) db.pragma('synchronous = NORMAL');
       try {
-        eventLog.appendNow(events, window.now);
+        eventLog.commit([{ events, receivedAt: window.now }]);
       } finally {
         if (!last) db.pragma('synchronous = FULL');
       }
@@ -227,16 +222,10 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     },
     purge,
     listEvents: (listOptions) => eventLog.list(listOptions),
-    async recordEvents(body, admit) {
-      const received = now();
-      const events = validateEvents(body, { now: received, maxAgeMs: options.maxEventAgeMs, maxFutureMs: options.maxEventFutureMs });
-      admit?.(events);
-      await eventLog.append(events, received);
-    },
+    recordEvents: async (body, admit) => intake.push(body, { now: now(), maxAgeMs: options.maxEventAgeMs, maxFutureMs: options.maxEventFutureMs }, admit),
     storedEvents: () => eventLog.stored,
     deleteUserEvents(userToken) {
       if (!USER_TOKEN.test(userToken)) throw invalidEvents('userToken must be 1 to 129 characters among letters, digits and _ = / + -');
-      eventLog.commit();
       eventLog.deleteUser(userToken);
     },
     recommend: (body, caller) => recommender.recommend(body, caller, now),
@@ -255,7 +244,8 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       if (closed) return;
       closed = closing = true;
       for (const timer of timers) clearInterval(timer);
-      eventLog.commit();
+      // Batches in line are stored, as they would have been: their clients are waiting for the acknowledgement.
+      intake.drain();
       searchLog.close();
       void builder.stop();
       void checkpointer?.stop();

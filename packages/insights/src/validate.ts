@@ -209,8 +209,8 @@ function validateOne(raw: unknown, window: TimeWindow): StoredEvent {
   };
 }
 
-/** Validates a whole request body; throws a 422 naming the first invalid event. */
-export function validateEvents(body: unknown, window: TimeWindow): StoredEvent[] {
+/** A request body's events, not yet validated one by one; throws a 422 when the body is not a batch. */
+export function batchOf(body: unknown): unknown[] {
   if (Array.isArray(body)) throw invalidEvents('Expected an object with an "events" array, got an array');
   if (typeof body !== 'object' || body === null) throw invalidEvents('Expected an object with an "events" array');
   const events = (body as Fields).events;
@@ -218,12 +218,20 @@ export function validateEvents(body: unknown, window: TimeWindow): StoredEvent[]
   if (!Array.isArray(events)) throw invalidEvents(`"events" must be an array, got ${typeName(events)}`);
   if (events.length === 0) throw invalidEvents('No events to process');
   if (events.length > MAX_EVENTS_PER_REQUEST) throw invalidEvents(`At most ${MAX_EVENTS_PER_REQUEST} events per request, got ${events.length}`);
-  return events.map((event, i) => {
-    try {
-      return validateOne(event, window);
-    } catch (error) {
-      if (error instanceof EventProblem) throw invalidEvents(`Invalid event at position ${i}: ${error.message}`);
-      throw error;
-    }
-  });
+  return events;
+}
+
+/** The batch's event at `position`; throws a 422 naming it. */
+export function validateEvent(event: unknown, position: number, window: TimeWindow): StoredEvent {
+  try {
+    return validateOne(event, window);
+  } catch (error) {
+    if (error instanceof EventProblem) throw invalidEvents(`Invalid event at position ${position}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Validates a whole request body; throws a 422 naming the first invalid event. */
+export function validateEvents(body: unknown, window: TimeWindow): StoredEvent[] {
+  return batchOf(body).map((event, i) => validateEvent(event, i, window));
 }

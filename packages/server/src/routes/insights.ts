@@ -5,7 +5,7 @@
  * (rebuilds the suggestions indices now). The analytics reads are in `analytics.ts`. Events are capped per
  * client IP, API key and userToken (`auth/event-limits.ts`).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_EVENTS_BODY_BYTES } from '@vitrine/insights';
 import { requireAllIndexes } from '../auth/authenticate.ts';
 import { EventLimits } from '../auth/event-limits.ts';
@@ -20,11 +20,11 @@ export function insightsRoutes(api: FastifyInstance, { insights, limits }: Route
     config: { acl: 'search', largeBody: true },
     bodyLimit: MAX_EVENTS_BODY_BYTES,
     // After the scope's authentication, before the body is read: a caller past its minute costs no parsing.
-    onRequest: async (request) => {
-      if (request.auth) eventLimits.checkCaller(request.auth, request.ip);
+    onRequest: async (request, reply) => {
+      if (request.auth) closingOnRefusal(reply, () => eventLimits.checkCaller(request.auth!, request.ip));
     },
-  }, async (request) => {
-    await insights.recordEvents(request.body, (events) => eventLimits.admit(request.auth!, request.ip, events));
+  }, async (request, reply) => {
+    await insights.recordEvents(request.body, (events) => closingOnRefusal(reply, () => eventLimits.admit(request.auth!, request.ip, events)));
     return { status: 200, message: 'OK' };
   });
 
@@ -45,4 +45,17 @@ export function insightsRoutes(api: FastifyInstance, { insights, limits }: Route
   api.post('/1/vitrine/query-suggestions/build', async () => ({ indices: await insights.buildQuerySuggestions() }));
 
   analyticsRoutes(api, insights);
+}
+
+/**
+ * A refusal closes the connection: the rest of the body is not read (a flood's 1,000-event bodies, 130 KB each,
+ * read and thrown away kept the main thread busy), and a client that keeps sending pays a new connection a request.
+ */
+function closingOnRefusal(reply: FastifyReply, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    reply.header('connection', 'close');
+    throw error;
+  }
 }
