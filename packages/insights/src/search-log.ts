@@ -14,7 +14,7 @@
  * Searches made with `clickAnalytics` also get a `tracked` row, keyed by their queryID, so that later events find
  * them: those rows wait apart and are written first, by the next chunk or by an event commit (`writeTracked`),
  * so that attributing an event never waits for the rollups. Analytics reads `settle()` (the batch is written
- * in chunks while requests go on); `flush()` (model builds, imports, tests, shutdown) writes it at once.
+ * in chunks while requests go on); `flush()` (imports, tests, shutdown) writes it at once.
  */
 import type { SearchLogEntry } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
