@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { InsightsEvent } from '@vitrine/protocol';
 import { openInsights } from './index.ts';
 import type { Insights } from './index.ts';
-import { removeDir, tempDir } from './test-support.ts';
+import { removeDir, tempDir, watchStalls } from './test-support.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -32,18 +32,11 @@ describe('event intake', () => {
   it('stores batches arriving together in steps, a turn of the event loop apart', async () => {
     const insights = open();
     await insights.recordEvents(batch('warm-up', 10));
-    let longestStall = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longestStall = Math.max(longestStall, now - last);
-      last = now;
-    }, 1);
+    const stalls = watchStalls();
     const started = performance.now();
     const results = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => insights.recordEvents(i === 5 ? { events: [{ eventType: 'oops' }] } : batch(`b${i}`))));
     const took = performance.now() - started;
-    clearInterval(ticker);
-    longestStall = Math.max(longestStall, performance.now() - last);
+    const longestStall = stalls.stop();
 
     expect(results.map((result) => result.status)).toEqual(Array.from({ length: 16 }, (_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
     expect(results[5]).toMatchObject({ reason: { statusCode: 422, message: expect.stringMatching(/^Invalid event at position 0/) } });

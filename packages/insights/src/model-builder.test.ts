@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openInsights } from './index.ts';
 import { defaultInsightsOptions } from './deps.ts';
 import { buildModels, modelsView } from './models.ts';
-import { removeDir, tempDir } from './test-support.ts';
+import { removeDir, tempDir, watchStalls } from './test-support.ts';
 
 const NOW = Date.UTC(2025, 5, 15, 12);
 const EVENTS = 100_000;
@@ -57,19 +57,11 @@ describe('model builds', () => {
     await insights.rebuildModels();
     writeEvents(join(dir, 'insights.sqlite'));
 
-    let longestStall = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longestStall = Math.max(longestStall, now - last);
-      last = now;
-    }, 2);
+    const stalls = watchStalls();
     const started = performance.now();
     const summary = await insights.rebuildModels();
     const took = performance.now() - started;
-    clearInterval(ticker);
-    // A stall that lasted to here (a build on this thread, answered synchronously) counts too.
-    longestStall = Math.max(longestStall, performance.now() - last);
+    const longestStall = stalls.stop();
 
     expect(summary.eventsRead).toBe(EVENTS);
     expect(summary.relatedItems).toBeGreaterThan(1000);

@@ -23,7 +23,6 @@ import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -58,17 +57,6 @@ if (!existsSync(join(import.meta.dirname, '..', '..', 'cli', 'dist', 'main.js'))
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 function folderBytes(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -99,11 +87,11 @@ const alive: Array<{ ms: number; phase: Phase }> = [];
 const flood = { accepted: 0, refusedEvents: 0, requests: 0, refused: 0, other: 0, errors: 0 };
 
 async function startProduct(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
   const env: Record<string, string | undefined> = {
     ...process.env,
     VITRINE_DATA_DIR: dataDir,
-    PORT: String(port),
+    // A free port, which the banner tells.
+    PORT: '0',
     HOST: '127.0.0.1',
     VITRINE_DEMO_SIZE: String(SIZE),
     VITRINE_APP_ID: APP_ID,
@@ -116,11 +104,12 @@ async function startProduct(dataDir: string): Promise<{ child: ChildProcess; url
   const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
+  let url: string | undefined;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`vitrine start exited (${child.exitCode}):\n${output}`);
-    if ((await fetch(`${url}/1/isalive`).then((response) => response.status, () => 0)) === 200) break;
+    url ??= /Vitrine is running at (\S+)/.exec(output)?.[1];
+    if (url !== undefined && (await fetch(`${url}/1/isalive`).then((response) => response.status, () => 0)) === 200) break;
     await sleep(100);
   }
   console.log(`vitrine start: serving ${SIZE.toLocaleString('en-US')} demo products after ${((performance.now() - started) / 1000).toFixed(1)} s`);
