@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { IndexSettings, SearchParams, SynonymHit } from '@vitrine/protocol';
 import { SearchIndex } from '../search-index.ts';
 import { EngineError } from '../errors.ts';
+import { MAX_TYPO_WORDS } from './match.ts';
 import { MAX_QUERY_WORDS } from './parse.ts';
 
 function search(records: Array<Record<string, unknown>>, params: SearchParams, settings: IndexSettings = {}, synonyms: SynonymHit[] = []): string[] {
@@ -59,6 +60,13 @@ describe('words and prefixes', () => {
     // Exclusions past as many are ignored too.
     const exclusions = Array.from({ length: MAX_QUERY_WORDS }, (_, i) => `-x${i}`).join(' ');
     expect(search(records, { query: `wireless ${exclusions} -mouse`, advancedSyntax: true })).toEqual(['r1', 'r3']);
+  });
+
+  it(`allows typos in a query's first ${MAX_TYPO_WORDS} words only`, () => {
+    const filler = Array.from({ length: MAX_TYPO_WORDS - 1 }, () => 'charger');
+    expect(search(records, { query: [...filler, 'wirelss', 'charger'].join(' ') })).toEqual(['r1']);
+    expect(search(records, { query: [...filler, 'charger', 'wirelss', 'charger'].join(' ') })).toEqual([]);
+    expect(search(records, { query: [...filler, 'charger', 'wireless', 'charger'].join(' ') })).toEqual(['r1']);
   });
 });
 
