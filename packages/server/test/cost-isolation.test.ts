@@ -4,7 +4,8 @@
  * process whose memory is read from /proc, over the demo catalogue at 10,000 products. The heavy client
  * (`fixtures/heavy-client.ts`, a process of its own, from 127.0.0.1) sends pages of 1,000 hits with everything
  * highlighted, a hundred of them per multi-query, huge tags, a hundred uncached queries counting every facet,
- * on four connections, for ten seconds; meanwhile a shopper (from 127.0.0.2) types InstantSearch's
+ * the longest lists and the most parameters a search takes (and more, refused), 170-word queries with typos
+ * and the sitemap (the built storefront is served, with its renderer), on four connections, for ten seconds; meanwhile a shopper (from 127.0.0.2) types InstantSearch's
  * multi-queries. The shopper's searches keep a p99 within 100 ms (on a machine so slow that the quiet median,
  * measured just before, is past a fifteenth of that: within fifteen quiet medians), and the server's RSS within 1 GB.
  */
@@ -91,7 +92,11 @@ function percentile(values: number[], p: number): number {
 }
 
 beforeAll(async () => {
-  server = await spawnServer({ VITRINE_DATA_DIR: dataDir, VITRINE_SEARCH_THREADS: '1' });
+  server = await spawnServer({
+    VITRINE_DATA_DIR: dataDir,
+    VITRINE_SEARCH_THREADS: '1',
+    VITRINE_STOREFRONT_DIST: join(import.meta.dirname, '..', '..', 'storefront', 'dist'),
+  });
   await admin('PUT', '/1/indexes/products/settings', demoSettings);
   let batch: unknown[] = [];
   let last = 0;
@@ -156,6 +161,9 @@ describe('cost isolation', () => {
     expect(results['twoPages 200']).toBeGreaterThan(0);
     expect(results['hundredQueries 200']).toBeGreaterThan(0);
     expect(results['getPage 200']).toBeGreaterThan(0);
+    expect(errors['longList 400']).toBe('{"message":"Parameter too long: \\"attributesToHighlight\\" has 60000 entries, the limit is 1000","status":400}');
+    expect(errors['junkParams 400']).toBe('{"message":"Too many parameters: 30001, the limit is 200 per search","status":400}');
+    for (const kind of ['fullList', 'manyParams', 'longQuery', 'sitemap']) expect(results[`${kind} 200`], kind).toBeGreaterThan(0);
     expect(Object.keys(results).every((key) => / (200|400)$/.test(key))).toBe(true);
 
     // A slow machine slows the quiet searches too (their median says how slow: the quiet p99 is only their
