@@ -48,18 +48,6 @@ export interface ServerLimits {
    * matching every entry against its attributes.
    */
   maxListEntries: number;
-  /**
-   * Parameters in one search request: its JSON fields and the entries of its `params` string together (or a
-   * GET's query string, or a secured key's). Default 200, about twice as many as Algolia has search parameters:
-   * 30,000 unknown ones cost a search 200–360 ms, each parsed, copied and carried to the search thread.
-   */
-  maxSearchParameters: number;
-  /**
-   * Entries of one list parameter (`attributesToHighlight`, `attributesToRetrieve`, `facets`, `optionalWords`,
-   * `facetFilters`' filters…). Default 1,000: a 60,000-entry `attributesToHighlight` cost 520 ms, each hit
-   * matching every entry against its attributes.
-   */
-  maxListEntries: number;
   /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
   maxPendingTasks: number;
   /** Failed authentications per client IP per hour before its keys get 429s (but those it used lately). Default 100. */
@@ -137,8 +125,6 @@ export const defaultLimits: ServerLimits = {
   maxQueriesPerMultiQuery: 100,
   maxResponseBytes: 10 * 1024 * 1024,
   maxHighlightTagBytes: 256,
-  maxSearchParameters: 200,
-  maxListEntries: 1000,
   maxSearchParameters: 200,
   maxListEntries: 1000,
   maxPendingTasks: 1000,

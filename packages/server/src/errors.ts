@@ -46,8 +46,6 @@ export const errorCatalogue = {
   PARAMETER_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" is %s bytes, the limit is %s' },
   TOO_MANY_PARAMETERS: { status: 400, template: 'Too many parameters: %s, the limit is %s per search' },
   LIST_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" has %s entries, the limit is %s' },
-  TOO_MANY_PARAMETERS: { status: 400, template: 'Too many parameters: %s, the limit is %s per search' },
-  LIST_TOO_LONG: { status: 400, template: 'Parameter too long: "%s" has %s entries, the limit is %s' },
   RESPONSE_TOO_LARGE: {
     status: 400,
     template: 'Response too large: the limit is %s bytes; ask for fewer hits, facet values, or highlighted or snippeted attributes',
