@@ -7,13 +7,11 @@
 import type { IndexRecord } from '@vitrine/protocol';
 import { leavesAt, numericValues, parsePath } from '../index/attributes.ts';
 import type { SortSpec } from '../settings.ts';
-import { createEngineError } from '../errors.ts';
 import { roomyUint32, roomyFloat64 } from '../structures/growable.ts';
 import type { RecordList } from '../index/record-list.ts';
 import type { IndexStore, LazyDeps } from '../index/store.ts';
 import { topLevel } from '../index/changes.ts';
 import { partitionPoint } from '../structures/binary-search.ts';
-import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 
 export interface CustomOrder {
   /**
@@ -49,7 +47,7 @@ export interface KeyColumn {
   keys?: Key[];
 }
 
-type Key = number | string | undefined;
+export type Key = number | string | undefined;
 
 function firstKey(record: IndexRecord | undefined, path: string[]): Key {
   if (record === undefined) return undefined;
@@ -99,7 +97,7 @@ function keyColumns(records: RecordList, specs: SortSpec[], previous: KeyColumn[
 }
 
 /** Sets `doc`'s key (`doc` at most the column's length, the numeric array long enough). */
-function setKey(column: KeyColumn, doc: number, key: Key): void {
+export function setKey(column: KeyColumn, doc: number, key: Key): void {
   if (typeof key === 'string' && column.keys === undefined) column.keys = keysFromNumbers(column);
   if (column.keys !== undefined) column.keys[doc] = key;
   column.numeric[doc] = numericKey(key, column.spec.ascending);
@@ -116,50 +114,6 @@ function keysFromNumbers(column: KeyColumn): Key[] {
   return keys;
 }
 
-/**
- * Into a snapshot: each key column, so that writes after a restore extend the order exactly as they would have
- * before it. A column of numbers (and booleans) goes as its numeric keys, an f64 section read later as a view;
- * one holding strings as JSON. Rejected: every column as JSON (the earlier format, still read): at a million
- * documents stringifying two numeric columns held the search thread writing the snapshot for 80-200 ms.
- */
-export function saveKeyColumns(w: SnapshotWriter, columns: KeyColumn[]): void {
-  columns.forEach((column, c) => {
-    if (column.keys === undefined) w.f64(`custom.numeric.${c}`, column.numeric.subarray(0, column.length));
-    else w.json(`custom.keys.${c}`, column.keys.slice(0, column.length).map((key) => key ?? null));
-  });
-}
-
-/**
- * The key columns a snapshot holds (`saveKeyColumns`, or the earlier all-JSON `custom.keys`); undefined when it
- * holds none. Throws a snapshot error when they do not fit.
- */
-export function loadKeyColumns(r: SnapshotReader, specs: SortSpec[], documents: number): KeyColumn[] | undefined {
-  if (r.has('custom.keys')) return restoreKeyColumns(specs, r.json<unknown[][]>('custom.keys'), documents);
-  if (!specs.every((_, c) => r.has(`custom.numeric.${c}`) || r.has(`custom.keys.${c}`))) return undefined;
-  return specs.map((spec, c) => {
-    if (r.has(`custom.keys.${c}`)) return restoreKeyColumn(spec, r.json<unknown[]>(`custom.keys.${c}`), documents);
-    const numeric = r.f64(`custom.numeric.${c}`).slice();
-    if (numeric.length !== documents) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking keys');
-    return { spec, length: documents, numeric };
-  });
-}
-
-/** Key columns saved as JSON (missing keys as null); throws a snapshot error when they do not fit. */
-function restoreKeyColumns(specs: SortSpec[], saved: unknown[][], documents: number): KeyColumn[] {
-  if (!Array.isArray(saved) || saved.length !== specs.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking keys');
-  return specs.map((spec, c) => restoreKeyColumn(spec, saved[c], documents));
-}
-
-function restoreKeyColumn(spec: SortSpec, raw: unknown, documents: number): KeyColumn {
-  if (!Array.isArray(raw) || raw.length !== documents) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking keys');
-  const column: KeyColumn = { spec, length: 0, numeric: new Float64Array(documents) };
-  for (let d = 0; d < documents; d++) {
-    const value: unknown = raw[d];
-    setKey(column, d, typeof value === 'number' || typeof value === 'string' ? value : undefined);
-  }
-  return column;
-}
-
 function comparator(columns: KeyColumn[]): (a: number, b: number) => number {
   return (a, b) => {
     for (const column of columns) {
@@ -173,6 +127,85 @@ function comparator(columns: KeyColumn[]): (a: number, b: number) => number {
 export function computeCustomOrder(records: RecordList, specs: SortSpec[]): CustomOrder {
   const columns = keyColumns(records, specs, null);
   return { ...sortedOrder(records.length, comparator(columns)), columns };
+}
+
+/** How much work each step of `customOrdersInSteps` does (tests make them tiny). */
+export interface OrderSteps {
+  /** Records whose keys are read per step: a parse each, ~5 us for the demo's products. */
+  keysPerStep: number;
+  /** Documents sorted at once, in runs merged afterwards. */
+  run: number;
+  /** Documents placed per merge step (and ranks set per step at the end). */
+  mergePerStep: number;
+}
+
+/**
+ * Measured at a million demo products (docs/PERFORMANCE.md, restart): each step a few milliseconds to about
+ * twenty, the search thread's snapshot writer answering searches between them.
+ */
+export const ORDER_STEPS: OrderSteps = { keysPerStep: 2048, run: 16384, mergePerStep: 1 << 17 };
+
+/**
+ * The orders `computeCustomOrder` gives for each of `lists`, built in steps (yielding between them) for a caller
+ * answering searches meanwhile: a snapshot of an index whose searches never built them (an import, a restart
+ * from a snapshot without them). Each record is parsed once for all the lists; each order is then sorted in runs
+ * and the runs merged in slices. The records must not change until the last step (a snapshot's rule).
+ */
+export function* customOrdersInSteps(records: RecordList, lists: readonly SortSpec[][], steps: OrderSteps = ORDER_STEPS): Generator<void, CustomOrder[], void> {
+  const n = records.length;
+  const columns = lists.map((specs) => specs.map((spec): KeyColumn => ({ spec, length: 0, numeric: new Float64Array(n) })));
+  for (let from = 0; from < n; from += steps.keysPerStep) {
+    const to = Math.min(n, from + steps.keysPerStep);
+    for (let doc = from; doc < to; doc++) {
+      const record = records.get(doc);
+      for (const list of columns) for (const column of list) setKey(column, doc, firstKey(record, column.spec.path));
+    }
+    yield;
+  }
+  const orders: CustomOrder[] = [];
+  for (const list of columns) orders.push({ ...(yield* sortedOrderInSteps(n, comparator(list), steps)), columns: list });
+  return orders;
+}
+
+/**
+ * `sortedOrder` in steps: runs of `steps.run` documents sorted each in one step, then merged pairwise, level by
+ * level, `steps.mergePerStep` documents placed per step. `compare` must be a total order (ties broken by id), so
+ * the result is exactly the one sort's.
+ */
+function* sortedOrderInSteps(n: number, compare: (a: number, b: number) => number, steps: OrderSteps): Generator<void, CustomOrder, void> {
+  let from = new Uint32Array(n);
+  for (let i = 0; i < n; i++) from[i] = i;
+  for (let start = 0; start < n; start += steps.run) {
+    from.subarray(start, Math.min(n, start + steps.run)).sort(compare);
+    yield;
+  }
+  let into = new Uint32Array(n);
+  for (let width = steps.run; width < n; width *= 2) {
+    let budget = steps.mergePerStep;
+    for (let low = 0; low < n; low += 2 * width) {
+      const middle = Math.min(n, low + width);
+      const high = Math.min(n, low + 2 * width);
+      let i = low;
+      let j = middle;
+      for (let k = low; k < high; ) {
+        const stop = Math.min(high, k + budget);
+        budget -= stop - k;
+        for (; k < stop; k++) into[k] = j >= high || (i < middle && compare(from[i], from[j]) < 0) ? from[i++] : from[j++];
+        if (budget === 0) {
+          yield;
+          budget = steps.mergePerStep;
+        }
+      }
+    }
+    [from, into] = [into, from];
+    yield;
+  }
+  const rank = new Float64Array(n);
+  for (let start = 0; start < n; start += steps.mergePerStep) {
+    for (let i = start, end = Math.min(n, start + steps.mergePerStep); i < end; i++) rank[from[i]] = i;
+    yield;
+  }
+  return { rank, order: from, pending: [] };
 }
 
 function sortedOrder(n: number, compare: (a: number, b: number) => number): CustomOrder {
@@ -221,8 +254,11 @@ export function appendToOrder(
   for (let doc = from; doc < to; doc++) added.push(doc);
   added.sort(compare);
   const stale = previous.stale ?? 0;
-  for (const doc of added) placePending(order, rank, pending, stale, doc, compare);
   const spare = { order: previous.spare?.order ?? order, rank: rankBuffer };
+  // Many at once (an import, which snapshots now extend the order by): one linear merge. Placed one by one, those
+  // sharing a gap (keys beyond every earlier one: newer dates, say) would each renumber all the gap's before them.
+  if (added.length > maxPending) return mergeSorted(mergePending({ rank, order, pending, spare, stale }), added, compare);
+  for (const doc of added) placePending(order, rank, pending, stale, doc, compare);
   if (pending.length <= maxPending) return { rank, order, pending, spare, stale };
   return mergePending({ rank, order, pending, spare, stale });
 }
@@ -311,6 +347,22 @@ export function mergePending(current: CustomOrder): CustomOrder {
   }
   for (let k = 0; k < total; k++) rank[merged[k]] = k;
   return { ...current, order: merged, pending: [], stale: 0, spare: { order: orderSpare, rank: current.spare?.rank ?? rank } };
+}
+
+/**
+ * `base` (no pending document, no stale slot, its ranks array long enough) with `added` (sorted by `compare`, not
+ * in it) merged in: O(n + added), from the back so that the buffer may be the old order itself.
+ */
+function mergeSorted(base: CustomOrder, added: readonly number[], compare: (a: number, b: number) => number): CustomOrder {
+  const { order, rank } = base;
+  const total = order.length + added.length;
+  const buffer = roomyUint32(base.spare?.order ?? order, total, 0);
+  let i = order.length - 1;
+  let j = added.length - 1;
+  for (let k = total - 1; k >= 0; k--) buffer[k] = j >= 0 && (i < 0 || compare(added[j], order[i]) > 0) ? added[j--] : order[i--];
+  const merged = buffer.subarray(0, total);
+  for (let k = 0; k < total; k++) rank[merged[k]] = k;
+  return { ...base, order: merged, pending: [], stale: 0, spare: { order: buffer, rank: base.spare?.rank ?? rank } };
 }
 
 /** Visits every document in order (the ordered ones and the pending ones between them) until `visit` returns false. */
