@@ -96,5 +96,15 @@ export interface EngineIndex {
   browse(params: SearchParams & { cursor?: string }, options?: SearchOptions): BrowseResponse;
 
   /** A compact binary snapshot of records, settings, synonyms and derived structures, loadable with `loadSnapshot`. */
-  saveSnapshot(): Uint8Array;
+  saveSnapshot(options?: SnapshotOptions): Uint8Array;
+}
+
+/** What a snapshot holds besides the index itself. */
+export interface SnapshotOptions {
+  /**
+   * Other customRanking lists (as the setting: `["asc(price)"]`) whose orders the snapshot saves: those of the
+   * virtual replicas searching these records, so that a restored index does not sort them again on their first
+   * searches. An invalid list throws `INVALID_SETTING` before anything is saved.
+   */
+  customRankings?: readonly unknown[];
 }

@@ -14,13 +14,14 @@ import type {
   SearchRulesResponse,
   SynonymHit,
 } from '@vitrine/protocol';
-import type { EngineIndex, SearchOptions, SteppedSearch } from './api.ts';
+import type { EngineIndex, SearchOptions, SnapshotOptions, SteppedSearch } from './api.ts';
 import { createEngineError } from './errors.ts';
 import { IndexStore } from './index/store.ts';
 import type { RecordSource, RecordsStamp } from './index/record-list.ts';
-import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings } from './settings.ts';
+import { parseAttributesForFaceting, parseCustomRanking, parseSearchableAttributes, validateSettings, type SortSpec } from './settings.ts';
 import { SnapshotWriter, type SnapshotReader } from './snapshot/format.ts';
-import { customOrderDeps, customOrderFor, customOrderKey, loadKeyColumns, mergePending, remapCustomOrder, saveKeyColumns } from './rank/custom-rank.ts';
+import { customOrderDeps, customOrderFor, customOrderKey, remapCustomOrder } from './rank/custom-rank.ts';
+import { describeDerived, holdsDerived, restoreDerived, type DerivedHeld } from './snapshot/derived.ts';
 import { Compaction } from './index/compaction.ts';
 import { Dictionaries } from './query/dictionaries.ts';
 import { compileSynonyms, validateSynonym, type SynonymTable } from './query/synonyms.ts';
@@ -31,7 +32,6 @@ import { evaluateFilterConjuncts } from './filter/index.ts';
 import { executeSearch, runFacetSearch, runBrowse, type ExecutedSearch, type SearchEnvironment } from './search/run.ts';
 import { ResultCache, resultKey, type ResultCacheStats } from './search/result-cache.ts';
 import { encodeParams } from './response/retrieve.ts';
-import { restoreAdjacentPairs, saveAdjacentPairs } from './index/adjacent-pairs.ts';
 import { RuleSet } from './rules/rule-set.ts';
 import type { RulePlan } from './rules/consequences.ts';
 import type { FacetValues } from './rules/match.ts';
@@ -73,6 +73,8 @@ export class SearchIndex implements EngineIndex {
   private snapshotsInPieces = 0;
   /** Changes to what a snapshot holds (`contentVersion`). */
   private edits = 0;
+  /** What the snapshot this index was restored from held of the derived structures (`restoredSnapshotHolds`). */
+  private restoredDerived: DerivedHeld | null = null;
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
@@ -359,9 +361,9 @@ export class SearchIndex implements EngineIndex {
     return this.store.records.recordsOutOfMemory;
   }
 
-  saveSnapshot(): Uint8Array {
+  saveSnapshot(options?: SnapshotOptions): Uint8Array {
     const w = new SnapshotWriter();
-    for (const _pause of this.describeSnapshot(w));
+    for (const _pause of this.describeSnapshot(w, extraCustomRankings(options)));
     return w.finish();
   }
 
@@ -373,7 +375,8 @@ export class SearchIndex implements EngineIndex {
    * leave a running compaction where it is) but not written: the snapshot is of the state when the first piece
    * was asked for, and the next piece after a write throws.
    */
-  *saveSnapshotInPieces(): Generator<Uint8Array, void, void> {
+  *saveSnapshotInPieces(options?: SnapshotOptions): Generator<Uint8Array, void, void> {
+    const extra = extraCustomRankings(options);
     const store = this.store;
     const version = store.version;
     const unchanged = (): void => {
@@ -383,7 +386,7 @@ export class SearchIndex implements EngineIndex {
     const pause = new Uint8Array(0);
     this.snapshotsInPieces++;
     try {
-      for (const _pause of this.describeSnapshot(w)) {
+      for (const _pause of this.describeSnapshot(w, extra)) {
         yield pause;
         unchanged();
       }
@@ -397,28 +400,26 @@ export class SearchIndex implements EngineIndex {
     }
   }
 
-  /** Gives `w` every section of the snapshot, pausing between the costlier ones. */
-  private *describeSnapshot(w: SnapshotWriter): Generator<void, void, void> {
+  /**
+   * Gives `w` every section of the snapshot, pausing between the costlier ones; derived structures no search
+   * built are built meanwhile (see `snapshot/derived.ts`).
+   */
+  private *describeSnapshot(w: SnapshotWriter, extra: SortSpec[][]): Generator<void, void, void> {
     w.json('settings', this.settings);
     w.json('synonyms', this.synonymHits);
     if (this.rules.size > 0) w.json('rules', this.rules.all());
     yield* this.store.save(w);
     yield;
-    saveAdjacentPairs(this.store, w);
-    // The customRanking order costs a sort of every record: store it rather than redo it after loading. Only
-    // when searches built it: for an index nobody searched (one being imported), the snapshot would build it
-    // from every record each time, and a restored index builds it on its first search as this one would.
-    const custom = parseCustomRanking(this.settings.customRanking);
-    if (custom.length === 0 || !this.store.hasCached(customOrderKey(custom))) return;
-    yield;
-    // Pending documents merged first (a snapshot holds whole-number ranks); the merge reuses the order's
-    // arrays, so the merged order replaces it in the store.
-    const order = mergePending(customOrderFor(this.store, custom));
-    this.store.seed(customOrderKey(custom), order, customOrderDeps(this.store, custom));
-    w.u32('custom.rank', Uint32Array.from(order.rank));
-    w.u32('custom.order', order.order);
-    yield;
-    if (order.columns !== undefined) saveKeyColumns(w, order.columns);
+    yield* describeDerived(this.store, w, parseCustomRanking(this.settings.customRanking), extra);
+  }
+
+  /**
+   * Whether the snapshot this index was restored from holds every derived structure a snapshot of it with these
+   * options would (false for an index not restored): a caller that would reuse that snapshot's file while the
+   * index is unchanged (`contentVersion`) knows whether a start from it rebuilds some.
+   */
+  restoredSnapshotHolds(options?: SnapshotOptions): boolean {
+    return this.restoredDerived !== null && holdsDerived(this.restoredDerived, parseCustomRanking(this.settings.customRanking), extraCustomRankings(options));
   }
 
   /** Internal: an index around a store restored from a snapshot (see `loadSnapshot`). */
@@ -430,15 +431,7 @@ export class SearchIndex implements EngineIndex {
     if (r.has('rules')) index.setRules(r.json<Rule[]>('rules'));
     const separators = typeof settings.separatorsToIndex === 'string' ? settings.separatorsToIndex : '';
     index.store = IndexStore.load(r, parseSearchableAttributes(settings.searchableAttributes), separators, parseAttributesForFaceting(settings.attributesForFaceting));
-    restoreAdjacentPairs(index.store, r);
-    const custom = parseCustomRanking(settings.customRanking);
-    if (custom.length > 0 && r.has('custom.rank')) {
-      const rank = r.u32('custom.rank');
-      const order = r.u32('custom.order');
-      if (rank.length !== index.store.capacity || order.length !== rank.length) throw createEngineError('INVALID_SNAPSHOT', 'custom ranking order');
-      const columns = loadKeyColumns(r, custom, rank.length);
-      index.store.seed(customOrderKey(custom), { rank: Float64Array.from(rank), order, pending: [], columns }, customOrderDeps(index.store, custom));
-    }
+    index.restoredDerived = restoreDerived(index.store, r, parseCustomRanking(settings.customRanking));
     return index;
   }
 
@@ -536,6 +529,11 @@ export class SearchIndex implements EngineIndex {
  * `userData`, `renderingContent` (the rules' keys over the settings'), `queryAfterRemoval` and, with
  * getRankingInfo, `appliedRules`.
  */
+/** The customRanking lists of `options` parsed (an invalid one throws `INVALID_SETTING`, before anything is done). */
+function extraCustomRankings(options: SnapshotOptions | undefined): SortSpec[][] {
+  return (options?.customRankings ?? []).map((list) => parseCustomRanking(list));
+}
+
 function applyPlanToResponse(response: SearchResponse, params: SearchParams, plan: RulePlan): void {
   response.query = typeof params.query === 'string' ? params.query : '';
   response.params = encodeParams(params);

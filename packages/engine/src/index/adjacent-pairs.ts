@@ -33,17 +33,29 @@ export function adjacentPairsFor(store: IndexStore): AdjacentPairs {
   );
 }
 
+/** Documents added per step when a snapshot builds the filter (about 1.2 us each at a million demo products). */
+const DOCUMENTS_PER_STEP = 8192;
+
 /**
- * Saves the filter with the index, so that a restored index does not rebuild it on its first query; only once
- * queries built it: for an index nobody searched (one being imported), the snapshot would build it each time.
+ * Saves the filter with the index, so that a restored index does not rebuild it on its first query. When no
+ * search built it (an import, a restart from a snapshot without it), it is built here in steps of documents,
+ * yielding between them for a caller answering searches meanwhile, and kept in the store for them (a second
+ * or so at a million products, once: writes extend it).
  */
-export function saveAdjacentPairs(store: IndexStore, w: SnapshotWriter): void {
-  if (store.hasCached(CACHE_KEY)) adjacentPairsFor(store).save(w);
+export function* saveAdjacentPairs(store: IndexStore, w: SnapshotWriter, documentsPerStep = DOCUMENTS_PER_STEP): Generator<void, void, void> {
+  if (!store.hasCached(CACHE_KEY)) {
+    const pairs = yield* AdjacentPairs.buildInSteps(store.text, documentsPerStep);
+    // A search between two steps may have built it meanwhile (the same filter): that one stays.
+    if (!store.hasCached(CACHE_KEY)) store.seed(CACHE_KEY, pairs, NO_RECORD_READS);
+  }
+  adjacentPairsFor(store).save(w);
 }
 
-/** Seeds the store with a saved filter (snapshots without one rebuild it when first needed). */
-export function restoreAdjacentPairs(store: IndexStore, r: SnapshotReader): void {
-  if (r.has('pairs.meta')) store.seed(CACHE_KEY, AdjacentPairs.load(r, store.text.documentCount), NO_RECORD_READS);
+/** Seeds the store with a saved filter (snapshots without one rebuild it when first needed); whether there was one. */
+export function restoreAdjacentPairs(store: IndexStore, r: SnapshotReader): boolean {
+  if (!r.has('pairs.meta')) return false;
+  store.seed(CACHE_KEY, AdjacentPairs.load(r, store.text.documentCount), NO_RECORD_READS);
+  return true;
 }
 
 /** Bits per token of the forward index (two probes: about 2% false positives if every pair were distinct). */
@@ -88,6 +100,17 @@ export class AdjacentPairs {
     return pairs;
   }
 
+  /** `build` in steps of `documentsPerStep` documents, yielding after each (the index unchanged meanwhile). */
+  static *buildInSteps(text: TextIndex, documentsPerStep: number): Generator<void, AdjacentPairs, void> {
+    const pairs = new AdjacentPairs(bitsLogFor(text.forward.length));
+    const documents = text.documentCount;
+    for (let from = 0; from < documents; from += documentsPerStep) {
+      pairs.addDocuments(text, from, Math.min(documents, from + documentsPerStep));
+      yield;
+    }
+    return pairs;
+  }
+
   /** Adds the documents written since; a new filter when the forward index has outgrown this one. */
   extend(text: TextIndex): AdjacentPairs {
     if (bitsLogFor(text.forward.length) > 32 - this.shift + 1) return AdjacentPairs.build(text);
@@ -111,10 +134,10 @@ export class AdjacentPairs {
     this.bits[b >>> 5] |= 1 << (b & 31);
   }
 
-  private addDocuments(text: TextIndex, from: number): void {
+  /** Adds documents `from` to `to` (exclusive): the filter then covers every document below `to`. */
+  private addDocuments(text: TextIndex, from: number, to = text.documentCount): void {
     const forward = text.forward;
-    const documents = text.documentCount;
-    for (let doc = from; doc < documents; doc++) {
+    for (let doc = from; doc < to; doc++) {
       const terms = forward.termPages[forward.pageOf(doc)];
       const infos = forward.infoPages[forward.pageOf(doc)];
       const narrow = infoReader(infos);
@@ -134,7 +157,7 @@ export class AdjacentPairs {
         }
       }
     }
-    this.covered = documents;
+    this.covered = to;
   }
 }
 

@@ -8,6 +8,7 @@ import type { IndexSettings, SearchParams, SearchResponse } from '@vitrine/proto
 import { generateProducts, demoSettings } from '@vitrine/demo';
 import { EngineError, SearchIndex, loadSnapshot } from '../index.ts';
 import { SnapshotReader, SnapshotWriter } from './format.ts';
+import { copySection, sectionsOf } from './test-sections.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
 import type { IndexStore } from '../index/store.ts';
 import { customOrderFor } from '../rank/custom-rank.ts';
@@ -25,16 +26,6 @@ const queries: SearchParams[] = [
 function comparable(response: SearchResponse): unknown {
   const { processingTimeMS: _t, ...rest } = response;
   return rest;
-}
-
-const sectionsOf = (reader: SnapshotReader) => (reader as unknown as { sections: Map<string, { kind: 'json' | 'u32' | 'f64' }> }).sections;
-
-/** Copies section `name` from `reader` to `writer` as it is: to write snapshots as an earlier format did. */
-function copySection(reader: SnapshotReader, writer: SnapshotWriter, name: string): void {
-  const kind = sectionsOf(reader).get(name)!.kind;
-  if (kind === 'json') writer.json(name, reader.json(name));
-  else if (kind === 'u32') writer.u32(name, reader.u32(name));
-  else writer.f64(name, reader.f64(name));
 }
 
 function sample(): SearchIndex {
@@ -105,19 +96,6 @@ describe('snapshots', () => {
     loaded.saveObjects([{ objectID: 'new', name: 'Zyzzyva Quokka' }]);
     const dict = storeOf(loaded).text.dict;
     expect(adjacentPairsFor(storeOf(loaded)).mayFollow(dict.idOf('zyzzyva')!, dict.idOf('quokka')!)).toBe(true);
-  });
-
-  it('leaves out what no search built (customRanking order, adjacent terms), and the restored index answers the same', () => {
-    const sectionNames = (bytes: Uint8Array): string[] => [...sectionsOf(new SnapshotReader(bytes)).keys()];
-    const index = new SearchIndex(demoSettings);
-    index.saveObjects([...generateProducts(1500, 3)]);
-    // An index being imported, never searched: its snapshot builds neither (each is a pass over every record).
-    const unsearched = index.saveSnapshot();
-    expect(sectionNames(unsearched).filter((name) => name.startsWith('custom.') || name.startsWith('pairs.'))).toEqual([]);
-    const loaded = loadSnapshot(unsearched);
-    for (const params of queries) expect(comparable(loaded.search(params))).toEqual(comparable(index.search(params)));
-    // Searched: both are kept with the index, so a restored one does not rebuild them on its first search.
-    expect(sectionNames(index.saveSnapshot())).toEqual(expect.arrayContaining(['custom.rank', 'custom.order', 'pairs.meta']));
   });
 
   it('keeps documents written after a large import, findable by frequent words', () => {
