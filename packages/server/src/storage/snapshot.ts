@@ -12,9 +12,9 @@ import { link, mkdir, mkdtemp, open, readFile, rename, rm } from 'node:fs/promis
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { loadSnapshot, SearchIndex, snapshotLayout } from '@vitrine/engine';
-import type { DictionaryState, RecordsStamp, SectionPlacement, SnapshotBytes } from '@vitrine/engine';
+import type { DictionaryState, RecordsStamp, SectionPlacement, SnapshotBytes, SnapshotOptions } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
-import { engineSettings, IndexRegistry } from './registry.ts';
+import { engineSettings, IndexRegistry, type IndexEntry } from './registry.ts';
 import { readRecordsFromFile, SnapshotRecordFile } from './snapshot-records.ts';
 
 export const SNAPSHOTS_DIR = 'snapshots';
@@ -47,16 +47,32 @@ export interface Manifest {
 }
 
 /**
- * Where each engine's file was last written (its path once its snapshot is in place) and the engine's
- * `contentVersion` then. An index unchanged since is linked into the next snapshot, not written again: an
- * import into one index no longer rewrites every other index at each snapshot. Per thread: each writes its own.
+ * Where each engine's file was last written (its path once its snapshot is in place), the engine's
+ * `contentVersion` then and the replicas' customRanking orders it holds (`snapshotOptions`, as JSON). An index
+ * unchanged since, with the same replicas' orders, is linked into the next snapshot, not written again: an import
+ * into one index no longer rewrites every other index at each snapshot. Per thread: each writes its own.
  */
-const lastWritten = new WeakMap<SearchIndex, { path: string; version: number }>();
+const lastWritten = new WeakMap<SearchIndex, { path: string; version: number; orders: string }>();
 
 /** The file of an earlier snapshot that holds this engine as it is now, if it still exists. */
-function reusableFile(engine: SearchIndex): string | undefined {
+function reusableFile(engine: SearchIndex, options: SnapshotOptions): string | undefined {
   const last = lastWritten.get(engine);
-  return last !== undefined && last.version === engine.contentVersion && existsSync(last.path) ? last.path : undefined;
+  return last !== undefined && last.version === engine.contentVersion && last.orders === JSON.stringify(options) && existsSync(last.path) ? last.path : undefined;
+}
+
+/**
+ * What the engine snapshot of `entry` (an index owning records) holds besides the index: the customRanking order
+ * of each replica searching its records with a customRanking of its own (virtual replicas sort by it; standard
+ * ones break ties by it), so that a restart does not sort them again (7 s for one at a million products).
+ */
+function snapshotOptions(registry: IndexRegistry, entry: IndexEntry): SnapshotOptions {
+  const customRankings: unknown[] = [];
+  for (const other of registry.all()) {
+    if (other.engine !== undefined || registry.primaryOf(other) !== entry) continue;
+    const customRanking = registry.searchSettingsOf(other)?.customRanking;
+    if (customRanking !== undefined && !customRankings.some((list) => JSON.stringify(list) === JSON.stringify(customRanking))) customRankings.push(customRanking);
+  }
+  return { customRankings };
 }
 
 /** `name` in the folder `dir` once it is renamed to `snapshots/<seq>/` (`commitSnapshotFolder`). */
@@ -75,9 +91,9 @@ async function linkInto(from: string, to: string): Promise<boolean> {
 }
 
 /** The manifest of a snapshot of `registry`, and the engine of each index owning records with its file's name. */
-function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Manifest; engines: Array<{ item: ManifestIndex; engine: SearchIndex }> } {
+function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Manifest; engines: Array<{ item: ManifestIndex; engine: SearchIndex; options: SnapshotOptions }> } {
   const manifest: Manifest = { format: 1, seq, indexes: [], dictionaries: registry.dictionaries.state };
-  const engines: Array<{ item: ManifestIndex; engine: SearchIndex }> = [];
+  const engines: Array<{ item: ManifestIndex; engine: SearchIndex; options: SnapshotOptions }> = [];
   for (const entry of registry.all()) {
     const item: ManifestIndex = {
       name: entry.name,
@@ -92,7 +108,7 @@ function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Man
       item.engineFile = `index-${engines.length}.bin`;
       item.engineFormat = 'engine';
       item.records = entry.engine.size;
-      engines.push({ item, engine: entry.engine });
+      engines.push({ item, engine: entry.engine, options: snapshotOptions(registry, entry) });
     }
     manifest.indexes.push(item);
   }
@@ -145,10 +161,10 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
     reading = false;
   };
   try {
-    for (const { item, engine } of engines) {
+    for (const { item, engine, options } of engines) {
       const path = join(dir, item.engineFile!);
-      const written = { path: finalPath(dir, seq, item.engineFile!), version: engine.contentVersion };
-      const reuse = reusableFile(engine);
+      const written = { path: finalPath(dir, seq, item.engineFile!), version: engine.contentVersion, orders: JSON.stringify(options) };
+      const reuse = reusableFile(engine, options);
       if (reuse !== undefined && (await linkInto(reuse, path))) {
         lastWritten.set(engine, written);
         readBack.push({ engine, stamp: engine.recordsStamp(), path, writtenHere: false });
@@ -158,7 +174,7 @@ export async function writeSnapshotFiles(registry: IndexRegistry, seq: number, d
       const handle = await open(path, 'w', 0o600);
       handles.push(handle);
       let sliceStart = performance.now();
-      for (const piece of engine.saveSnapshotInPieces()) {
+      for (const piece of engine.saveSnapshotInPieces(options)) {
         for (let at = 0; at < piece.byteLength; ) at += writeSync(handle.fd, piece, at, piece.byteLength - at);
         if (performance.now() - sliceStart < SNAPSHOT_SLICE_MS) continue;
         await nextTurn();
@@ -291,6 +307,17 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
     registry.set({ name: item.name, createdAt: item.createdAt, updatedAt: item.updatedAt, settings: item.settings, synonyms, rules, engine, virtual: item.virtual });
   }
   if (recordsFromFilesAfter !== undefined) void readRecordsBack(loadedFiles, recordsFromFilesAfter);
+  // The next snapshot links each file while its index stays as loaded, if the file holds what a snapshot written
+  // now would: one without the customRanking orders (written before they were always kept, or before a replica
+  // came) is written again, so that the start after it does not sort them.
+  for (const item of manifest.indexes) {
+    const entry = registry.peek(item.name);
+    const engine = entry?.engine;
+    const loaded = loadedFiles.find((file) => file.engine === engine);
+    if (entry === undefined || engine === undefined || loaded === undefined) continue;
+    const options = snapshotOptions(registry, entry);
+    if (engine.restoredSnapshotHolds(options)) lastWritten.set(engine, { path: loaded.path, version: engine.contentVersion, orders: JSON.stringify(options) });
+  }
   return registry;
 }
 
@@ -298,8 +325,6 @@ async function loadEngine(path: string, item: ManifestIndex, loaded: RecordsFile
   if (item.engineFormat !== 'records') {
     const engine = loadSnapshot(await readSnapshotFile(path));
     loaded.push({ engine, stamp: engine.recordsStamp(), path, writtenHere: true });
-    // The next snapshot links this file while the index stays as loaded.
-    lastWritten.set(engine, { path, version: engine.contentVersion });
     return engine;
   }
   const engine = new SearchIndex(engineSettings(item.settings));
