@@ -60,6 +60,11 @@ export const errorCatalogue = {
   REPLICA_WRITE: { status: 400, template: 'Cannot write records of the replica index "%s": write to its primary "%s"' },
   INVALID_REPLICA: { status: 400, template: 'Invalid replicas: %s' },
   SAME_INDEX: { status: 400, template: 'Source and destination indices must be different' },
+  DELETE_BY_WITHOUT_FILTER: {
+    status: 400,
+    template:
+      'deleteBy needs a filter: filters, facetFilters, numericFilters, tagFilters, aroundLatLng with aroundRadius, insideBoundingBox or insidePolygon (to delete every record, clear the index)',
+  },
   INVALID_EVENT: { status: 422, template: 'Invalid event at the position %s: %s' },
   ENGINE: { status: 400, template: '%s' },
   INTERNAL: { status: 500, template: 'Internal error' },

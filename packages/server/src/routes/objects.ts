@@ -3,26 +3,24 @@
  * delete, get one or many, clear, delete by query. Writes answer once durable with the task to wait for.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildFilterNode } from '@vitrine/engine';
-import type { IndexRecord, SearchParams } from '@vitrine/protocol';
+import type { IndexRecord } from '@vitrine/protocol';
 import type { RouteDeps } from './deps.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { hasAcl, requireAcl, requireIndex } from '../auth/authenticate.ts';
 import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
-import { mergeParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from '../storage/ops.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 import { engineCheck } from '../engine-errors.ts';
 import { assertWritable, isPlainObject, prepareBatchRequest } from '../storage/validate.ts';
 import { readAuth } from '../search/reads.ts';
 import { queryStringParams } from './search.ts';
+import { deleteByParams } from './delete-by.ts';
 
 type IndexParams = { indexName: string };
 type ObjectParams = { indexName: string; objectID: string };
 
 const WRITE = { acl: 'addObject', largeBody: true } as const;
-const DELETE_BY_PARAMS = ['filters', 'facetFilters', 'numericFilters', 'tagFilters', 'aroundLatLng', 'aroundRadius', 'insideBoundingBox', 'insidePolygon'];
 
 function requestsOf(body: unknown): unknown[] {
   if (!isPlainObject(body) || !Array.isArray(body.requests)) throw createError('MISSING_PARAMETER', 'requests');
@@ -191,12 +189,8 @@ export function objectRoutes(app: FastifyInstance, { store, limits, reads }: Rou
 
   app.post<{ Params: IndexParams }>('/1/indexes/:indexName/deleteByQuery', { config: { acl: 'deleteIndex' } }, async (request) => {
     assertWritable(registry, request.params.indexName);
-    const merged: SearchParams = mergeParams(isPlainObject(request.body) ? request.body : undefined, limits.maxJsonDepth);
-    // Only the parameters deleteBy takes (the spec's deleteByParams); everything else is ignored, as Algolia.
-    const params: SearchParams = {};
-    for (const name of DELETE_BY_PARAMS) if (merged[name] !== undefined) params[name] = merged[name];
+    const params = deleteByParams(request.body, limits.maxJsonDepth);
     // Checked now, with a dry run on the current records: a logged operation must not fail when applied.
-    engineCheck(() => buildFilterNode(params as Parameters<typeof buildFilterNode>[0]));
     const entry = registry.get(request.params.indexName);
     if (entry?.engine) engineCheck(() => entry.engine!.browse({ ...params, hitsPerPage: 1, attributesToRetrieve: ['objectID'] }));
     const updatedAt = now();
