@@ -28,6 +28,13 @@ export interface SearchOptions {
    * clock). Without it, rules with validity ranges never apply.
    */
   nowSeconds?: number;
+  /**
+   * Parameters an API key forces: set over the request's by the server, and over the rules' consequences here
+   * (`search/key-limits.ts`), so that a rule never widens what the key allows.
+   */
+  forcedParams?: SearchParams;
+  /** An API key's `maxHitsPerQuery` (0 or absent: none): caps `hitsPerPage` and `length`, after the rules too. */
+  maxHitsPerQuery?: number;
 }
 
 /**

@@ -20,6 +20,7 @@ export type { RecordSource, RecordsStamp } from './index/record-list.ts';
 export { loadSnapshot, snapshotLayout, type SectionPlacement, type SnapshotBytes } from './snapshot/index.ts';
 export { EngineError, createEngineError, engineErrors, type EngineErrorCode } from './errors.ts';
 export type { EngineIndex, SearchOptions, SnapshotOptions, SteppedSearch } from './api.ts';
+export { withinKeyLimits, type KeyLimits } from './search/key-limits.ts';
 export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, evaluateFilter } from './filter/index.ts';
 export type { FilterNode, FilterSource, NumericOperator, FilterLimits } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';

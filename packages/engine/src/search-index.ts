@@ -34,6 +34,7 @@ import { ResultCache, resultKey, type ResultCacheStats } from './search/result-c
 import { encodeParams } from './response/retrieve.ts';
 import { RuleSet } from './rules/rule-set.ts';
 import type { RulePlan } from './rules/consequences.ts';
+import { withinKeyLimits } from './search/key-limits.ts';
 import type { FacetValues } from './rules/match.ts';
 import { terms } from './tokenize/index.ts';
 
@@ -253,7 +254,8 @@ export class SearchIndex implements EngineIndex {
 
   searchInSteps(params: SearchParams, settingsOverride?: IndexSettings, options?: SearchOptions): SteppedSearch {
     const plan = this.rules.size === 0 ? null : this.planRules(params, options);
-    const effective = plan === null ? params : plan.params;
+    // A key's forced parameters and hit cap win over the rules' consequences.
+    const effective = plan === null ? params : withinKeyLimits(plan.params, options);
     // With rules, the key is what the rules made of the request plus which rules applied (validity may change
     // which ones do from one minute to the next).
     const baseKey = this.results.enabled ? resultKey(effective, settingsOverride, options) : null;

@@ -9,7 +9,8 @@ import type { Anchoring, Rule, SearchRulesParams } from '@vitrine/protocol';
 import type { RouteDeps } from './deps.ts';
 import { submitWrite } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
-import { isPlainObject } from '../storage/validate.ts';
+import type { ServerLimits } from '../config.ts';
+import { checkRuleParams, isPlainObject } from '../storage/validate.ts';
 import { countOf } from './synonyms.ts';
 
 type IndexParams = { indexName: string };
@@ -19,7 +20,7 @@ type WriteQuery = { forwardToReplicas?: string; clearExistingRules?: string };
 const ANCHORINGS = new Set<Anchoring>(['is', 'startsWith', 'endsWith', 'contains']);
 
 /** A rule as the engine will hold it, or a 400 naming its position and what is wrong. */
-export function parseRule(raw: unknown, position: number, objectID?: string): Rule {
+export function parseRule(raw: unknown, position: number, limits: ServerLimits, objectID?: string): Rule {
   if (!isPlainObject(raw)) throw createError('INVALID_RULE', position, 'a rule must be an object');
   const rule = (objectID === undefined ? raw : { ...raw, objectID }) as unknown as Rule;
   if (typeof rule.objectID !== 'string' || rule.objectID === '') throw createError('MISSING_PARAMETER', `objectID of the rule at the position ${position}`);
@@ -29,6 +30,7 @@ export function parseRule(raw: unknown, position: number, objectID?: string): Ru
     if (error instanceof EngineError) throw createError('INVALID_RULE', position, error.message);
     throw error;
   }
+  checkRuleParams(rule, position, limits);
   return rule;
 }
 
@@ -61,14 +63,14 @@ function searchParams(body: Record<string, unknown>): SearchRulesParams {
   return { ...params, page, hitsPerPage };
 }
 
-export function ruleRoutes(app: FastifyInstance, { store }: RouteDeps): void {
+export function ruleRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
   const registry = store.registry;
   const now = () => new Date().toISOString();
   const read = { acl: 'settings' } as const;
   const write = { acl: 'editSettings', largeBody: true } as const;
 
   app.put<{ Params: RuleParams; Querystring: WriteQuery }>('/1/indexes/:indexName/rules/:objectID', { config: write }, async (request) => {
-    const rule = parseRule(request.body, 0, request.params.objectID);
+    const rule = parseRule(request.body, 0, limits, request.params.objectID);
     const updatedAt = now();
     const taskID = await submitWrite(store, request.auth!, {
       kind: 'rules', at: updatedAt, indexName: request.params.indexName, action: 'save', rules: [rule],
@@ -80,7 +82,7 @@ export function ruleRoutes(app: FastifyInstance, { store }: RouteDeps): void {
 
   app.post<{ Params: IndexParams; Querystring: WriteQuery }>('/1/indexes/:indexName/rules/batch', { config: write }, async (request) => {
     if (!Array.isArray(request.body)) throw createError('INVALID_BODY', 'expected an array of rules');
-    const rules = request.body.map((raw, i) => parseRule(raw, i));
+    const rules = request.body.map((raw, i) => parseRule(raw, i, limits));
     const updatedAt = now();
     const taskID = await submitWrite(store, request.auth!, {
       kind: 'rules', at: updatedAt, indexName: request.params.indexName, action: 'save', rules,

@@ -34,6 +34,8 @@ export interface SearchCall {
   forcedFilter: FilterNode | null;
   /** The key's other forced parameters (a forced `attributesToRetrieve` limits highlighting too). */
   forcedParams?: Record<string, unknown>;
+  /** The key's `maxHitsPerQuery` (0 or absent: none), applied again after the rules. */
+  maxHitsPerQuery?: number;
   /** Multi-queries name the index in each result, and answer `{"results": [...]}`; single queries do not. */
   withIndex: boolean;
   /** Who asked (the client's IP address): the scheduler shares its time fairly between clients. */
@@ -126,7 +128,7 @@ export class CallInSteps {
     private readonly registry: IndexRegistry,
     private readonly call: SearchCall,
   ) {
-    this.auth = { forcedFilter: call.forcedFilter, forcedParams: call.forcedParams };
+    this.auth = { forcedFilter: call.forcedFilter, forcedParams: call.forcedParams, maxHitsPerQuery: call.maxHitsPerQuery };
     if (call.withIndex) this.write('{"results":[');
   }
 

@@ -11,8 +11,8 @@ import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchP
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
 import { readObjects, runBrowse, runFacetSearch, runSearch, type SearchAuth } from './run.ts';
 
-/** What a read may carry of the caller's key across threads: its forced filter and parameters, nothing else. */
-export type ReadAuth = { forcedFilter: NonNullable<SearchAuth>['forcedFilter']; forcedParams?: Record<string, unknown> } | null;
+/** What a read may carry of the caller's key across threads: its forced filter, parameters and hit cap, nothing else. */
+export type ReadAuth = { forcedFilter: NonNullable<SearchAuth>['forcedFilter']; forcedParams?: Record<string, unknown>; maxHitsPerQuery?: number } | null;
 
 export type ReadCall =
   | { kind: 'objects'; indexName: string; objectIDs: string[]; auth: ReadAuth }
@@ -40,7 +40,10 @@ export type ReadResult<C extends ReadCall> = ReadResults[C['kind']];
 /** Strips a key down to what a read needs (an `AuthContext` holds more, not all of it cloneable). */
 export function readAuth(auth: SearchAuth): ReadAuth {
   if (!auth) return null;
-  return auth.forcedParams === undefined ? { forcedFilter: auth.forcedFilter } : { forcedFilter: auth.forcedFilter, forcedParams: auth.forcedParams };
+  const read: NonNullable<ReadAuth> = { forcedFilter: auth.forcedFilter };
+  if (auth.forcedParams !== undefined) read.forcedParams = auth.forcedParams;
+  if (auth.maxHitsPerQuery !== undefined && auth.maxHitsPerQuery > 0) read.maxHitsPerQuery = auth.maxHitsPerQuery;
+  return read;
 }
 
 /** The indexes a read looks at (a thread applies what it has received of them first). */

@@ -4,7 +4,7 @@
  * engine errors into 400s. Everything here is synchronous, so all queries of one multi-query see the same state.
  */
 import { randomBytes } from 'node:crypto';
-import type { SearchOptions, SteppedSearch } from '@vitrine/engine';
+import { withinKeyLimits, type SearchOptions, type SteppedSearch } from '@vitrine/engine';
 import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
@@ -29,14 +29,10 @@ export function requestParams(body: unknown, auth: AuthContext | null, limits: S
 
 export function withForcedParams(params: SearchParams, auth: AuthContext | null, limits: ServerLimits): SearchParams {
   if (!auth) return params;
-  const out: SearchParams = { ...params, ...auth.forcedParams };
+  const out = withinKeyLimits(params, { forcedParams: auth.forcedParams, maxHitsPerQuery: auth.maxHitsPerQuery });
   // Anyone can mint a secured key from the public search key, forcing whatever tags they like.
   checkHighlightTags(out, limits);
   checkListLengths(out, limits);
-  if (auth.maxHitsPerQuery > 0) {
-    out.hitsPerPage = Math.min(typeof out.hitsPerPage === 'number' ? out.hitsPerPage : 20, auth.maxHitsPerQuery);
-    if (typeof out.length === 'number') out.length = Math.min(out.length, auth.maxHitsPerQuery);
-  }
   return out;
 }
 
@@ -45,19 +41,22 @@ export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** What a search needs of the caller's key: the filter it forces (null: none) and its other forced parameters. */
-export type SearchAuth = (Pick<AuthContext, 'forcedFilter'> & { forcedParams?: AuthContext['forcedParams'] }) | null;
+/** What a search needs of the caller's key: the filter it forces (null: none), its other forced parameters and hit cap. */
+export type SearchAuth = (Pick<AuthContext, 'forcedFilter'> & { forcedParams?: AuthContext['forcedParams']; maxHitsPerQuery?: number }) | null;
 
 /**
- * The engine's per-call options for a key: its forced filter, and, when it forces `attributesToRetrieve`,
- * highlighting and snippeting within what it retrieves (else `_highlightResult` would show the hidden attributes).
+ * The engine's per-call options for a key: its forced filter; when it forces `attributesToRetrieve`,
+ * highlighting and snippeting within what it retrieves (else `_highlightResult` would show the hidden
+ * attributes); its forced parameters and hit cap, which the engine puts back over the rules' consequences.
  */
 function engineOptions(auth: SearchAuth): SearchOptions | undefined {
   if (!auth) return undefined;
   const options: SearchOptions = {};
   if (auth.forcedFilter) options.extraFilter = auth.forcedFilter;
   if (auth.forcedParams?.attributesToRetrieve !== undefined) options.highlightRetrievedOnly = true;
-  return options.extraFilter !== undefined || options.highlightRetrievedOnly ? options : undefined;
+  if (auth.forcedParams !== undefined && Object.keys(auth.forcedParams).length > 0) options.forcedParams = auth.forcedParams;
+  if (auth.maxHitsPerQuery !== undefined && auth.maxHitsPerQuery > 0) options.maxHitsPerQuery = auth.maxHitsPerQuery;
+  return Object.keys(options).length > 0 ? options : undefined;
 }
 
 export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth): SearchResponse {

@@ -25,7 +25,7 @@ import { IndexRegistry } from './registry.ts';
 import { pruneSnapshots, readSnapshot } from './snapshot.ts';
 import { writeSnapshotFolder } from './snapshot-folder.ts';
 import type { SnapshotDelegate } from './snapshot-folder.ts';
-import { prepareBatchRequest, validateSettingsPatch } from './validate.ts';
+import { checkRuleParams, prepareBatchRequest, validateSettingsPatch } from './validate.ts';
 import { LogBudget } from './log-budget.ts';
 import type { LogMark } from './log-budget.ts';
 import { readLogTail, recordsIn, replayRows } from './replay.ts';
@@ -513,7 +513,10 @@ export class Store {
 
   /** Adds or replaces rules by objectID, as `saveRules` does (an invalid rule throws an `EngineError`). */
   async saveRules(name: string, rules: Rule[]): Promise<TaskInfo> {
-    rules.forEach(validateRule);
+    rules.forEach((rule, i) => {
+      validateRule(rule);
+      checkRuleParams(rule, i, this.limits);
+    });
     const at = new Date().toISOString();
     const taskID = await this.submit({ kind: 'rules', at, indexName: name, action: 'save', rules, forwardToReplicas: true });
     return { taskID, updatedAt: at };

@@ -4,11 +4,12 @@
  * Every failure is an `ApiError` (4xx) naming the position and objectID at fault.
  */
 import { SearchIndex } from '@vitrine/engine';
-import type { BatchAction, IncomingRecord, IndexSettings } from '@vitrine/protocol';
+import type { BatchAction, IncomingRecord, IndexSettings, Rule, SearchParams } from '@vitrine/protocol';
 import { randomUUID } from 'node:crypto';
 import type { ServerLimits } from '../config.ts';
 import { engineCheck } from '../engine-errors.ts';
-import { createError } from '../errors.ts';
+import { ApiError, createError } from '../errors.ts';
+import { validateSearchParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from './ops.ts';
 import { partialBodyError } from './partial.ts';
 import { engineSettings, parseReplicaName } from './registry.ts';
@@ -138,4 +139,33 @@ export function validateSettingsPatch(registry: IndexRegistry, indexName: string
   }
   engineCheck(() => new SearchIndex(engineSettings(merged)));
   return patch as IndexSettings;
+}
+
+/** Consequence parameters that are not search parameters as such: the engine reads them when planning rules. */
+const RULE_ONLY_PARAMS = new Set(['automaticFacetFilters', 'automaticOptionalFacetFilters', 'renderingContent']);
+
+/**
+ * A rule's search parameters, checked when it is saved with the limits of a search's own (highlight tags, list
+ * lengths, hits per page, query length, parameter count): a rule applies them to searches made with the public
+ * key. A rule with 200 KB tags once saved, and each search it triggered built megabytes before its 400 (issue
+ * 49). Refused with `INVALID_RULE` at the rule's position.
+ */
+export function checkRuleParams(rule: Rule, position: number, limits: ServerLimits): void {
+  const params: unknown = rule.consequence?.params;
+  if (!isPlainObject(params)) return;
+  const search: SearchParams = {};
+  let count = 0;
+  for (const [name, value] of Object.entries(params)) {
+    count++;
+    // A query edit object ({ remove, edits }) is the engine's to check; a replacement query is a query.
+    if (RULE_ONLY_PARAMS.has(name) || (name === 'query' && typeof value !== 'string')) continue;
+    search[name] = value;
+  }
+  try {
+    if (count > limits.maxSearchParameters) throw createError('TOO_MANY_PARAMETERS', count, limits.maxSearchParameters);
+    validateSearchParams(search, limits);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) throw createError('INVALID_RULE', position, error.message);
+    throw error;
+  }
 }
