@@ -50,7 +50,7 @@ export interface ServerLimits {
   maxListEntries: number;
   /** Write tasks accepted but not yet visible to search; past it writes answer 429. Default 1000. */
   maxPendingTasks: number;
-  /** Failed authentications per client IP per hour before its keys get 429s (but those it used lately). Default 100. */
+  /** Failed authentications per client IP per hour answered 403; past them, its failures get 429 (keys that authenticate never do). Default 100. */
   maxFailedAuthPerIPPerHour: number;
   /**
    * Events (`POST /1/events`) accepted per minute from one client IP, past which a batch answers 429 whole

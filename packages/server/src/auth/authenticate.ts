@@ -3,8 +3,8 @@
  * key or a stored key (any key with the `search` ACL but the admin key, as Algolia).
  * Credentials come from the `x-algolia-api-key` / `x-algolia-application-id` headers or the same names in the
  * query string (any case). Keys are compared in constant time (SHA-256 digests through `timingSafeEqual`);
- * verified secured keys are cached; failed attempts are counted per client IP and, past a budget, keys that did not
- * authenticate from that IP recently are answered 429 (`FailedAuthBudget`).
+ * verified secured keys are cached; failed attempts are counted per client IP and, past a budget, answered 429
+ * rather than 403 (`FailedAuthBudget`); keys that authenticate are never refused for their IP's failures.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -151,11 +151,7 @@ export class Authenticator {
     const appId = credential(request, 'x-algolia-application-id');
     const apiKey = credential(request, 'x-algolia-api-key');
     const keyDigest = digest(apiKey ?? '');
-    const keyHash = keyDigest.toString('hex');
-    if (!this.failures.allows(ip, keyHash)) throw createError('TOO_MANY_FAILED_AUTH');
-    const context = this.identify(request, ip, appId, apiKey, keyDigest, keyHash);
-    this.failures.accepted(ip, keyHash);
-    return context;
+    return this.identify(request, ip, appId, apiKey, keyDigest, keyDigest.toString('hex'));
   }
 
   private identify(request: FastifyRequest, ip: string, appId: string | undefined, apiKey: string | undefined, keyDigest: Buffer, keyHash: string): AuthContext {
@@ -202,10 +198,12 @@ export class Authenticator {
     }
   }
 
-  /** `verified`: the refusal took a secured-key verification, which always counts against the budget. */
+  /**
+   * A refusal, counted against the IP's budget: 403, or 429 once the budget is spent. `verified`: the refusal
+   * took a secured-key verification, which always counts.
+   */
   private fail(ip: string, keyHash: string, verified: boolean): never {
-    this.failures.refused(ip, keyHash, verified);
-    throw createError('INVALID_CREDENTIALS');
+    throw createError(this.failures.refused(ip, keyHash, verified) ? 'INVALID_CREDENTIALS' : 'TOO_MANY_FAILED_AUTH');
   }
 
   private referer(request: FastifyRequest): string | undefined {
@@ -226,8 +224,9 @@ export class Authenticator {
 
   /**
    * The HMAC of a secured key does not say which key signed it: the search-only key is tried first, then every live
-   * stored key that can be a parent (api-keys.ts). That is one HMAC per key for a key seen for the first time, which
-   * the failed-authentication budget bounds for guessers; verified keys are cached and cost one map lookup after.
+   * stored key that can be a parent (api-keys.ts). That is one HMAC per key for a key seen for the first time (a
+   * forged one counts against its IP's failed-authentication budget each time); verified keys are cached and cost
+   * one map lookup after.
    */
   private securedContext(apiKey: string, keyHash: string, referer: string | undefined, ip: string, refuse: (reason: SecuredRefusal) => never): AuthContext {
     let entry = this.securedCache.get(keyHash);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FailedAuthBudget, RecentSet, WindowCounter } from './rate-limit.ts';
+import { FailedAuthBudget, WindowCounter } from './rate-limit.ts';
 
 describe('WindowCounter', () => {
   it('counts within a window and restarts after it', () => {
@@ -18,31 +18,21 @@ describe('WindowCounter', () => {
   });
 });
 
-describe('RecentSet', () => {
-  it('renews a key on each sighting and drops the least recently seen when full', () => {
-    const recent = new RecentSet(1000, 2);
-    recent.touch('a', 0);
-    recent.touch('b', 100);
-    recent.touch('a', 900);
-    expect(recent.has('a', 1800)).toBe(true);
-    expect(recent.has('b', 1800)).toBe(false);
-    recent.touch('c', 1800);
-    expect(recent.has('a', 1800)).toBe(true);
-    expect(recent.has('b', 1000)).toBe(false);
-  });
-});
-
 describe('FailedAuthBudget', () => {
-  it('keeps a key in use accepted across windows while its IP is over budget', () => {
+  it('answers within the budget, then past it until the window ends; a key refused again counts once', () => {
     const budget = new FailedAuthBudget(2, 1000);
-    budget.accepted('ip', 'good', 0);
-    budget.refused('ip', 'x', false, 500);
-    budget.refused('ip', 'y', false, 600);
-    expect(budget.allows('ip', 'z', 700)).toBe(false);
-    budget.accepted('ip', 'good', 900);
-    // The key's first sighting is over a window old; it was seen since.
-    expect(budget.allows('ip', 'good', 1400)).toBe(true);
-    // The IP's window (from 500) has ended.
-    expect(budget.allows('ip', 'z', 1500)).toBe(true);
+    expect(budget.refused('ip', 'x', false, 0)).toBe(true);
+    expect(budget.refused('ip', 'x', false, 100)).toBe(true);
+    expect(budget.refused('ip', 'y', false, 200)).toBe(true);
+    expect(budget.refused('ip', 'z', false, 300)).toBe(false);
+    // The same key again: not counted, but the IP is past its budget.
+    expect(budget.refused('ip', 'x', false, 400)).toBe(false);
+    expect(budget.refused('other', 'z', false, 400)).toBe(true);
+    // A verification counts every time.
+    expect(budget.refused('v', 'forged', true, 0)).toBe(true);
+    expect(budget.refused('v', 'forged', true, 1)).toBe(true);
+    expect(budget.refused('v', 'forged', true, 2)).toBe(false);
+    // The IP's window (from 0) has ended.
+    expect(budget.refused('ip', 'w', false, 1000)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Rate limits: fixed-window counters, recent sightings and the failed-authentication budget built on them. Every
+ * Rate limits: fixed-window counters and the failed-authentication budget built on them. Every
  * table is bounded in memory, because its keys (client IPs, presented keys) are caller-chosen.
  */
 
@@ -68,46 +68,16 @@ interface Window {
 }
 
 /**
- * Keys seen within the last `windowMs` (a sliding window: each sighting renews it), bounded in memory: past
- * `maxEntries` the least recently seen go first, so a key in constant use is never the one dropped.
- */
-export class RecentSet {
-  private readonly seen = new Map<string, number>();
-
-  constructor(
-    private readonly windowMs: number,
-    private readonly maxEntries = 100_000,
-  ) {}
-
-  has(key: string, now = Date.now()): boolean {
-    const last = this.seen.get(key);
-    return last !== undefined && now - last < this.windowMs;
-  }
-
-  touch(key: string, now = Date.now()): void {
-    // Renewed at most once per 1/60 of the window: a key seen on every request costs one lookup, not a move.
-    const last = this.seen.get(key);
-    if (last !== undefined && now - last < this.windowMs / 60) return;
-    // Deleted and set again: Maps iterate in insertion order, so the first keys are the least recently seen.
-    this.seen.delete(key);
-    if (this.seen.size >= this.maxEntries) this.seen.delete(this.seen.keys().next().value!);
-    this.seen.set(key, now);
-  }
-}
-
-/**
- * The failed-authentication budget of client IPs (`maxFailedAuthPerIPPerHour`, fixed windows). Past it, an IP's
- * keys are refused before any check (no HMAC of secured-key verification), except the keys that authenticated
- * from that IP within the last window: they keep working, so one client spending the budget (behind a proxy,
- * the whole shop shares an address) does not lock out the keys in use. A guesser gains nothing from that: a key
- * it never had accepted is refused past the budget whether valid or not, so guesses stay bounded per IP.
- * A key refused again from the same IP counts once (a stale client retrying an old key learns nothing new),
- * unless refusing it took an HMAC verification, which always counts.
+ * The failed-authentication budget of client IPs (`maxFailedAuthPerIPPerHour`, fixed windows). Only failures
+ * are limited: a key that authenticates is accepted whatever its IP's count (behind a proxy the whole shop
+ * shares an address, and a guesser spending the budget once locked out every key in use from it, and after a
+ * restart every key: issue 49). Past the budget, until the window ends, the IP's failures answer 429 rather
+ * than 403. A key refused again from the same IP counts once (a stale client retrying an old key learns
+ * nothing new), unless refusing it took an HMAC verification, which always counts.
  */
 export class FailedAuthBudget {
   private readonly failures: WindowCounter;
   private readonly refusedKeys: WindowCounter;
-  private readonly acceptedKeys: RecentSet;
 
   constructor(
     private readonly maxFailures: number,
@@ -115,20 +85,14 @@ export class FailedAuthBudget {
   ) {
     this.failures = new WindowCounter(windowMs);
     this.refusedKeys = new WindowCounter(windowMs);
-    this.acceptedKeys = new RecentSet(windowMs);
   }
 
-  /** Whether `keyHash` may be checked from `ip`. */
-  allows(ip: string, keyHash: string, now = Date.now()): boolean {
-    return this.failures.peek(ip, now) < this.maxFailures || this.acceptedKeys.has(`${ip}|${keyHash}`, now);
-  }
-
-  accepted(ip: string, keyHash: string, now = Date.now()): void {
-    this.acceptedKeys.touch(`${ip}|${keyHash}`, now);
-  }
-
-  /** `verified`: refusing the key took a secured-key verification (HMACs). */
-  refused(ip: string, keyHash: string, verified: boolean, now = Date.now()): void {
-    if (this.refusedKeys.hit(`${ip}|${keyHash}`, now) === 1 || verified) this.failures.hit(ip, now);
+  /**
+   * Counts a refusal of `keyHash` from `ip`; whether the IP is still within its budget (the refusal is a 403,
+   * else a 429). `verified`: refusing the key took a secured-key verification (HMACs).
+   */
+  refused(ip: string, keyHash: string, verified: boolean, now = Date.now()): boolean {
+    const counts = this.refusedKeys.hit(`${ip}|${keyHash}`, now) === 1 || verified;
+    return (counts ? this.failures.hit(ip, now) : this.failures.peek(ip, now)) <= this.maxFailures;
   }
 }
