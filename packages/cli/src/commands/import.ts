@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
 import type { CliContext } from '../context.ts';
-import { apiStatus, CliError, messageOf } from '../errors.ts';
+import { apiStatus, CliError, messageOf, UsageError } from '../errors.ts';
 import { waitForTask } from '../importer/client.ts';
 import type { ApiClient } from '../importer/client.ts';
 import { ErrorReport, formatCounts, formatRecordError } from '../importer/report.ts';
@@ -105,7 +105,10 @@ Options:
   --rules FILE         Rules (JSON array, as vitrine export or Algolia's dashboard export writes them),
                        replacing existing ones
   --replace            Replace the whole index atomically: import into a temporary index, then move it over
-                       the target (searches see the old records until the switch)
+                       the target (searches see the old records until the switch). Only when every record
+                       landed: if any was rejected, the index is left as it was and the exit code is 1
+  --allow-rejected     With --replace: replace the index even when records were rejected, with those that
+                       landed (the exit code is still 1)
   --batch-size N       Records per request (default 1000)
   --format FORMAT      json, ndjson or csv (default: from the extension)
   --errors FILE        Where to write the error report (default: <file>.errors.ndjson)
@@ -115,7 +118,7 @@ Options:
 
 Every line that can be read lands; each one that cannot (malformed, not an object, nested deeper or larger
 than the server accepts, invalid UTF-8, a CSV quote never closed) is listed with its line number and reason.
-The exit code is 0 only when every record landed.
+The exit code is 0 only when every record landed (and, with --replace, the index was replaced).
 
 ${CONNECTION_HELP}`,
   options: {
@@ -124,6 +127,7 @@ ${CONNECTION_HELP}`,
     synonyms: { type: 'string' },
     rules: { type: 'string' },
     replace: { type: 'boolean' },
+    'allow-rejected': { type: 'boolean' },
     'batch-size': { type: 'string' },
     format: { type: 'string' },
     errors: { type: 'string' },
@@ -150,6 +154,8 @@ ${CONNECTION_HELP}`,
     const rules = rulesPath ? readJsonFile<Rule[]>(resolve(ctx.cwd, rulesPath), 'rules', Array.isArray) : undefined;
     const client = connect(values, ctx);
     const replace = values.replace === true;
+    const allowRejected = values['allow-rejected'] === true;
+    if (allowRejected && !replace) throw new UsageError('vitrine import: --allow-rejected goes with --replace');
     const report = new ErrorReport(resolve(ctx.cwd, stringOption(values, 'errors') ?? `${positionals[0]}.errors.ndjson`));
     const { main, replicas } = splitSettings(settings);
     const started = Date.now();
@@ -157,8 +163,12 @@ ${CONNECTION_HELP}`,
     // With --replace, everything goes to a temporary index first; the live one is untouched until the move.
     const target = replace ? `${indexName}_tmp_${Date.now().toString(36)}` : indexName;
     let counts: ImportCounts;
+    /** With --replace: records were rejected and the live index is kept as it was. */
+    let kept: boolean;
+    let existed: boolean;
     try {
-      if (replace && (await client.indexExists({ indexName }))) {
+      existed = replace && (await client.indexExists({ indexName }));
+      if (existed) {
         // Keep what the records do not carry (settings, synonyms, rules), as the official replaceAllObjects does.
         const copy = await client.operationIndex({
           indexName,
@@ -183,7 +193,12 @@ ${CONNECTION_HELP}`,
       if (result.lastTaskID !== undefined) {
         await waitForTask(client, target, result.lastTaskID);
       }
-      if (replace) {
+      // A replacement missing records would lose them from the live index: only what is whole replaces it.
+      kept = replace && report.size > 0 && !allowRejected;
+      if (kept) {
+        const task = await client.deleteIndex({ indexName: target });
+        await waitForTask(client, target, task.taskID);
+      } else if (replace) {
         // An empty file still replaces: the temporary index must exist before it can be moved.
         if (result.lastTaskID === undefined && !main && !synonyms && !rules) {
           const task = await client.setSettings({ indexName: target, indexSettings: {} });
@@ -195,7 +210,7 @@ ${CONNECTION_HELP}`,
         });
         await waitForTask(client, indexName, move.taskID);
       }
-      if (replicas) {
+      if (replicas && !kept) {
         const task = await client.setSettings({ indexName, indexSettings: { replicas } });
         await waitForTask(client, indexName, task.taskID);
       }
@@ -210,15 +225,23 @@ ${CONNECTION_HELP}`,
 
     const seconds = (Date.now() - started) / 1000;
     const { accepted } = counts;
-    ctx.stdout.write(
-      `${replace ? 'Replaced' : 'Imported into'} "${indexName}": ${number.format(accepted)} records in ${formatDuration(seconds)}` +
-        ` (${number.format(Math.round(accepted / Math.max(seconds, 0.001)))}/s) from ${basename(file)}.\n`,
-    );
+    if (!kept) {
+      ctx.stdout.write(
+        `${replace ? 'Replaced' : 'Imported into'} "${indexName}": ${number.format(accepted)} records in ${formatDuration(seconds)}` +
+          ` (${number.format(Math.round(accepted / Math.max(seconds, 0.001)))}/s) from ${basename(file)}.\n`,
+      );
+    }
     ctx.stdout.write(`${formatCounts(counts)}\n`);
     if (report.size > 0) {
       ctx.stderr.write(`${number.format(report.size)} record(s) rejected; the full list is in ${report.path}:\n`);
       for (const error of report.sample) ctx.stderr.write(`  ${formatRecordError(error)}\n`);
       if (report.size > report.sample.length) ctx.stderr.write(`  … and ${number.format(report.size - report.sample.length)} more\n`);
+      if (kept) {
+        throw new CliError(
+          `"${indexName}" was not replaced: ${number.format(report.size)} of ${number.format(counts.read)} records were rejected; ` +
+            `${existed ? 'it still holds what it held before' : 'it was not created'}. --allow-rejected replaces it with the ${number.format(accepted)} records that landed.`,
+        );
+      }
       throw new CliError(`Import finished with ${number.format(report.size)} rejected record(s)`);
     }
   },
