@@ -59,7 +59,9 @@ beforeAll(async () => {
   // A snapshot in between: the threads start from it plus the log after it.
   await fill(store, true);
   reference = await Store.open({ dataDir: referenceDir });
-  await fill(reference, false);
+  // A snapshot at the same point: it builds the customRanking orders, and `_rankingInfo.userScore` (a document's
+  // place in the order, documents appended since placed between their neighbours) depends on when that was.
+  await fill(reference, true);
   inline = await buildApp({ store: reference, config });
   threaded = await buildApp({ store, config: { ...config, searchThreads: 2 } });
   await threaded.searchThreads!.whenReady(2);
