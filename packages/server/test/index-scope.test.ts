@@ -6,6 +6,7 @@
  * /1/usertokens` needs a key for every index, and invalid index names are refused on every write. Over a socket,
  * with the official v5 client where a caller would use it.
  */
+import { request as httpRequest } from 'node:http';
 import { algoliasearch } from 'algoliasearch';
 import algoliasearchV4 from 'algoliasearch-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -272,6 +273,37 @@ describe('index scope of keys', () => {
       await expect(admin().setSettings({ indexName: '*', indexSettings: { hitsPerPage: 5 } })).rejects.toMatchObject({ status: 400, message: INVALID_NAME.message });
       const names = (await admin().listIndices()).items.map((item) => item.name);
       for (const name of [...bad, '', 'valid_primary']) expect(names).not.toContain(name);
+    });
+
+    it('refuses `.` and `..`, which name folders rather than indexes, in bodies and in paths sent as they are', async () => {
+      // fetch (and the official clients) resolve dot segments in a path: node:http sends it untouched, as curl --path-as-is.
+      const raw = (method: string, path: string, body: unknown) =>
+        new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+          const request = httpRequest({ host: '127.0.0.1', port: t.server.port, method, path, headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY } }, (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+          });
+          request.on('error', reject);
+          request.end(body === undefined ? undefined : JSON.stringify(body));
+        });
+      await seed('dots_source');
+      for (const name of ['.', '..']) {
+        invalid(await write('POST', '/1/indexes/*/batch', { requests: [{ action: 'addObject', indexName: name, body: { name: 'x' } }] }, ADMIN_KEY));
+        invalid(await write('POST', '/1/indexes/dots_source/operation', { operation: 'copy', destination: name }, ADMIN_KEY));
+        invalid(await write('PUT', '/1/indexes/dots_source/settings', { replicas: [name] }, ADMIN_KEY));
+        invalid(await write('PUT', '/1/indexes/dots_source/settings', { replicas: [`virtual(${name})`] }, ADMIN_KEY));
+        for (const encoded of [name, name.replaceAll('.', '%2E')]) {
+          invalid(await raw('PUT', `/1/indexes/${encoded}/settings`, { hitsPerPage: 5 }));
+          invalid(await raw('POST', `/1/indexes/${encoded}/batch`, { requests: [{ action: 'addObject', body: { name: 'x' } }] }));
+          invalid(await raw('PUT', `/1/indexes/${encoded}/obj`, { name: 'x' }));
+        }
+      }
+      const names = (await admin().listIndices()).items.map((item) => item.name);
+      expect(names).not.toContain('.');
+      expect(names).not.toContain('..');
+      // Dots inside a name are fine.
+      expect((await write('PUT', '/1/indexes/...x/settings', { hitsPerPage: 5 }, ADMIN_KEY)).status).toBe(200);
     });
 
     it('accepts the names clients use: dots, dashes, spaces, other scripts, 256 bytes', async () => {

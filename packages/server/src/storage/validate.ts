@@ -74,14 +74,15 @@ export function prepareBatchRequest(
 const MAX_INDEX_NAME_BYTES = 256;
 
 /**
- * Index names a write may create or write to: not blank, at most 256 bytes, no control characters, and not `*`,
+ * Index names a write may create or write to: not blank, at most 256 bytes, no control characters, not `*`,
  * which stands for "the indexes named in the body" on the multi-index routes (and for every index in key
- * patterns). Anything else goes: clients use dots, dashes, spaces, non-Latin letters. Refused with Algolia's
- * `indexName is not valid`.
+ * patterns), and not `.` or `..`, which paths resolve away and tools writing an index per file or folder (the
+ * export, a sync's state) cannot hold (issue 49). Anything else goes: clients use dots, dashes, spaces, non-Latin
+ * letters. Refused with Algolia's `indexName is not valid`.
  */
 export function assertIndexName(name: string): void {
   // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (name.trim() === '' || name === '*' || /[\u0000-\u001f\u007f]/.test(name) || Buffer.byteLength(name) > MAX_INDEX_NAME_BYTES) {
+  if (name.trim() === '' || name === '*' || name === '.' || name === '..' || /[\u0000-\u001f\u007f]/.test(name) || Buffer.byteLength(name) > MAX_INDEX_NAME_BYTES) {
     throw createError('INVALID_INDEX_NAME');
   }
 }
