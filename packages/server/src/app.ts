@@ -23,7 +23,7 @@ import type { AuthCaller } from './auth/insights-caller.ts';
 import { ApiLogs } from './http/api-logs.ts';
 import { countryReader } from './http/country.ts';
 import { registerBodyParser } from './http/body.ts';
-import { clientErrorHandler } from './http/client-error.ts';
+import { clientErrorHandler, MAX_PATH_PARAM_LENGTH, routerErrorHandler } from './http/client-error.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import { RouteTable } from './http/route-table.ts';
@@ -96,8 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 300_000,
     trustProxy: deps.config.trustProxy ?? false,
     // Index names and objectIDs can be long and contain any character.
-    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, ignoreTrailingSlash: true },
     clientErrorHandler,
+    frameworkErrors: routerErrorHandler,
   };
   const app = Fastify(options);
   registerRequestId(app);

@@ -127,6 +127,21 @@ describe('startServer', () => {
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ message: expect.any(String), status: 400 });
   });
 
+  it("answers invalid percent-encoding and over-long objectIDs in paths with Algolia's body, never echoing the path", async () => {
+    const keys = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY };
+    for (const path of ['/1/indexes/products/%FF', '/1/indexes/%E0%A4%A/settings', '/1/indexes/products/%FF/partial', '/p/%FF', '/sitemaps/%C3.xml']) {
+      const response = await fetch(`${server.url}${path}`, { headers: keys });
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toEqual({ message: 'Invalid URL: malformed percent-encoding in the path', status: 400 });
+    }
+    const longID = 'x'.repeat(3000);
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const response = await fetch(`${server.url}/1/indexes/products/${longID}`, { method, headers: keys, body: method === 'PUT' ? '{}' : undefined });
+      expect(response.status, method).toBe(414);
+      expect(await response.json(), method).toEqual({ message: 'URI too long: an index name or objectID in the path is longer than 2048 characters', status: 414 });
+    }
+  });
+
   it('serves the storefront configuration and extension routes', async () => {
     expect(await (await fetch(`${server.url}/vitrine.config.json`)).json()).toEqual({ provider: 'vitrine', indexName: 'products' });
     expect(await (await fetch(`${server.url}/images/lamp.svg`)).text()).toBe('image lamp.svg');
