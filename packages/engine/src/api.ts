@@ -35,6 +35,12 @@ export interface SearchOptions {
   forcedParams?: SearchParams;
   /** An API key's `maxHitsPerQuery` (0 or absent: none): caps `hitsPerPage` and `length`, after the rules too. */
   maxHitsPerQuery?: number;
+  /**
+   * Count and search the facet values of `unretrievableAttributes` (a key with `seeUnretrievableAttributes`).
+   * Without it they are left out of `facets` and `facets_stats`, and searching their values is refused as for
+   * an attribute that is no facet: values such as a supplier's name are what the setting keeps from shoppers.
+   */
+  unretrievableFacets?: boolean;
 }
 
 /**

@@ -64,7 +64,8 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
     const settings = override === undefined ? '' : JSON.stringify(override);
     const filter = options?.extraFilter === undefined ? '' : JSON.stringify(options.extraFilter);
     const retrievedOnly = options?.highlightRetrievedOnly === true ? 'r' : '';
-    return `${settings}\u0001${filter}\u0001${retrievedOnly}\u0001${JSON.stringify(keyed)}`;
+    const unretrievable = options?.unretrievableFacets === true ? 'u' : '';
+    return `${settings}\u0001${filter}\u0001${retrievedOnly}${unretrievable}\u0001${JSON.stringify(keyed)}`;
   } catch {
     return null;
   }

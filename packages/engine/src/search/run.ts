@@ -63,12 +63,18 @@ function rowsKey(columns: FacetColumn[]): string {
   return `rows:${columns.map((column) => column.attribute).join('\u0000')}`;
 }
 
-function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups: Int32Array | null): Pick<SearchResponse, 'facets' | 'facets_stats'> {
+/** Whether a facet lies under an unretrievable attribute (`cost` hides `cost` and `cost.eur`). */
+function unretrievableFacet(name: string, unretrievable: string[]): boolean {
+  return unretrievable.some((attribute) => name === attribute || name.startsWith(`${attribute}.`));
+}
+
+function computeFacets(env: SearchEnvironment, prepared: PreparedSearch, groups: Int32Array | null, extra: SearchOptions | undefined): Pick<SearchResponse, 'facets' | 'facets_stats'> {
   const { options } = prepared;
   const { set: matches, count: matchCount } =
     groups !== null && options.facetingAfterDistinct ? distinctMatches(prepared.matches, groups, options.distinct) : { set: prepared.matches, count: prepared.matchCount };
   if (options.facets.length === 0) return {};
-  const names = facetNames(env, options.facets);
+  const hidden = extra?.unretrievableFacets === true ? [] : options.unretrievableAttributes;
+  const names = facetNames(env, options.facets).filter((name) => !unretrievableFacet(name, hidden));
   const facets: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   const columns = names.map((name) => env.store.facets.get(name)!);
@@ -259,7 +265,7 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
   }
   page = (pins.length > 0 ? placePins(page, pins) : page).slice(start, need);
   nbHits += merchandising?.outside ?? 0;
-  const facets = computeFacets(env, prepared, groups);
+  const facets = computeFacets(env, prepared, groups, extra);
   const hits = new PageHits(env, prepared, page, pins.length > 0 ? new Set(pins.map((p) => p.doc)) : null);
   const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);
   const response: SearchResponse = {
@@ -318,6 +324,9 @@ export function runFacetSearch(env: SearchEnvironment, facetName: string, facetQ
   if (declared === undefined || !declared.searchable) throw createEngineError('UNKNOWN_ATTRIBUTE_FOR_FACETING', facetName, facetName);
   if (typeof facetQuery !== 'string') throw createEngineError('INVALID_PARAMETER', 'facetQuery', 'expected a string');
   const prepared = prepareSearch(env, { ...params, facets: [], hitsPerPage: 0 }, undefined, extra);
+  if (extra?.unretrievableFacets !== true && unretrievableFacet(facetName, prepared.options.unretrievableAttributes)) {
+    throw createEngineError('UNKNOWN_ATTRIBUTE_FOR_FACETING', facetName, facetName);
+  }
   const column = env.store.facets.get(facetName)!;
   const counts = countFacetValues(column, prepared.matches, prepared.matchCount);
   const separators = prepared.options.separatorsToIndex;

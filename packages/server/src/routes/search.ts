@@ -85,9 +85,8 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
     if (answer.bytes <= JOINED_BYTES) return reply.type(JSON_TYPE).send(Buffer.concat(answer.body, answer.bytes));
     return reply.type(JSON_TYPE).header('content-length', answer.bytes).send(inTurns(answer.body));
   };
-  const forcedFilter = (request: FastifyRequest) => request.auth?.forcedFilter ?? null;
   const searchCall = (request: FastifyRequest, queries: QuerySpec[], strategy: SearchCall['strategy'], withIndex: boolean): SearchCall =>
-    ({ queries, strategy, forcedFilter: forcedFilter(request), forcedParams: request.auth?.forcedParams, maxHitsPerQuery: request.auth?.maxHitsPerQuery, withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes });
+    ({ queries, strategy, forcedFilter: null, ...readAuth(request.auth), withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes });
   /** One search as a single-query route answers it: the response alone. */
   const single = (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) =>
     execute(request, reply, searchCall(request, [{ indexName, type: 'default', params }], 'none', false));

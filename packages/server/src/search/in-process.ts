@@ -19,7 +19,7 @@ function checkedParams(store: Store, params: SearchParams, auth: AuthContext | n
 
 /** A search as the query routes run it; 404 for a missing index. */
 export function searchStore(store: Store, indexName: string, params: SearchParams, auth: AuthContext | null = null): SearchResponse {
-  return runSearch(store.registry, indexName, checkedParams(store, params, auth), auth);
+  return runSearch(store.registry, indexName, checkedParams(store, params, auth), readAuth(auth));
 }
 
 /**

@@ -36,6 +36,8 @@ export interface SearchCall {
   forcedParams?: Record<string, unknown>;
   /** The key's `maxHitsPerQuery` (0 or absent: none), applied again after the rules. */
   maxHitsPerQuery?: number;
+  /** The key may see the facet values of unretrievable attributes (`seeUnretrievableAttributes`). */
+  unretrievableFacets?: boolean;
   /** Multi-queries name the index in each result, and answer `{"results": [...]}`; single queries do not. */
   withIndex: boolean;
   /** Who asked (the client's IP address): the scheduler shares its time fairly between clients. */
@@ -128,7 +130,7 @@ export class CallInSteps {
     private readonly registry: IndexRegistry,
     private readonly call: SearchCall,
   ) {
-    this.auth = { forcedFilter: call.forcedFilter, forcedParams: call.forcedParams, maxHitsPerQuery: call.maxHitsPerQuery };
+    this.auth = { forcedFilter: call.forcedFilter, forcedParams: call.forcedParams, maxHitsPerQuery: call.maxHitsPerQuery, unretrievableFacets: call.unretrievableFacets };
     if (call.withIndex) this.write('{"results":[');
   }
 

@@ -8,11 +8,13 @@
  * are answered here by the same function.
  */
 import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { AuthContext } from '../auth/authenticate.ts';
+import { hasAcl } from '../auth/authenticate.ts';
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
 import { readObjects, runBrowse, runFacetSearch, runSearch, type SearchAuth } from './run.ts';
 
-/** What a read may carry of the caller's key across threads: its forced filter, parameters and hit cap, nothing else. */
-export type ReadAuth = { forcedFilter: NonNullable<SearchAuth>['forcedFilter']; forcedParams?: Record<string, unknown>; maxHitsPerQuery?: number } | null;
+/** What a read may carry of the caller's key across threads (`SearchAuth`), nothing else. */
+export type ReadAuth = SearchAuth;
 
 export type ReadCall =
   | { kind: 'objects'; indexName: string; objectIDs: string[]; auth: ReadAuth }
@@ -38,11 +40,11 @@ export interface ReadResults {
 export type ReadResult<C extends ReadCall> = ReadResults[C['kind']];
 
 /** Strips a key down to what a read needs (an `AuthContext` holds more, not all of it cloneable). */
-export function readAuth(auth: SearchAuth): ReadAuth {
+export function readAuth(auth: AuthContext | null): ReadAuth {
   if (!auth) return null;
-  const read: NonNullable<ReadAuth> = { forcedFilter: auth.forcedFilter };
-  if (auth.forcedParams !== undefined) read.forcedParams = auth.forcedParams;
-  if (auth.maxHitsPerQuery !== undefined && auth.maxHitsPerQuery > 0) read.maxHitsPerQuery = auth.maxHitsPerQuery;
+  const read: NonNullable<ReadAuth> = { forcedFilter: auth.forcedFilter, forcedParams: auth.forcedParams };
+  if (auth.maxHitsPerQuery > 0) read.maxHitsPerQuery = auth.maxHitsPerQuery;
+  if (hasAcl(auth, 'seeUnretrievableAttributes')) read.unretrievableFacets = true;
   return read;
 }
 

@@ -41,8 +41,13 @@ export function newQueryID(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** What a search needs of the caller's key: the filter it forces (null: none), its other forced parameters and hit cap. */
-export type SearchAuth = (Pick<AuthContext, 'forcedFilter'> & { forcedParams?: AuthContext['forcedParams']; maxHitsPerQuery?: number }) | null;
+/**
+ * What a search needs of the caller's key: the filter it forces (null: none), its other forced parameters and hit
+ * cap, and whether it may see the facet values of unretrievable attributes (`seeUnretrievableAttributes`).
+ */
+export type SearchAuth =
+  | (Pick<AuthContext, 'forcedFilter'> & { forcedParams?: AuthContext['forcedParams']; maxHitsPerQuery?: number; unretrievableFacets?: boolean })
+  | null;
 
 /**
  * The engine's per-call options for a key: its forced filter; when it forces `attributesToRetrieve`,
@@ -56,6 +61,7 @@ function engineOptions(auth: SearchAuth): SearchOptions | undefined {
   if (auth.forcedParams?.attributesToRetrieve !== undefined) options.highlightRetrievedOnly = true;
   if (auth.forcedParams !== undefined && Object.keys(auth.forcedParams).length > 0) options.forcedParams = auth.forcedParams;
   if (auth.maxHitsPerQuery !== undefined && auth.maxHitsPerQuery > 0) options.maxHitsPerQuery = auth.maxHitsPerQuery;
+  if (auth.unretrievableFacets === true) options.unretrievableFacets = true;
   return Object.keys(options).length > 0 ? options : undefined;
 }
 
@@ -88,8 +94,7 @@ export function runFacetSearch(
   const engine = registry.engineOf(entry);
   const facetQuery = typeof params.facetQuery === 'string' ? params.facetQuery : '';
   const { facetQuery: _facetQuery, ...rest } = params;
-  const extraFilter = auth?.forcedFilter ?? undefined;
-  return engineCheck(() => engine.searchForFacetValues(facetName, facetQuery, rest, extraFilter ? { extraFilter } : undefined));
+  return engineCheck(() => engine.searchForFacetValues(facetName, facetQuery, rest, engineOptions(auth)));
 }
 
 export function runBrowse(registry: IndexRegistry, indexName: string, params: SearchParams & { cursor?: string }, auth: SearchAuth): BrowseResponse {
