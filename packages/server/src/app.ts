@@ -46,7 +46,7 @@ import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
 import { storeBackend } from './pages/backend.ts';
-import { registerPages, requestOrigin } from './pages/page-routes.ts';
+import { registerPages } from './pages/page-routes.ts';
 import type { PageSender } from './pages/page-routes.ts';
 import { loadPageRenderer } from './pages/renderer.ts';
 import { SearchThreads } from './search/threads.ts';
@@ -212,13 +212,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A page reads with the storefront key's rights, checked as the shopper's browser would be (from the
     // shopper's address, the page as referer); a key this server did not issue (hosted Algolia) reads as the
     // search-only key. A refused key fails the render: the shopper gets the app shell.
-    const backendFor = (request: FastifyRequest) => {
-      const referer = `${requestOrigin(request)}${request.url}`;
+    const backendFor = (request: FastifyRequest, origin: string) => {
+      const referer = `${origin}${request.url}`;
       const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
       return context ? storeBackend(deps.store, reads, context) : backend;
     };
     const onCatalogueChange = (listener: () => void) => void deps.store.onApplied(listener);
-    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig, onCatalogueChange });
+    pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig, onCatalogueChange, publicUrl: deps.config.publicUrl });
   }
   for (const extend of deps.config.extend ?? []) await extend(app);
   return app;

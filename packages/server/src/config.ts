@@ -213,6 +213,13 @@ export interface ServerConfig {
    * ranges (Fastify's `trustProxy`). Default false: the socket address.
    */
   trustProxy?: boolean | string | string[];
+  /**
+   * The shop's public URL (`https://shop.example.com`), or several: the origins its absolute URLs (canonical and
+   * Open Graph URLs, sitemap, robots.txt) may take, the one the request's host names, else the first. Without it,
+   * the host a trusted proxy forwarded (`trustProxy`), a loopback Host header, else `http://localhost`: a Host
+   * header a client made up is never written into a page (`pages/public-origin.ts`).
+   */
+  publicUrl?: string | readonly string[];
   /** Extra routes, registered before listening. */
   extend?: RouteExtension[];
   /** Plugins of the API scope, registered after the core routes. */

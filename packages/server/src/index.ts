@@ -14,6 +14,7 @@ import { resolveLimits } from './config.ts';
 import type { ServerConfig } from './config.ts';
 import { Store } from './storage/store.ts';
 import { limitHeapGrowth } from './process-memory.ts';
+import { publicOrigins } from './pages/public-origin.ts';
 
 export { buildApp } from './app.ts';
 export type { AppDeps } from './app.ts';
@@ -55,6 +56,8 @@ export interface RunningServer {
  */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   limitHeapGrowth();
+  // A wrong public URL stops the start before anything is opened.
+  publicOrigins(config.publicUrl);
   const limits = resolveLimits(config.limits);
   const store = Store.create({ dataDir: config.dataDir, limits });
   let app: FastifyInstance | undefined;

@@ -69,6 +69,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
     searchThreads: env.searchThreads,
     limits: { indexingShareWhileSearching: env.indexingShare },
     trustProxy: env.trustProxy,
+    publicUrl: env.publicUrls,
     // JSON lines on this command's stdout, after the banner's text (README, "Monitoring").
     log: true,
     logLevel: env.logLevel,

@@ -17,8 +17,20 @@ describe('readEnvironment', () => {
       searchThreads: defaultSearchThreads(),
       indexingShare: 0.2,
       trustProxy: false,
+      publicUrls: [],
       logLevel: 'info',
     });
+  });
+
+  it('reads VITRINE_PUBLIC_URL as one or more http(s) origins, and refuses anything else', () => {
+    const urls = (value: string) => readEnvironment({ VITRINE_PUBLIC_URL: value }, '/').publicUrls;
+    expect(urls('https://shop.example.com')).toEqual(['https://shop.example.com']);
+    expect(urls(' https://shop.example.com/ , http://boutique.example.fr:8080 ')).toEqual(['https://shop.example.com', 'http://boutique.example.fr:8080']);
+    expect(urls('')).toEqual([]);
+    for (const wrong of ['shop.example.com', 'ftp://shop.example.com', 'https://shop.example.com/store', 'https://shop.example.com/?a=1']) {
+      expect(() => urls(wrong)).toThrow(UsageError);
+      expect(() => urls(wrong)).toThrow(`VITRINE_PUBLIC_URL must be http or https origins separated by commas (https://shop.example.com, no path), got "${wrong}"`);
+    }
   });
 
   it('reads VITRINE_LOG_LEVEL as one of the logger\'s levels, in any case, and refuses anything else', () => {

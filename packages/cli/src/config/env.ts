@@ -40,6 +40,11 @@ export interface Environment {
    */
   trustProxy: boolean | string[];
   /**
+   * `VITRINE_PUBLIC_URL`, comma-separated: the shop's public origins (`https://shop.example.com`), which the pages'
+   * canonical URLs, the sitemap and robots.txt take (the server's `publicUrl`); empty: see the server's rule.
+   */
+  publicUrls: string[];
+  /**
    * `VITRINE_LOG_LEVEL`, default `info`: the least severe level of the server's JSON log lines on stdout (`info`
    * writes one per request; `warn` keeps failures only; `silent` none).
    */
@@ -127,6 +132,18 @@ function trustProxy(env: Record<string, string | undefined>): boolean | string[]
   return entries;
 }
 
+/** `VITRINE_PUBLIC_URL`: origins only (scheme, host, port), as the server takes them. */
+function publicUrls(env: Record<string, string | undefined>): string[] {
+  const entries = (env.VITRINE_PUBLIC_URL ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return entries.map((entry) => {
+    const url = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (url === undefined || !/^https?:$/.test(url.protocol) || `${url.origin}/` !== url.href) {
+      throw new UsageError(`VITRINE_PUBLIC_URL must be http or https origins separated by commas (https://shop.example.com, no path), got "${entry}"`);
+    }
+    return url.origin;
+  });
+}
+
 export function readEnvironment(env: Record<string, string | undefined>, cwd: string): Environment {
   const dataDir = text(env, 'VITRINE_DATA_DIR') ?? 'data';
   const port = integer(env, 'PORT', DEFAULT_PORT, 65_535);
@@ -143,6 +160,7 @@ export function readEnvironment(env: Record<string, string | undefined>, cwd: st
     searchThreads: searchThreadsFrom(env),
     indexingShare: share(env, 'VITRINE_INDEXING_SHARE', DEFAULT_INDEXING_SHARE),
     trustProxy: trustProxy(env),
+    publicUrls: publicUrls(env),
     logLevel: logLevel(env),
   };
 }

@@ -48,7 +48,7 @@ describe('the sitemap behind a server', () => {
 });
 
 describe('SitemapCache', () => {
-  it('keeps no failure, no text built from paths an invalidation made stale, and at most 16 texts', async () => {
+  it('keeps no failure, no text built from paths an invalidation made stale, and at most 48 texts', async () => {
     let calls = 0;
     let fail = true;
     const cache = new SitemapCache(async () => {
@@ -69,12 +69,12 @@ describe('SitemapCache', () => {
 
     let builds = 0;
     const build = (paths: readonly string[]) => (builds++, paths.join());
-    for (let i = 0; i < 17; i++) await cache.text(`origin ${i}`, build);
-    expect(builds).toBe(17);
-    await cache.text('origin 16', build);
-    expect(builds).toBe(17);
+    for (let i = 0; i < 49; i++) await cache.text(`origin ${i}`, build);
+    expect(builds).toBe(49);
+    await cache.text('origin 48', build);
+    expect(builds).toBe(49);
     await cache.text('origin 0', build);
-    expect(builds).toBe(18);
+    expect(builds).toBe(50);
     expect(await cache.text('missing', () => undefined)).toBeUndefined();
     expect(calls).toBe(4);
   });

@@ -5,15 +5,18 @@
  * (`invalidate`); the texts built from them (the index, each page, per origin) beside them, a few at a time.
  */
 
-/** Texts kept (an origin's index and pages): the origin comes from the request, so any number could be asked for. */
-const MAX_TEXTS = 16;
+/**
+ * Texts kept (an origin's index and pages, each plain and compressed as brotli and gzip): a bound, since a few
+ * origins (public URLs) and every page could be asked for.
+ */
+const MAX_TEXTS = 48;
 
 export class SitemapCache {
   private paths: Promise<readonly string[]> | null = null;
   /** Bumped by each invalidation: a text built from paths read before it is not kept. */
   private version = 0;
   /** Least recently used first (a Map iterates in insertion order). */
-  private readonly texts = new Map<string, string>();
+  private readonly texts = new Map<string, string | Buffer>();
 
   constructor(private readonly generate: () => Promise<readonly string[]>) {}
 
@@ -25,18 +28,19 @@ export class SitemapCache {
   }
 
   /**
-   * The text `key` names (what it depends on besides the paths: origin, page), built by `build` from the paths
-   * when not kept; `undefined` (no such page) is not kept, so asking for missing pages evicts nothing.
+   * The text `key` names (what it depends on besides the paths: origin, page, encoding), built by `build` from
+   * the paths when not kept (a string, or its bytes compressed); `undefined` (no such page) is not kept, so asking
+   * for missing pages evicts nothing.
    */
-  async text(key: string, build: (paths: readonly string[]) => string | undefined): Promise<string | undefined> {
-    const kept = this.texts.get(key);
+  async text<T extends string | Buffer>(key: string, build: (paths: readonly string[]) => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
+    const kept = this.texts.get(key) as T | undefined;
     if (kept !== undefined) {
       this.texts.delete(key);
       this.texts.set(key, kept);
       return kept;
     }
     const version = this.version;
-    const text = build(await this.currentPaths());
+    const text = await build(await this.currentPaths());
     if (text !== undefined && version === this.version) {
       this.texts.set(key, text);
       if (this.texts.size > MAX_TEXTS) this.texts.delete(this.texts.keys().next().value!);
