@@ -22,7 +22,7 @@ export { defaultLimits, resolveLimits } from './config.ts';
 export type { ApiExtension, LogLevel, RouteExtension, SearchObserver, ServerConfig, ServerLimits } from './config.ts';
 export { serverProcessEnv, HUGE_PAGES_TUNABLE, MMAP_THRESHOLD_TUNABLE } from './process-memory.ts';
 export type { ProcessHost } from './process-memory.ts';
-export { resolveKeys } from './keys-file.ts';
+export { KEYS_FILE, resolveKeys } from './keys-file.ts';
 export type { ResolvedKeys } from './keys-file.ts';
 export { Store } from './storage/store.ts';
 export { DATA_FORMAT, DataFolderError, inspectDataFolder } from './storage/data-folder.ts';

@@ -21,6 +21,7 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_DATA_DIR         Data folder (default ./data)
   VITRINE_APP_ID           Application ID clients must send (default vitrine)
   VITRINE_ADMIN_API_KEY    Admin key; generated on first start and kept in the data folder when unset
+                           (<data>/keys.json, "adminApiKey"; never printed)
   VITRINE_SEARCH_API_KEY   Search-only key; same
   VITRINE_DEMO_SIZE        Products in the demo catalogue created on first start (default 10000)
   VITRINE_STOREFRONT_DIR   A built storefront to serve (default: the one built into Vitrine)
@@ -31,6 +32,8 @@ const ENVIRONMENT_HELP = `Environment:
   VITRINE_TRUST_PROXY      Behind a reverse proxy: its addresses or CIDR ranges, comma-separated (or loopback),
                            so per-IP limits see the client address from X-Forwarded-For; true trusts any
                            sender of the header (default false: the connection's address)
+  VITRINE_PUBLIC_URL       The shop's public address (https://shop.example.com; several, comma-separated):
+                           the origin of canonical URLs, the sitemap and robots.txt
   VITRINE_LOG_LEVEL        The server's log, JSON lines on stdout beside the banner's text: fatal, error, warn,
                            info (default: a line per request), debug, trace or silent`;
 
@@ -127,7 +130,7 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
         url: server.url,
         withStorefront: options.withStorefront,
         appId: env.appId,
-        adminApiKey: keys.adminApiKey,
+        adminKeyFrom: env.adminApiKey === undefined ? 'file' : 'environment',
         searchApiKey: keys.searchApiKey,
         dataDir: env.dataDir,
       }),
