@@ -23,8 +23,8 @@ try {
     if (chunk.startsWith('Comparing')) copied = Date.now();
   };
   const code = await main(
-    ['sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--to-api-key', destination.adminApiKey, '--batch-size', values['batch-size'] ?? '1000', '--state', join(dir, 'state.json')],
-    { env: source.env, cwd: dir, stdout: { write: () => true }, stderr: { write: stderr }, signal: new AbortController().signal },
+    ['sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--batch-size', values['batch-size'] ?? '1000', '--state', join(dir, 'state.json')],
+    { env: { ...source.env, VITRINE_SYNC_API_KEY: destination.adminApiKey }, cwd: dir, stdout: { write: () => true }, stderr: { write: stderr }, signal: new AbortController().signal },
   );
   const done = Date.now();
   const rate = Math.round(size / ((copied - started) / 1000));

@@ -5,7 +5,7 @@
  * credentials refused cleanly.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,9 +47,9 @@ async function seedShop(client: ApiClient, indexName: string, records: Array<Rec
   await client.saveObjects({ indexName, objects: records, waitForTasks: true });
 }
 
-const syncArgs = (...extra: string[]) => [
-  'sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--to-api-key', destination.adminApiKey, ...extra,
-];
+const syncArgs = (...extra: string[]) => ['sync', '--to-url', destination.url, '--to-app-id', destination.appId, ...extra];
+/** The source's environment, with the destination's key where the command reads it. */
+const syncEnv = (key = destination.adminApiKey) => ({ ...source.env, VITRINE_SYNC_API_KEY: key });
 
 beforeAll(async () => {
   source = await startTestServer({ appId: 'source-app', adminApiKey: 'source-admin-key' });
@@ -99,7 +99,7 @@ const settingsOf = (client: ApiClient, indexName: string) => client.getSettings(
 describe('vitrine sync --to-url', () => {
   it('copies every index with its settings, replicas and synonyms: the same answers on both sides', async () => {
     const state = join(dir, 'full.state.json');
-    const run = await runCli(syncArgs('--state', state), { env: source.env, cwd: dir });
+    const run = await runCli(syncArgs('--state', state), { env: syncEnv(), cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^products\s+1,500\s+1,500\s+[0-9a-f]{16}\s+[0-9a-f]{16}\s+identical$/m);
     expect(run.stdout).toMatch(/^blog\s+2\s+2\s.*identical$/m);
@@ -135,7 +135,7 @@ describe('vitrine sync --to-url', () => {
     await settle(source.client, 'products', source.client.deleteObject({ indexName: 'products', objectID: '2' }));
     await settle(source.client, 'products', source.client.partialUpdateObject({ indexName: 'products', objectID: '3', attributesToUpdate: { name: 'Renamed wallet' } }));
     await settle(source.client, 'products_price_asc', source.client.setSettings({ indexName: 'products_price_asc', indexSettings: { hitsPerPage: 7 } }));
-    const run = await runCli(syncArgs('--index', 'products', '--state', join(dir, 'again.state.json')), { env: source.env, cwd: dir });
+    const run = await runCli(syncArgs('--index', 'products', '--state', join(dir, 'again.state.json')), { env: syncEnv(), cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
     expect(run.stdout).toMatch(/^products_price_desc\s+1,499\s+1,499\s.*identical$/m);
@@ -152,13 +152,13 @@ describe('vitrine sync --to-url', () => {
     const args = syncArgs('--index', 'products', '--batch-size', '100', '--state', state);
     const stop = new AbortController();
     stop.abort(); // Ctrl+C at once: the sync stops after its first page of records.
-    const stopped = await runCli(args, { env: source.env, cwd: dir, signal: stop.signal });
+    const stopped = await runCli(args, { env: syncEnv(), cwd: dir, signal: stop.signal });
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('Sync interrupted after 100 records of "products"');
     const temporaries = async () => (await destination.client.listIndices()).items.map((item) => item.name).filter((name) => name.includes('_sync_tmp_'));
     expect(await temporaries()).toHaveLength(1);
 
-    const restarted = await runCli([...args, '--restart'], { env: source.env, cwd: dir });
+    const restarted = await runCli([...args, '--restart'], { env: syncEnv(), cwd: dir });
     expect(restarted.code, restarted.stderr).toBe(0);
     expect(restarted.stderr).not.toContain('Resuming');
     expect(restarted.stdout).toMatch(/^products\s+1,499\s+1,499\s.*identical$/m);
@@ -193,7 +193,7 @@ describe('vitrine sync --to-url', () => {
     // Twice stopped midway, the destination's index is still the old one, whole.
     expect((await allRecords(destination.client, 'big')).map((record) => record.objectID)).toEqual(['old-1', 'old-2']);
 
-    const last = await runCli(args, { env: source.env, cwd: dir });
+    const last = await runCli(args, { env: syncEnv(), cwd: dir });
     expect(last.code, last.stderr).toBe(0);
     expect(last.stderr).toMatch(/Resuming "big" after \d+ records/);
     expect(last.stdout).toMatch(/^big\s+2,500\s+2,500\s.*identical$/m);
@@ -209,7 +209,7 @@ describe('vitrine sync --to-url', () => {
     try {
       const objects = [{ objectID: 'small', name: 'Small' }, { objectID: 'large', name: 'Large', notes: 'x'.repeat(20 * 1024) }];
       await source.client.saveObjects({ indexName: 'notes', objects, waitForTasks: true });
-      const run = await runCli(['sync', '--to-url', strict.url, '--to-app-id', strict.appId, '--to-api-key', strict.adminApiKey, '--index', 'notes', '--state', join(dir, 'strict.json')], { env: source.env, cwd: dir });
+      const run = await runCli(['sync', '--to-url', strict.url, '--to-app-id', strict.appId, '--index', 'notes', '--state', join(dir, 'strict.json')], { env: syncEnv(strict.adminApiKey), cwd: dir });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/^notes\s+2\s+1\s.*DIFFERENT$/m);
       expect(run.stderr).toMatch(/refused 1 record\(s\):\n\s+objectID "large"/);
@@ -230,30 +230,66 @@ describe('vitrine sync: refused credentials', () => {
 
   it('a wrong destination key or app id: a clear message, exit 1, nothing written', async () => {
     const before = (await destination.client.listIndices()).items.length;
-    const wrongKey = await runCli(['sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--to-api-key', 'not-the-right-key', '--state', join(dir, 'w.json')], { env: source.env, cwd: dir });
+    const wrongKey = await runCli(['sync', '--to-url', destination.url, '--to-app-id', destination.appId, '--state', join(dir, 'w.json')], { env: syncEnv('not-the-right-key'), cwd: dir });
     cleanFailure(wrongKey, 'not-the-right-key');
-    expect(wrongKey.stderr).toMatch(/^Error: The destination \(http:\/\/127\.0\.0\.1:\d+, application destination-app\) refused the application ID or API key \(HTTP 403\): check --to-url, --to-app-id and --to-api-key\n$/);
+    expect(wrongKey.stderr).toMatch(/^Error: The destination \(http:\/\/127\.0\.0\.1:\d+, application destination-app\) refused the application ID or API key \(HTTP 403\): check --to-url, --to-app-id and the destination's key \(VITRINE_SYNC_API_KEY or --to-api-key-file\)\n$/);
 
-    const wrongApp = await runCli(['sync', '--to-url', destination.url, '--to-app-id', 'no-such-app', '--to-api-key', destination.adminApiKey, '--state', join(dir, 'w.json')], { env: source.env, cwd: dir });
+    const wrongApp = await runCli(['sync', '--to-url', destination.url, '--to-app-id', 'no-such-app', '--state', join(dir, 'w.json')], { env: syncEnv(), cwd: dir });
     cleanFailure(wrongApp, destination.adminApiKey);
     expect(wrongApp.stderr).toMatch(/refused the application ID or API key \(HTTP 403\)/);
     expect((await destination.client.listIndices()).items.length).toBe(before);
   });
 
   it('a wrong source key, and an unreachable destination', async () => {
-    const wrongSource = await runCli(syncArgs('--state', join(dir, 'w.json')), { env: { ...source.env, VITRINE_ADMIN_API_KEY: 'bad-source-key' }, cwd: dir });
+    const wrongSource = await runCli(syncArgs('--state', join(dir, 'w.json')), { env: { ...syncEnv(), VITRINE_ADMIN_API_KEY: 'bad-source-key' }, cwd: dir });
     cleanFailure(wrongSource, 'bad-source-key');
     expect(wrongSource.stderr).toMatch(/The source \(.*\) refused the application ID or API key \(HTTP 403\)/);
 
-    const unreachable = await runCli(['sync', '--to-url', 'http://127.0.0.1:9', '--to-app-id', 'x', '--to-api-key', 'secret-key-9', '--state', join(dir, 'w.json')], { env: source.env, cwd: dir });
+    const unreachable = await runCli(['sync', '--to-url', 'http://127.0.0.1:9', '--to-app-id', 'x', '--state', join(dir, 'w.json')], { env: syncEnv('secret-key-9'), cwd: dir });
     cleanFailure(unreachable, 'secret-key-9');
     expect(unreachable.stderr).toMatch(/Cannot reach the destination \(http:\/\/127\.0\.0\.1:9/);
   });
 });
 
+describe("vitrine sync: the destination's key, never on the command line", () => {
+  const keyFile = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content, { mode: 0o600 });
+    return path;
+  };
+
+  it('reads it from a file given with --to-api-key-file', async () => {
+    const run = await runCli(syncArgs('--index', 'blog', '--to-api-key-file', keyFile('key.txt', `${destination.adminApiKey}\n`), '--state', join(dir, 'file.json')), { env: source.env, cwd: dir });
+    expect(run.code).toBe(0);
+    expect(await allRecords(destination.client, 'blog')).toEqual(await allRecords(source.client, 'blog'));
+  });
+
+  it('refuses --to-api-key, saying why and what to use, without echoing the key', async () => {
+    const run = await runCli(syncArgs('--to-api-key', 'typed-secret-key', '--state', join(dir, 'flag.json')), { env: source.env, cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toContain('typed-secret-key');
+    expect(run.stderr).toMatch(/--to-api-key is no longer accepted: a key on the command line is visible to every user of the machine \(ps, \/proc\) and kept in shell history\. Set VITRINE_SYNC_API_KEY, or put the key in a file and give --to-api-key-file FILE/);
+  });
+
+  it('asks for the key when there is none, refuses two, an empty file and a missing one', async () => {
+    const none = await runCli(syncArgs('--state', join(dir, 'none.json')), { env: source.env, cwd: dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/the destination's admin key is required: set VITRINE_SYNC_API_KEY, or give --to-api-key-file FILE/);
+    const both = await runCli(syncArgs('--to-api-key-file', keyFile('both.txt', 'k'), '--state', join(dir, 'both.json')), { env: syncEnv(), cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/either VITRINE_SYNC_API_KEY or --to-api-key-file, not both/);
+    const empty = await runCli(syncArgs('--to-api-key-file', keyFile('empty.txt', '\n'), '--state', join(dir, 'empty.json')), { env: source.env, cwd: dir });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/empty\.txt holds no key/);
+    const missing = await runCli(syncArgs('--to-api-key-file', join(dir, 'nowhere.txt'), '--state', join(dir, 'missing.json')), { env: source.env, cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Cannot read the key file .*nowhere\.txt/);
+  });
+});
+
 /** `vitrine sync` as a child process, so that it can be interrupted and killed. */
 function spawnCli(args: string[]) {
-  const child = spawn(process.execPath, ['--conditions=source', bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...source.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=source', bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...syncEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

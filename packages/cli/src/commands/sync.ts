@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readEnvironment } from '../config/env.ts';
 import type { CliContext } from '../context.ts';
-import { CliError, UsageError } from '../errors.ts';
+import { CliError, messageOf, UsageError } from '../errors.ts';
 import type { ApiClient } from '../importer/client.ts';
 import { comparisonTable, fingerprint, identical } from '../sync/checksum.ts';
 import type { Comparison } from '../sync/checksum.ts';
@@ -9,7 +10,7 @@ import { copyIndex } from '../sync/copy-index.ts';
 import { checkAccess, destinationEndpoint, explain, sourceEndpoint } from '../sync/endpoints.ts';
 import type { Endpoint } from '../sync/endpoints.ts';
 import { SYNC_TEMPORARY, SyncState } from '../sync/state.ts';
-import type { Command } from './command.ts';
+import type { Command, OptionValues } from './command.ts';
 import { integerOption, listOption, stringOption } from './command.ts';
 import { connectionOptions, connectionSettings } from './connection.ts';
 
@@ -79,10 +80,40 @@ async function compare(indices: string[], source: Endpoint, destination: Endpoin
   return comparisons;
 }
 
+/**
+ * The destination's admin key, from `VITRINE_SYNC_API_KEY` or `--to-api-key-file`: never from the command line,
+ * which every user of the machine can read (`ps`, `/proc/<pid>/cmdline`) and shell history keeps (issue 49).
+ */
+function destinationKey(values: OptionValues, ctx: CliContext): string {
+  if (values['to-api-key'] !== undefined) {
+    throw new UsageError(
+      'vitrine sync: --to-api-key is no longer accepted: a key on the command line is visible to every user of the machine (ps, /proc) ' +
+        'and kept in shell history. Set VITRINE_SYNC_API_KEY, or put the key in a file and give --to-api-key-file FILE',
+    );
+  }
+  const fromEnvironment = ctx.env.VITRINE_SYNC_API_KEY?.trim() || undefined;
+  const file = stringOption(values, 'to-api-key-file');
+  if (fromEnvironment !== undefined && file !== undefined) throw new UsageError('vitrine sync: give the destination key either VITRINE_SYNC_API_KEY or --to-api-key-file, not both');
+  if (file === undefined) {
+    if (fromEnvironment === undefined) throw new UsageError("vitrine sync: the destination's admin key is required: set VITRINE_SYNC_API_KEY, or give --to-api-key-file FILE");
+    return fromEnvironment;
+  }
+  const path = resolve(ctx.cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read the key file ${path}: ${messageOf(error)}`);
+  }
+  const key = text.split(/\r?\n/)[0].trim();
+  if (key === '') throw new CliError(`The key file ${path} holds no key (its first line is empty)`);
+  return key;
+}
+
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'Copy indices (records, settings, replicas, synonyms, rules) to hosted Algolia or another server',
-  help: `Usage: vitrine sync --to-app-id ID --to-api-key KEY [--to-url URL] [--index NAME ...] [options]
+  help: `Usage: VITRINE_SYNC_API_KEY=KEY vitrine sync --to-app-id ID [--to-url URL] [--index NAME ...] [options]
 
 Copies indices from this Vitrine server to another Algolia-compatible application: hosted Algolia by default,
 or the server at --to-url (another Vitrine). Each index's settings, synonyms, rules and records go to a
@@ -96,7 +127,10 @@ kept in <data folder>/sync-state.json (or --state FILE). --restart discards it a
 
 Destination:
   --to-app-id ID       Application ID of the destination (required)
-  --to-api-key KEY     Its admin API key (required; never printed)
+  VITRINE_SYNC_API_KEY Its admin API key, from the environment (or:)
+  --to-api-key-file F  A file holding it (its first line). One of the two is required; the key is never
+                       printed. --to-api-key KEY is refused: on the command line, every user of the machine
+                       sees it (ps, /proc), and shell history keeps it
   --to-url URL         A server to sync to instead of hosted Algolia, such as http://other-host:3000
 
 Options:
@@ -111,7 +145,9 @@ Source (this server):
   --api-key KEY        Admin key; default $VITRINE_ADMIN_API_KEY, else the key kept in $VITRINE_DATA_DIR`,
   options: {
     'to-app-id': { type: 'string' },
+    // Declared so that it is refused with the reason, rather than as an unknown option.
     'to-api-key': { type: 'string' },
+    'to-api-key-file': { type: 'string' },
     'to-url': { type: 'string' },
     index: { type: 'string', multiple: true },
     state: { type: 'string' },
@@ -122,9 +158,8 @@ Source (this server):
   positionals: { min: 0, max: 0 },
   async run(values, _positionals, ctx) {
     const appId = stringOption(values, 'to-app-id');
-    const apiKey = stringOption(values, 'to-api-key');
     if (!appId) throw new UsageError('vitrine sync: --to-app-id is required');
-    if (!apiKey) throw new UsageError('vitrine sync: --to-api-key is required');
+    const apiKey = destinationKey(values, ctx);
     const batchSize = integerOption(values, 'batch-size', 1000);
     if (batchSize > 1000) throw new UsageError(`--batch-size must be at most 1000 (the browse page limit), got ${batchSize}`);
     const statePath = resolve(ctx.cwd, stringOption(values, 'state') ?? join(readEnvironment(ctx.env, ctx.cwd).dataDir, 'sync-state.json'));

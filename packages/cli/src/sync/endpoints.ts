@@ -22,7 +22,7 @@ export function destinationEndpoint(options: { appId: string; apiKey: string; ur
     client: createApiClient({ url, appId: options.appId, apiKey: options.apiKey }),
     label: hosted ? `hosted Algolia (application ${options.appId})` : `the destination (${url}, application ${options.appId})`,
     identity: `${options.appId}@${url}`,
-    hint: hosted ? 'check --to-app-id and --to-api-key' : 'check --to-url, --to-app-id and --to-api-key',
+    hint: hosted ? "check --to-app-id and the destination's key (VITRINE_SYNC_API_KEY or --to-api-key-file)" : "check --to-url, --to-app-id and the destination's key (VITRINE_SYNC_API_KEY or --to-api-key-file)",
     apiKey: options.apiKey,
   };
 }
