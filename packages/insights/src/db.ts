@@ -121,6 +121,10 @@ CREATE TABLE IF NOT EXISTS noresult_filters_daily (
   count INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (index_name, day, tags, query, combo)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS query_user_daily (
+  index_name TEXT NOT NULL, query TEXT NOT NULL, day INTEGER NOT NULL, user TEXT NOT NULL,
+  PRIMARY KEY (index_name, query, day, user)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS user_daily (
   index_name TEXT NOT NULL, day INTEGER NOT NULL, tags TEXT NOT NULL, user_token TEXT NOT NULL,
   PRIMARY KEY (index_name, day, tags, user_token)
@@ -135,7 +139,7 @@ CREATE TABLE IF NOT EXISTS country_daily (
 /** Tables keyed by (index_name, day, …): what retention trims. */
 export const DAILY_TABLES = [
   'query_daily', 'position_daily', 'revenue_daily', 'hit_daily', 'hit_query_daily', 'hit_revenue_daily',
-  'filter_daily', 'noresult_filters_daily', 'user_daily', 'country_daily',
+  'filter_daily', 'noresult_filters_daily', 'user_daily', 'country_daily', 'query_user_daily',
 ] as const;
 
 /**

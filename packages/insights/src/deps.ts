@@ -61,6 +61,11 @@ export interface QuerySuggestionsSource {
   facets: Array<{ attribute: string; amount: number }>;
   /** A query must have been searched at least this many times over the window. Default 3. */
   minHits: number;
+  /**
+   * …by at least this many distinct users (client addresses; a user token only where no address is known): one
+   * client searching a query 40 times, with 40 user tokens, is one user. At most `MAX_USERS_COUNTED` (16). Default 3.
+   */
+  minUsers?: number;
   /** Queries shorter than this (in characters) are left out. Default 2. */
   minLetters: number;
 }
@@ -69,7 +74,10 @@ export interface QuerySuggestionsConfig {
   /** The suggestions index written through `saveSuggestions`. */
   indexName: string;
   sources: QuerySuggestionsSource[];
-  /** Queries never suggested (lower case). */
+  /**
+   * The block list: a query holding one of these words or phrases (whole words, any case) is never suggested
+   * ("chair" leaves out "oak chair", not "armchairs").
+   */
   exclude: string[];
 }
 
@@ -120,6 +128,8 @@ export interface InsightsOptions {
   querySuggestions: QuerySuggestionsConfig[] | undefined;
   /** Days of search analytics the suggestions read. Default 30. */
   suggestionsWindowDays: number;
+  /** The block list (`exclude`) of the default suggestions indices: words or phrases never suggested. Default none. */
+  suggestionsExclude: string[];
 }
 
 export const DAY_MS = 24 * 3600 * 1000;
@@ -149,6 +159,7 @@ export const defaultInsightsOptions: InsightsOptions = {
   },
   querySuggestions: undefined,
   suggestionsWindowDays: 30,
+  suggestionsExclude: [],
 };
 
 export function resolveInsightsOptions(options: Partial<InsightsOptions> | undefined): InsightsOptions {

@@ -3,6 +3,7 @@
  * one row per (index, day, tags) and, under it, per query, with their hits, filter conditions, no-result filter
  * combinations and users. The search log writes them (`search-log.ts`); memory stays bounded by the distinct keys.
  */
+import { createHash } from 'node:crypto';
 import type { SearchLogEntry } from '@vitrine/protocol';
 import { appliedFilters, dayOf, tagsKey } from './days.ts';
 import { TOP_HITS_COUNTED } from './search-summary.ts';
@@ -10,6 +11,11 @@ import { TOP_HITS_COUNTED } from './search-summary.ts';
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const MAX_CONDITIONS_COUNTED = 50;
 const MAX_USER_TOKEN_LENGTH = 129;
+/**
+ * Distinct users kept per query and day (`query_user_daily`): what query suggestions' `minUsers` can ask for.
+ * Past it a query is popular enough; the table and the batch stay bounded however many search it.
+ */
+export const MAX_USERS_COUNTED = 16;
 /** A country as `/2/countries` reports it: two capital letters (ISO 3166-1 alpha-2). */
 const COUNTRY = /^[A-Z]{2}$/;
 
@@ -49,6 +55,8 @@ export interface QueryRow {
   /** By attribute, operator and value joined by NUL. */
   filters: Map<string, { attribute: string; operator: string; value: string; count: number }>;
   combos: Map<string, number>;
+  /** Who searched it (`suggestionUserOf`), up to MAX_USERS_COUNTED. */
+  users: Set<string>;
 }
 
 /** The rows of one (index, day, tags): its queries and its hits (`hit_daily`, by objectID). */
@@ -92,6 +100,7 @@ export class Batch {
         hits: new HitCounts(),
         filters: new Map(),
         combos: new Map(),
+        users: new Set(),
       };
       base.queries.set(query, row);
     } else if (ts >= row.nbHitsTs) {
@@ -127,6 +136,8 @@ export class Batch {
     }
     const user = userOf(entry);
     if (user) base.users.add(user);
+    const searcher = suggestionUserOf(entry);
+    if (searcher !== undefined && row.users.size < MAX_USERS_COUNTED) row.users.add(searcher);
     if (entry.country !== undefined && COUNTRY.test(entry.country)) base.countries.set(entry.country, (base.countries.get(entry.country) ?? 0) + 1);
     this.updated.set(index, Math.max(this.updated.get(index) ?? 0, ts));
   }
@@ -134,6 +145,18 @@ export class Batch {
 
 export function isQueryId(value: unknown): value is string {
   return typeof value === 'string' && QUERY_ID.test(value);
+}
+
+/**
+ * Who made a search, as query suggestions count users: the client's address when known, else the user token
+ * (a history replayed without addresses). Not the token first: a client sends any tokens it likes, and 40
+ * searches with 40 tokens planted a suggestion (issue 49). Kept as a short digest: the table needs only to tell
+ * users apart.
+ */
+export function suggestionUserOf(entry: SearchLogEntry): string | undefined {
+  const token = entry.userToken !== undefined && entry.userToken.length <= MAX_USER_TOKEN_LENGTH ? entry.userToken : undefined;
+  const who = entry.ip ? `ip:${entry.ip}` : token ? `token:${token}` : undefined;
+  return who === undefined ? undefined : createHash('sha256').update(who).digest('base64url').slice(0, 16);
 }
 
 /**

@@ -21,7 +21,7 @@ import type { InsightsDb } from './db.ts';
 import { setMeta } from './db.ts';
 import { dayOf, normalizeQuery, tagsKey } from './days.ts';
 import { QuerySequences, type SearchSequence } from './query-sequences.ts';
-import { Batch, isQueryId, userOf } from './search-batch.ts';
+import { Batch, isQueryId, MAX_USERS_COUNTED, userOf } from './search-batch.ts';
 import type { BaseRow, QueryRow, TrackedRow } from './search-batch.ts';
 import { compare, stepsInOrder } from './ordered-steps.ts';
 
@@ -61,6 +61,7 @@ export class SearchLog {
   private readonly upsertFilter;
   private readonly upsertNoResultCombo;
   private readonly insertUser;
+  private readonly insertQueryUser;
   private readonly insertTracked;
   private readonly upsertCountry;
 
@@ -100,6 +101,10 @@ export class SearchLog {
       INSERT INTO noresult_filters_daily (index_name, day, tags, query, combo, count) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (index_name, day, tags, query, combo) DO UPDATE SET count = count + excluded.count`);
     this.insertUser = db.prepare('INSERT OR IGNORE INTO user_daily (index_name, day, tags, user_token) VALUES (?, ?, ?, ?)');
+    // Up to MAX_USERS_COUNTED users per query and day (their rows are found by the key's prefix).
+    this.insertQueryUser = db.prepare(`
+      INSERT OR IGNORE INTO query_user_daily (index_name, query, day, user) SELECT @index, @query, @day, @user
+      WHERE (SELECT COUNT(*) FROM query_user_daily WHERE index_name = @index AND query = @query AND day = @day) < ${MAX_USERS_COUNTED}`);
     this.insertTracked = db.prepare('INSERT OR IGNORE INTO tracked (query_id, index_name, day, tags, query, flags) VALUES (?, ?, ?, ?, ?, 0)');
     this.upsertCountry = db.prepare(`
       INSERT INTO country_daily (index_name, day, tags, country, count) VALUES (?, ?, ?, ?, ?)
@@ -308,6 +313,11 @@ export class SearchLog {
       }
     }
     for (const b of bases) yield* stepsInOrder(b.users.values(), (user) => this.insertUser.run(...base(b), user));
+    for (const b of bases) {
+      for (const row of queriesInOrder.get(b)!) {
+        yield* stepsInOrder(row.users.values(), (user) => this.insertQueryUser.run({ index: b.index, query: row.query, day: b.day, user }));
+      }
+    }
     for (const b of bases) yield* stepsInOrder(b.countries.keys(), (country) => this.upsertCountry.run(...base(b), country, b.countries.get(country)!));
     const writtenAt = new Date(this.now()).toISOString();
     for (const index of batch.updated.keys()) setMeta(this.db, `updated:${index}`, writtenAt);

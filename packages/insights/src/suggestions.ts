@@ -1,13 +1,16 @@
 /**
  * Query suggestions built from the search analytics, in the shape of Algolia's query-suggestions records:
  * `{ objectID, query, popularity, nb_words, <sourceIndex>: { exact_nb_hits, facets: { exact_matches, analytics } } }`.
- * A query qualifies when it was searched at least `minHits` times over the window, is at least `minLetters`
- * long, and still has results now (each candidate is searched again, which also gives its facet counts).
+ * A query qualifies when it was searched at least `minHits` times over the window by at least `minUsers`
+ * distinct users (`query_user_daily`: client addresses, so that one client cannot plant a suggestion the whole
+ * shop then shows, issue 49), is at least `minLetters` long, holds no word or phrase of the block list
+ * (`exclude`), and still has results now (each candidate is searched again, which also gives its facet counts).
  */
 import type { IndexRecord, IndexSettings } from '@vitrine/protocol';
 import type { InsightsDb } from './db.ts';
 import type { InsightsDeps, InsightsOptions, QuerySuggestionsConfig } from './deps.ts';
 import { dayOf } from './days.ts';
+import { MAX_USERS_COUNTED } from './search-batch.ts';
 
 /** Most popular queries considered per source index. */
 const MAX_QUERIES = 1000;
@@ -41,9 +44,23 @@ async function configs(db: InsightsDb, deps: InsightsDeps, options: InsightsOpti
     .sort()
     .map((name) => ({
       indexName: `${name}${SUGGESTIONS_SUFFIX}`,
-      sources: [{ indexName: name, facets: [{ attribute: options.attributes.categories[0], amount: 3 }], minHits: 3, minLetters: 2 }],
-      exclude: [],
+      sources: [{ indexName: name, facets: [{ attribute: options.attributes.categories[0], amount: 3 }], minHits: 3, minUsers: DEFAULT_MIN_USERS, minLetters: 2 }],
+      exclude: options.suggestionsExclude,
     }));
+}
+
+/** Distinct users a query needs by default. */
+const DEFAULT_MIN_USERS = 3;
+
+/** A query's words, as the block list compares them: letters and digits, lower case. */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+}
+
+/** Whether `query` holds one of the blocked words or phrases (a run of whole words). */
+function blocked(query: string, phrases: string[][]): boolean {
+  const words = wordsOf(query);
+  return phrases.some((phrase) => phrase.length > 0 && words.some((_, i) => phrase.every((word, k) => words[i + k] === word)));
 }
 
 export async function buildQuerySuggestions(db: InsightsDb, deps: InsightsDeps, options: InsightsOptions, now: number): Promise<SuggestionsReport[]> {
@@ -51,15 +68,19 @@ export async function buildQuerySuggestions(db: InsightsDb, deps: InsightsDeps, 
   const fromDay = today - options.suggestionsWindowDays + 1;
   const reports: SuggestionsReport[] = [];
   for (const config of await configs(db, deps, options, fromDay)) {
-    const exclude = new Set(config.exclude.map((q) => q.toLowerCase()));
+    const exclude = config.exclude.map(wordsOf);
     const records = new Map<string, IndexRecord & { query: string; popularity: number }>();
     for (const source of config.sources) {
-      const rows = db.prepare(`SELECT query, SUM(searches) AS count FROM query_daily WHERE index_name = ? AND day BETWEEN ? AND ?
-        GROUP BY query HAVING SUM(searches) >= ? ORDER BY count DESC, query ASC LIMIT ?`).all(source.indexName, fromDay, today, source.minHits, MAX_QUERIES) as Array<{ query: string; count: number }>;
+      const minUsers = Math.min(source.minUsers ?? DEFAULT_MIN_USERS, MAX_USERS_COUNTED);
+      const rows = db.prepare(`SELECT q.query AS query, SUM(q.searches) AS count FROM query_daily q WHERE q.index_name = @index AND q.day BETWEEN @from AND @to
+        GROUP BY q.query HAVING SUM(q.searches) >= @minHits
+          AND (SELECT COUNT(DISTINCT u.user) FROM query_user_daily u WHERE u.index_name = @index AND u.query = q.query AND u.day BETWEEN @from AND @to) >= @minUsers
+        ORDER BY count DESC, query ASC LIMIT @limit`)
+        .all({ index: source.indexName, from: fromDay, to: today, minHits: source.minHits, minUsers, limit: MAX_QUERIES }) as Array<{ query: string; count: number }>;
       const maxValues = Math.max(1, ...source.facets.map((f) => f.amount));
       let sliceStart = performance.now();
       for (const { query, count } of rows) {
-        if (query.length < source.minLetters || exclude.has(query)) continue;
+        if (query.length < source.minLetters || blocked(query, exclude)) continue;
         if (performance.now() - sliceStart > SEARCH_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           sliceStart = performance.now();
