@@ -40,7 +40,7 @@ const serverLayerZones = SERVER_LEVELS.flatMap((level, i) =>
 ).filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-server/**', '**/dist-node/**', 'data/**', '**/coverage/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-server/**', '**/dist-node/**', 'data/**', '**/coverage/**', '.vitrine-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
