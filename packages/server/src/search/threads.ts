@@ -96,6 +96,7 @@ export class SearchThreads implements ReadTarget {
     store.setApplyGate(() => this.behind());
     // Searches run here then, not on the main thread: none can see a batch there half applied between slices.
     store.setApplyInSteps(() => this.readyCount > 0);
+    store.holdScheduledSnapshots();
     for (let i = 0; i < count; i++) this.spawn();
   }
 
@@ -279,6 +280,7 @@ export class SearchThreads implements ReadTarget {
         this.firstReady ??= { spawnedAtMs: spawnedAt, readyMs: performance.now() - spawnedAt, ...message.phases };
         thread.ready = true;
         this.started = true;
+        this.store.releaseScheduledSnapshots();
         this.restartDelay = RESTART_DELAY_MS;
       } else if (message.type === 'applied') {
         thread.appliedSeq = message.seq;

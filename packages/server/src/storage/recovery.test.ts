@@ -129,6 +129,35 @@ describe('recovery bounds', () => {
     await restarted.close();
   });
 
+  it('a scheduled snapshot waits while the search threads load, then snapshotAfterStartMs after one is ready', async () => {
+    const dataDir = newDir();
+    const writer = await Store.open({ dataDir, limits: { snapshotEveryRecords: 1000 } });
+    const logged = await writer.saveObjects('products', records('a', 15));
+    await writer.waitForTask(logged.taskID);
+    writer.db.close(); // a crash: 15 records in the log only
+
+    const limits = { snapshotEveryRecords: 10, snapshotEveryOps: 1_000_000, snapshotEveryBytes: 1e9, snapshotAfterStartMs: 200 };
+    const store = await Store.open({ dataDir, limits });
+    store.holdScheduledSnapshots(); // as the search threads do when they start loading
+    // Past the replay's own deferral, still held: the thread that would capture it is not ready.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(getMeta(store.db, 'snapshot_seq')).toBeUndefined();
+    const released = performance.now();
+    store.releaseScheduledSnapshots(); // a thread is ready: its first searches go first
+    await turns(20);
+    expect(getMeta(store.db, 'snapshot_seq')).toBeUndefined();
+    while (getMeta(store.db, 'snapshot_seq') === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(performance.now() - released).toBeGreaterThanOrEqual(200 - TIMER_SLACK_MS);
+    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBe(logged.taskID);
+    // A snapshot asked for does not wait.
+    store.holdScheduledSnapshots();
+    const more = await store.saveObjects('products', records('b', 2));
+    await store.waitForTask(more.taskID);
+    await store.snapshot();
+    expect(Number(getMeta(store.db, 'snapshot_seq'))).toBe(more.taskID);
+    await store.close();
+  });
+
   it('answers isalive 503 while loading, holds searches until loaded, then answers them whole', async () => {
     const dataDir = newDir();
     const writer = await Store.open({ dataDir });

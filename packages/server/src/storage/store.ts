@@ -35,6 +35,9 @@ import { LogWriter } from './log-writer.ts';
 import { ApplyLoop } from './apply-loop.ts';
 import { SearchActivity } from './indexing-share.ts';
 
+/** The longest scheduled snapshots wait for a search thread to be ready (`holdScheduledSnapshots`). */
+const SNAPSHOT_HOLD_MAX_MS = 60_000;
+
 export interface StoreOptions {
   dataDir: string;
   limits?: Partial<ServerLimits>;
@@ -173,6 +176,8 @@ export class Store {
   /** Until then (performance.now()), a snapshot due waits (see `maybeSnapshot`); the timer that takes it then. */
   private snapshotDeferredUntil = 0;
   private deferredSnapshot: NodeJS.Timeout | undefined;
+  /** Until then, scheduled snapshots wait for the searches to be answerable (`holdScheduledSnapshots`). */
+  private snapshotsHeldUntil = 0;
 
   /** How the load went (ms since the process started, ms per step, what the replay applied): the start-up report. */
   startup: { startedAtMs: number; snapshotMs: number; replayMs: number; replayedOps: number; replayedRecords: number } | null = null;
@@ -414,13 +419,34 @@ export class Store {
 
   // ---------------------------------------------------------------- snapshots
 
+  /**
+   * Scheduled snapshots wait while the search threads load (at most `SNAPSHOT_HOLD_MAX_MS`, so that a thread that
+   * never starts cannot block writes at the log's cap), then `snapshotAfterStartMs` more once one is ready
+   * (`releaseScheduledSnapshots`): a thread writing a snapshot answers searches only between its slices, and a
+   * snapshot made due by the replay was captured by the thread the moment it was ready, behind the first
+   * searches. Snapshots asked for (backup, stop, tests) do not wait.
+   */
+  holdScheduledSnapshots(): void {
+    this.snapshotsHeldUntil = performance.now() + SNAPSHOT_HOLD_MAX_MS;
+  }
+
+  releaseScheduledSnapshots(): void {
+    this.snapshotsHeldUntil = 0;
+    this.snapshotDeferredUntil = Math.max(this.snapshotDeferredUntil, performance.now() + this.limits.snapshotAfterStartMs);
+    if (this.deferredSnapshot !== undefined) {
+      clearTimeout(this.deferredSnapshot);
+      this.deferredSnapshot = undefined;
+    }
+    this.maybeSnapshot();
+  }
+
   private maybeSnapshot(): void {
     if (this.snapshotting || this.closed || !this.isLoaded) return;
     // Due after so many operations, records or bytes whatever the catalogue's size: that bounds a restart's
     // replay (docs/RELIABILITY.md), at the price of snapshots more frequent than indexing at a million records.
     if (!this.budget.snapshotDue()) return;
     // Right after a replay, the first searches go first (`snapshotAfterStartMs`); writes past the log's cap wait.
-    const wait = this.snapshotDeferredUntil - performance.now();
+    const wait = Math.max(this.snapshotDeferredUntil, this.snapshotsHeldUntil) - performance.now();
     if (wait > 0) {
       this.deferredSnapshot ??= setTimeout(() => {
         this.deferredSnapshot = undefined;
