@@ -109,7 +109,10 @@ export interface InsightsOptions {
   maxEvents: number;
   /** Accepted event timestamps: not older than this (ms). Default 30 days, as the Insights API. */
   maxEventAgeMs: number;
-  /** …and not further in the future than this (ms), for clock skew. Default 1 hour. */
+  /**
+   * …and not further in the future than this (ms): a client's clock may run fast or in the wrong time zone.
+   * Default 24 hours (Algolia publishes no limit; it accepts an event 19 hours ahead).
+   */
   maxEventFutureMs: number;
   /** Models are rebuilt this often (ms); 0 disables the schedule. Default 10 minutes. */
   modelRebuildIntervalMs: number;
@@ -143,7 +146,7 @@ export const defaultInsightsOptions: InsightsOptions = {
   maxEventsPerIndex: 1_000_000,
   maxEvents: 2_000_000,
   maxEventAgeMs: 30 * DAY_MS,
-  maxEventFutureMs: 3600 * 1000,
+  maxEventFutureMs: DAY_MS,
   modelRebuildIntervalMs: 10 * 60 * 1000,
   suggestionsRebuildIntervalMs: 60 * 60 * 1000,
   modelWindowDays: 30,

@@ -5,6 +5,7 @@
  */
 import type { InsightsEventSubtype, InsightsEventType } from '@vitrine/protocol';
 import { invalidEvents } from './errors.ts';
+import { parseEventFilter } from './event-filters.ts';
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 export const MAX_EVENTS_BODY_BYTES = 2 * 1024 * 1024;
@@ -35,7 +36,7 @@ export interface StoredEvent {
   queryID: string | null;
   objectIDs: string[] | null;
   positions: number[] | null;
-  /** Decoded `attribute:value` pairs. */
+  /** Decoded filters: `attribute:value`, or numeric as RatingMenu sends them (`rating>=4`). */
   filters: string[] | null;
   objectData: StoredObjectData[] | null;
   value: number | null;
@@ -97,7 +98,7 @@ function decodeFilter(filter: string, field: string): string {
   } catch {
     return fail(`${field} must be URL-encoded`);
   }
-  if (decoded.indexOf(':') <= 0) fail(`${field} must be an attribute:value pair`);
+  if (!parseEventFilter(decoded)) fail(`${field} must be a facet filter (attribute:value) or a numeric filter (attribute>=4; operators <, <=, =, !=, >=, >)`);
   return decoded;
 }
 
@@ -149,7 +150,7 @@ function validateOne(raw: unknown, window: TimeWindow): StoredEvent {
     if (typeof event.timestamp !== 'number' || !Number.isInteger(event.timestamp) || event.timestamp < 0) fail('timestamp must be a positive integer (milliseconds since the epoch)');
     ts = event.timestamp as number;
     if (ts < window.now - window.maxAgeMs) fail(`timestamp is too far in the past (at most ${Math.round(window.maxAgeMs / 86_400_000)} days)`);
-    if (ts > window.now + window.maxFutureMs) fail('timestamp is in the future');
+    if (ts > window.now + window.maxFutureMs) fail(`timestamp is too far in the future (at most ${Math.round(window.maxFutureMs / 3_600_000)} hours ahead)`);
   }
 
   const base = { ts, type, name: event.eventName as string, userToken: event.userToken as string, authToken: authToken ?? null };

@@ -125,6 +125,20 @@ describe('Analytics API', () => {
     expect(await analytics.getTopFiltersNoResults({ ...range, search: 'lamp' })).toEqual({ values: null });
   });
 
+  it('counts numeric filters of searches by attribute, with their operator; filter events count in no search analytics', async () => {
+    // A day of its own, before the range the other tests read.
+    clock = Date.UTC(2025, 2, 1, 12);
+    const day = { index: 'products', startDate: '2025-03-01', endDate: '2025-03-01' };
+    await t.search({ query: '', numericFilters: ['rating>=4'], facetFilters: ['brand:Lumio'], userToken: 'u7' });
+    await t.search({ query: '', filters: 'rating >= 4 AND price < 100', userToken: 'u8' });
+    // What RatingMenu sends when the shopper picks "4 & up": an event, not a search.
+    expect((await send([{ eventType: 'click', eventName: 'Filter Applied', index: 'products', userToken: 'u7', filters: ['rating%3E%3D4'] }])).status).toBe(200);
+    clock = TODAY;
+    expect(await analytics.getTopFilterAttributes(day)).toEqual({ attributes: [{ attribute: 'rating', count: 2 }, { attribute: 'brand', count: 1 }, { attribute: 'price', count: 1 }] });
+    expect(await analytics.getTopFilterForAttribute({ ...day, attribute: 'rating' })).toEqual({ values: [{ attribute: 'rating', operator: '>=', value: '4', count: 2 }] });
+    expect(await analytics.getTopFilterForAttribute({ ...day, attribute: 'price' })).toEqual({ values: [{ attribute: 'price', operator: '<', value: '100', count: 1 }] });
+  });
+
   it('pages with limit and offset, defaults to the last 8 days and reports its status', async () => {
     const second = await analytics.getTopSearches({ ...range, limit: 1, offset: 1 });
     expect(second.searches.map((s) => s.search)).toEqual(['chair']);
