@@ -124,7 +124,10 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
         nbPages: hits.length > 0 ? 1 : 0,
         hitsPerPage: request.maxRecommendations,
         processingTimeMS: Math.max(0, now() - started),
+        // As Algolia's recorded answers: every candidate was scored, none left out for time or typos.
         exhaustiveNbHits: true,
+        exhaustiveTypo: true,
+        exhaustive: { nbHits: true, typo: true },
         query: '',
         params: '',
         index: request.indexName,

@@ -51,6 +51,9 @@ export interface RecommendationsResult {
   hitsPerPage: number;
   processingTimeMS: number;
   exhaustiveNbHits: boolean;
+  /** Always true, as `exhaustive.typo`: recommendations have no typo tolerance to cut short. */
+  exhaustiveTypo: boolean;
+  exhaustive: { nbHits: boolean; typo: boolean };
   query: string;
   params: string;
   index?: string;

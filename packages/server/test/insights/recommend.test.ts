@@ -147,6 +147,15 @@ describe('Recommend API and query suggestions', () => {
     expect(Array.isArray(results[2].hits)).toBe(true);
   });
 
+  it('answers each result with the exhaustiveness fields of Algolia\'s answers', async () => {
+    const { results } = await recommend.getRecommendations({
+      requests: [{ indexName: 'products', model: 'trending-items', threshold: 0 }, { indexName: 'products', model: 'trending-facets', facetName: 'brand', threshold: 0 }],
+    });
+    for (const result of results) {
+      expect(result).toMatchObject({ exhaustiveNbHits: true, exhaustiveTypo: true, exhaustive: { nbHits: true, typo: true } });
+    }
+  });
+
   it('refuses malformed requests (400) and unknown indices (404)', async () => {
     const call = (requests: unknown[]) => t.call('POST', '/1/indexes/*/recommendations', { requests }, SEARCH_KEY);
     expect((await call([{ indexName: 'products', model: 'related-products', threshold: 0 }])).status).toBe(400);
