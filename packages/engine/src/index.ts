@@ -22,7 +22,10 @@ export { EngineError, createEngineError, engineErrors, type EngineErrorCode } fr
 export type { EngineIndex, SearchOptions, SnapshotOptions, SteppedSearch } from './api.ts';
 export { withinKeyLimits, type KeyLimits } from './search/key-limits.ts';
 export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, evaluateFilter } from './filter/index.ts';
-export type { FilterNode, FilterSource, NumericOperator, FilterLimits } from './filter/types.ts';
+// One record against a filter tree, without an index (what a Recommend rule's condition asks of the source item).
+export { recordMatches } from './filter/array-source.ts';
+export { optionalFiltersToNodes } from './filter/lists.ts';
+export type { FilterNode, FilterSource, NumericOperator, FilterLimits, OptionalFilter } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';
 export { validateRule } from './rules/validate.ts';
 export { searchRules } from './rules/rule-set.ts';

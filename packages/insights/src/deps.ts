@@ -3,7 +3,7 @@
  * (`InsightsOptions`, every field with its default). Insights never touches the host's store directly:
  * searches and record reads go through these functions, so it works the same over any index storage.
  */
-import type { IndexRecord, IndexSettings, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { IndexRecord, IndexSettings, RecommendRule, SearchParams, SearchResponse } from '@vitrine/protocol';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -35,6 +35,12 @@ export interface InsightsDeps<C extends InsightsCaller = InsightsCaller> {
   getObjects(indexName: string, objectIDs: readonly string[], caller?: C | null): MaybePromise<Array<IndexRecord | null>>;
   /** Names of the existing indices (replicas included). */
   listIndices(): MaybePromise<string[]>;
+  /**
+   * The Recommend rules of an index and model (`recommend-rules.ts` applies them). Absent: no rules. The rules
+   * are the host's and are not modified; the same objects may come back while unchanged (parsed filters are
+   * cached by object).
+   */
+  recommendRules?(indexName: string, model: string): MaybePromise<readonly RecommendRule[]>;
   /** Replaces the records and settings of a query-suggestions index (creating it). Resolves once search sees them. */
   saveSuggestions(indexName: string, records: IndexRecord[], settings: IndexSettings): Promise<void>;
   /** Milliseconds since the epoch. Default `Date.now`. */

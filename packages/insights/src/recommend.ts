@@ -10,6 +10,8 @@ import { attributeValue } from './deps.ts';
 import { indexNotFound, invalidParameter, missingParameter } from './errors.ts';
 import type { Models, ScoredItem, TrendStat } from './models.ts';
 import { trendScore } from './models.ts';
+import { boostOf, contextsOf, placePins, planRules, rulesReadSource, withFilter, withoutFilters } from './recommend-rules.ts';
+import type { RulePlan } from './recommend-rules.ts';
 import { contentCandidates, similarCandidates } from './similarity.ts';
 
 const MODELS = new Set(['related-products', 'bought-together', 'trending-items', 'trending-facets', 'looking-similar']);
@@ -116,7 +118,7 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
     const results: RecommendationsResult[] = [];
     for (const request of requests) {
       const started = now();
-      const hits = await this.answer(request, caller);
+      const hits = await this.answer(request, caller, now);
       results.push({
         hits,
         nbHits: hits.length,
@@ -136,11 +138,14 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
     return { results };
   }
 
-  private async answer(request: ParsedRecommendRequest, caller: C | null): Promise<RecommendationsResult['hits']> {
+  private async answer(request: ParsedRecommendRequest, caller: C | null, now: () => number): Promise<RecommendationsResult['hits']> {
+    // Recommend rules curate items: a trending facet's answer is facet values, which they do not touch.
     if (request.model === 'trending-facets') return this.trendingFacets(request, caller);
+    const plan = await this.rulePlan(request, caller, now);
     const models = this.models();
     let candidates: ScoredItem[] = [];
-    const exclude = new Set<string>(request.objectID ? [request.objectID] : []);
+    // The source item, hidden items and pinned ones (placed last) never come from the models.
+    const exclude = new Set<string>([...(request.objectID ? [request.objectID] : []), ...(plan?.hide ?? []), ...(plan?.promote.map((pin) => pin.objectID) ?? [])]);
     switch (request.model) {
       case 'bought-together':
         candidates = models.boughtTogether(request.indexName, request.objectID!);
@@ -156,11 +161,11 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
         break;
     }
     const kept = candidates.filter((c) => c.score >= request.threshold && !exclude.has(c.objectID)).slice(0, MAX_CANDIDATES);
-    const hits: Array<IndexRecord & { _score?: number }> = await this.fetch(request, kept, caller);
+    const hits: Array<IndexRecord & { _score?: number }> = await this.fetch(request, kept, caller, plan);
     if (hits.length < request.maxRecommendations && request.fallbackParameters) {
       const seen = new Set([...exclude, ...hits.map((h) => h.objectID)]);
       const fallback = await this.deps.search(request.indexName, {
-        ...request.fallbackParameters,
+        ...withFilter(request.fallbackParameters, plan?.filter ?? null),
         hitsPerPage: request.maxRecommendations + seen.size,
         page: 0,
         analytics: false,
@@ -171,13 +176,58 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
         if (!seen.has(hit.objectID)) hits.push(hit);
       }
     }
-    return hits;
+    if (!plan || plan.promote.length === 0) return hits;
+    const scores = new Map(candidates.map((c) => [c.objectID, c.score]));
+    return placePins(hits, await this.pins(request, plan, scores, caller), request.maxRecommendations);
   }
 
-  /** The candidates as records, through one search restricted to them and to the request's filters. */
-  private async fetch(request: ParsedRecommendRequest, candidates: ScoredItem[], caller: C | null): Promise<Array<IndexRecord & { _score: number }>> {
+  /** The Recommend rules holding for this request, merged; null when none does (or `enableRules: false`). */
+  private async rulePlan(request: ParsedRecommendRequest, caller: C | null, now: () => number): Promise<RulePlan | null> {
+    if (!this.deps.recommendRules || request.queryParameters.enableRules === false) return null;
+    const rules = await this.deps.recommendRules(request.indexName, request.model);
+    if (rules.length === 0) return null;
+    const source = request.objectID !== undefined && rulesReadSource(rules)
+      ? ((await this.deps.getObjects(request.indexName, [request.objectID], caller))[0] ?? null)
+      : null;
+    return planRules(rules, { source, contexts: contextsOf(request.queryParameters), nowSeconds: Math.floor(now() / 1000) });
+  }
+
+  /**
+   * The pinned items as the caller's key may see them (its forced filter applies), shown as the request asks
+   * (attributes to retrieve, highlighting) but not held to its filters or the rules': a pin places an item the
+   * merchant chose. Hidden items and the source item are not pinned. At most `MAX_CANDIDATES`, lowest positions first.
+   */
+  private async pins(request: ParsedRecommendRequest, plan: RulePlan, scores: Map<string, number>, caller: C | null): Promise<Array<{ hit: IndexRecord & { _score?: number }; position: number }>> {
+    const pins = plan.promote
+      .filter((pin) => !plan.hide.has(pin.objectID) && pin.objectID !== request.objectID)
+      .sort((a, b) => a.position - b.position)
+      .slice(0, MAX_CANDIDATES);
+    if (pins.length === 0) return [];
+    const response = await this.deps.search(request.indexName, {
+      ...withoutFilters(request.queryParameters),
+      query: '',
+      facetFilters: [pins.map((pin) => facetEntry('objectID', pin.objectID))],
+      hitsPerPage: pins.length,
+      page: 0,
+      analytics: false,
+      clickAnalytics: false,
+    }, caller);
+    const found = new Map(response.hits.map((hit) => [hit.objectID, hit]));
+    return pins.flatMap(({ objectID, position }) => {
+      const hit = found.get(objectID);
+      if (!hit) return [];
+      const score = scores.get(objectID);
+      return [{ hit: score === undefined ? hit : { ...hit, _score: score }, position }];
+    });
+  }
+
+  /**
+   * The candidates as records, through one search restricted to them, to the request's filters and to the
+   * rules' (`plan`), best score first; items the rules boost before the others, those they bury after.
+   */
+  private async fetch(request: ParsedRecommendRequest, candidates: ScoredItem[], caller: C | null, plan: RulePlan | null): Promise<Array<IndexRecord & { _score: number }>> {
     if (candidates.length === 0) return [];
-    const params = request.queryParameters;
+    const params = withFilter(request.queryParameters, plan?.filter ?? null);
     const response = await this.deps.search(request.indexName, {
       ...params,
       query: typeof params.query === 'string' ? params.query : '',
@@ -188,9 +238,16 @@ export class Recommender<C extends InsightsCaller = InsightsCaller> {
       clickAnalytics: false,
     }, caller);
     const scores = new Map(candidates.map((c) => [c.objectID, c.score]));
-    return response.hits
-      .map((hit) => ({ ...hit, _score: scores.get(hit.objectID) ?? 0 }))
-      .sort((a, b) => b._score - a._score || (a.objectID < b.objectID ? -1 : 1))
+    const hits = response.hits.map((hit) => ({ ...hit, _score: scores.get(hit.objectID) ?? 0 }));
+    // Boosts read the whole records: the hits carry only the attributes the request retrieves.
+    const boosts = new Map<string, number>();
+    if (plan && plan.optional.length > 0) {
+      const records = await this.deps.getObjects(request.indexName, hits.map((hit) => hit.objectID), caller);
+      hits.forEach((hit, i) => boosts.set(hit.objectID, boostOf(records[i], plan.optional)));
+    }
+    const boost = (id: string) => boosts.get(id) ?? 0;
+    return hits
+      .sort((a, b) => boost(b.objectID) - boost(a.objectID) || b._score - a._score || (a.objectID < b.objectID ? -1 : 1))
       .slice(0, request.maxRecommendations);
   }
 

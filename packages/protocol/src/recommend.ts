@@ -3,6 +3,7 @@
  * recommend client and InstantSearch's recommendation widgets read.
  */
 import type { IndexRecord } from './records.ts';
+import type { TimeRange } from './rules.ts';
 import type { SearchParams } from './search-params.ts';
 
 export type RecommendModel = 'related-products' | 'bought-together' | 'trending-items' | 'trending-facets' | 'looking-similar';
@@ -60,4 +61,72 @@ export interface RecommendationsResult {
 }
 export interface RecommendationsResponse {
   results: RecommendationsResult[];
+}
+
+/**
+ * Recommend rules (`/1/indexes/{indexName}/{model}/recommend/rules/...`): if-then statements that curate one
+ * model's recommendations on one index. Rules exist for these models only (Algolia's spec leaves out
+ * `looking-similar`).
+ */
+export type RecommendRuleModel = 'related-products' | 'bought-together' | 'trending-facets' | 'trending-items';
+
+/** When a rule applies; absent, it applies to every recommendation of its model. */
+export interface RecommendRuleCondition {
+  /** The source item (the `objectID` of the request) must match this filter expression (numeric filters too). */
+  filters?: string;
+  /** The request's `queryParameters.ruleContexts` must hold this context (letters, digits, `_`, `-`). */
+  context?: string;
+}
+
+/** Only items sharing (or, `negative`, not sharing) a value of `facet` with the source item are recommended. */
+export interface RecommendAutoFacetFilter {
+  facet: string;
+  negative?: boolean;
+}
+
+export interface RecommendRuleConsequence {
+  /** Items never recommended. */
+  hide?: Array<{ objectID: string }>;
+  /** Items placed at these positions (0-based) of the recommendations. */
+  promote?: Array<{ objectID: string; position: number }>;
+  params?: {
+    automaticFacetFilters?: RecommendAutoFacetFilter[];
+    /** Only items matching this filter expression are recommended. */
+    filters?: string;
+    /** `attr:value<score=N>` boosts the items matching it, `attr:-value` buries them. */
+    optionalFilters?: string[];
+  };
+}
+
+export interface RecommendRule {
+  /** Set by the server when the rule is saved. */
+  _metadata?: { lastUpdate?: string };
+  objectID: string;
+  condition?: RecommendRuleCondition;
+  consequence?: RecommendRuleConsequence;
+  description?: string;
+  /** Default true. */
+  enabled?: boolean;
+  /** Periods (seconds since the epoch) outside which the rule does not apply. */
+  validity?: TimeRange[];
+}
+
+/** `POST /1/indexes/{indexName}/{model}/recommend/rules/search`. */
+export interface SearchRecommendRulesParams {
+  query?: string;
+  context?: string;
+  page?: number;
+  hitsPerPage?: number;
+  enabled?: boolean;
+  /** A filter expression over the rules' own attributes (`objectID:rr-1`, `enabled:true`, `condition.context:mobile`). */
+  filters?: string;
+  facets?: string[];
+  maxValuesPerFacet?: number;
+}
+
+export interface SearchRecommendRulesResponse {
+  hits: RecommendRule[];
+  nbHits: number;
+  page: number;
+  nbPages: number;
 }

@@ -30,6 +30,7 @@ import { RouteTable } from './http/route-table.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStorefront, wantsAppShell } from './http/static.ts';
 import type { Store } from './storage/store.ts';
+import { isRecommendRuleModel } from './storage/recommend-rules.ts';
 import { searchRoutes } from './routes/search.ts';
 import { objectRoutes } from './routes/objects.ts';
 import { indexRoutes } from './routes/indexes.ts';
@@ -42,6 +43,7 @@ import { keyRoutes } from './routes/keys.ts';
 import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { backupRoutes } from './routes/backup.ts';
 import { insightsRoutes } from './routes/insights.ts';
+import { recommendRuleRoutes } from './routes/recommend-rules.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
@@ -160,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       search: (indexName, params, caller) => afterLoad(store, () => searchReads(store, reads, indexName, params, caller?.auth ?? null)),
       getObjects: (indexName, ids, caller) => afterLoad(store, () => objectReads(reads, indexName, ids, caller?.auth ?? null)),
       listIndices: () => afterLoad(store, () => store.listIndices()),
+      recommendRules: (indexName, model) => afterLoad(store, () => (isRecommendRuleModel(model) ? store.registry.recommendRules.list(indexName, model) : [])),
       saveSuggestions: (indexName, records, settings) => store.replaceIndex(indexName, records, settings),
       options: deps.config.insights,
       now: deps.config.now,
@@ -185,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     settingsRoutes(api, routeDeps);
     synonymRoutes(api, routeDeps);
     ruleRoutes(api, routeDeps);
+    recommendRuleRoutes(api, routeDeps);
     dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);

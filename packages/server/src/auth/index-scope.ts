@@ -73,6 +73,9 @@ export function indexesTouchedBy(registry: IndexRegistry, op: Op): Set<string> {
       names.add(op.indexName);
       if (op.forwardToReplicas) add(currentReplicas(op.indexName));
       break;
+    case 'recommendRules':
+      names.add(op.indexName);
+      break;
   }
   return names;
 }
@@ -88,6 +91,7 @@ export function indexesWrittenBy(op: Op): string[] {
       return [op.destination];
     case 'synonyms':
     case 'rules':
+    case 'recommendRules':
       return [op.indexName];
     case 'deleteIndex':
     case 'deleteBy':

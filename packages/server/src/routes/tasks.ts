@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps.ts';
 import { createError } from '../errors.ts';
 
-function parseTaskID(raw: string): number {
+export function parseTaskID(raw: string): number {
   const taskID = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(taskID)) throw createError('INVALID_PARAMETER', 'taskID', 'expected a positive integer');
   return taskID;

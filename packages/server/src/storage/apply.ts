@@ -47,6 +47,8 @@ function applyOtherOp(registry: IndexRegistry, op: Exclude<Op, { kind: 'batch' }
       return applyDictionaryEntries(registry, op);
     case 'dictionarySettings':
       return applyDictionarySettings(registry, op);
+    case 'recommendRules':
+      return registry.recommendRules.apply(op);
   }
 }
 

@@ -10,6 +10,8 @@ import type {
   DictionarySettings,
   IncomingRecord,
   IndexSettings,
+  RecommendRule,
+  RecommendRuleModel,
   Rule,
   SearchParams,
   SynonymHit,
@@ -59,6 +61,18 @@ export type Op =
       forwardToReplicas: boolean;
     }
   | {
+      /** One index and model's Recommend rules (`storage/recommend-rules.ts`): saved in a batch, or one deleted. */
+      kind: 'recommendRules';
+      at: string;
+      indexName: string;
+      model: RecommendRuleModel;
+      action: 'save' | 'delete';
+      rules?: RecommendRule[];
+      /** With `save`: drop every existing rule of the model first (`clearExistingRules`). */
+      clearExisting?: boolean;
+      objectID?: string;
+    }
+  | {
       /** Application-wide: one dictionary's custom entries added or deleted, in order. */
       kind: 'dictionaryEntries';
       at: string;
@@ -78,7 +92,9 @@ export function opIndexNames(op: Op): string[] {
       return [op.indexName, op.destination];
     case 'dictionaryEntries':
     case 'dictionarySettings':
-      // Application-wide: no index's pending count grows (Algolia's dictionary tasks are application tasks).
+    case 'recommendRules':
+      // Application-wide: no index's pending count grows (Algolia's dictionary tasks are application tasks); a
+      // Recommend rule is kept apart from its index and changes nothing of it.
       return [];
     default:
       return [op.indexName];
@@ -100,6 +116,7 @@ export function opWeight(op: Op, recordsOf: (indexName: string) => number = () =
     case 'synonyms':
       return op.hits?.length ?? 1;
     case 'rules':
+    case 'recommendRules':
       return op.rules?.length ?? 1;
     case 'dictionaryEntries':
       return Math.max(1, op.requests.length);

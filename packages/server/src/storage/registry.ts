@@ -8,6 +8,7 @@ import { Dictionaries, SearchIndex } from '@vitrine/engine';
 import type { RecordsStamp } from '@vitrine/engine';
 import type { DictionaryState } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
+import { RecommendRuleSets } from './recommend-rules.ts';
 
 export interface IndexEntry {
   name: string;
@@ -52,6 +53,8 @@ export interface PendingWrite {
 export class IndexRegistry {
   private readonly entries = new Map<string, IndexEntry>();
   private current = new Dictionaries();
+  /** Recommend rules, by index name and model: kept apart from the indexes (see `recommend-rules.ts`). */
+  readonly recommendRules = new RecommendRuleSets();
   /** The operation being applied in steps, if any: reading an index it writes finishes it first. */
   pendingWrite: PendingWrite | null = null;
   /**

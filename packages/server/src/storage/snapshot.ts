@@ -1,7 +1,7 @@
 /**
  * Snapshots: the whole in-memory state at one log position, in `snapshots/<seq>/` — a `manifest.json` (every
- * index's settings, synonyms, timestamps, replica relations) and one engine snapshot (`saveSnapshot()`) per index
- * owning records. Written to a temporary folder, fsync'ed file by file, then renamed into place: a crash leaves
+ * index's settings, synonyms, timestamps, replica relations; the Recommend rules) and one engine snapshot
+ * (`saveSnapshot()`) per index owning records. Written to a temporary folder, fsync'ed file by file, then renamed into place: a crash leaves
  * either the previous snapshot or the new one, never a torn one.
  *
  * The folder is filled by `writeSnapshotFiles`, streaming from the indexes' own arrays in slices between
@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { loadSnapshot, SearchIndex, snapshotLayout } from '@vitrine/engine';
 import type { DictionaryState, RecordsStamp, SectionPlacement, SnapshotBytes, SnapshotOptions } from '@vitrine/engine';
 import type { IndexRecord, IndexSettings, Rule, SynonymHit } from '@vitrine/protocol';
+import type { ManifestRecommendRules } from './recommend-rules.ts';
 import { engineSettings, IndexRegistry, type IndexEntry } from './registry.ts';
 import { readRecordsFromFile, SnapshotRecordFile } from './snapshot-records.ts';
 
@@ -44,6 +45,8 @@ export interface Manifest {
   indexes: ManifestIndex[];
   /** The application's dictionaries; absent in snapshots written before they existed. */
   dictionaries?: DictionaryState;
+  /** Recommend rules by index name and model; absent in snapshots written before they existed. */
+  recommendRules?: ManifestRecommendRules[];
 }
 
 /**
@@ -92,7 +95,7 @@ async function linkInto(from: string, to: string): Promise<boolean> {
 
 /** The manifest of a snapshot of `registry`, and the engine of each index owning records with its file's name. */
 function describeSnapshot(registry: IndexRegistry, seq: number): { manifest: Manifest; engines: Array<{ item: ManifestIndex; engine: SearchIndex; options: SnapshotOptions }> } {
-  const manifest: Manifest = { format: 1, seq, indexes: [], dictionaries: registry.dictionaries.state };
+  const manifest: Manifest = { format: 1, seq, indexes: [], dictionaries: registry.dictionaries.state, recommendRules: registry.recommendRules.toManifest() };
   const engines: Array<{ item: ManifestIndex; engine: SearchIndex; options: SnapshotOptions }> = [];
   for (const entry of registry.all()) {
     const item: ManifestIndex = {
@@ -298,6 +301,7 @@ export async function readSnapshot(dataDir: string, seq: number, registry = new 
   const loadedFiles: RecordsFile[] = [];
   // Before the indexes: each engine is given the dictionaries as it is added.
   if (manifest.dictionaries) registry.setDictionaryState(manifest.dictionaries);
+  registry.recommendRules.load(manifest.recommendRules);
   for (const item of manifest.indexes) {
     const synonyms = new Map(item.synonyms.map((hit) => [hit.objectID, hit]));
     const rules = new Map((item.rules ?? []).map((rule) => [rule.objectID, rule]));
