@@ -19,6 +19,14 @@ const EXCEPTIONS: Record<string, string> = {};
 
 const RULE = { objectID: 'pin', conditions: [{ pattern: 'lamp', anchoring: 'contains' as const }], consequence: { promote: [{ objectID: 'p3', position: 0 }] } };
 const SYNONYM = { objectID: 'syn', type: 'synonym' as const, synonyms: ['lamp', 'light'] };
+const RECOMMEND_RULE = {
+  objectID: 'rr-1',
+  description: 'Lamps: pin p3, hide p4, same brand, cheap first',
+  condition: { filters: 'brand:Lumio', context: 'web' },
+  consequence: { promote: [{ objectID: 'p3', position: 0 }], hide: [{ objectID: 'p4' }], params: { automaticFacetFilters: [{ facet: 'brand' }], filters: 'price < 100', optionalFilters: ['stock:2'] } },
+  enabled: true,
+  validity: [{ from: 1_700_000_000, until: 4_000_000_000 }],
+};
 
 describe('answers against the OpenAPI specs, through the official v5 client', () => {
   let fixture: TestServer;
@@ -129,6 +137,13 @@ describe('answers against the OpenAPI specs, through the official v5 client', ()
     await check('pushEvents', insights.pushEvents({ events: [{ eventType: 'view', eventName: 'Viewed', index: indexName, userToken: 'u1', objectIDs: ['p1'] }] }));
     const recommend = algoliasearch(APP_ID, SEARCH_KEY, { hosts }).initRecommend({ options: { hosts } });
     await check('getRecommendations', recommend.getRecommendations({ requests: [{ indexName, model: 'trending-items', threshold: 0 }] }));
+    const admin = algoliasearch(APP_ID, ADMIN_KEY, { hosts }).initRecommend({ options: { hosts } });
+    const model = 'related-products' as const;
+    const rules = await check('batchRecommendRules', admin.batchRecommendRules({ indexName, model, recommendRule: [RECOMMEND_RULE, { objectID: 'rr-2' }] }));
+    while ((await check('getRecommendStatus', admin.getRecommendStatus({ indexName, model, taskID: rules.taskID }))).status !== 'published') await new Promise((resolve) => setImmediate(resolve));
+    await check('getRecommendRule', admin.getRecommendRule({ indexName, model, objectID: RECOMMEND_RULE.objectID }));
+    await check('searchRecommendRules', admin.searchRecommendRules({ indexName, model, searchRecommendRulesParams: { query: 'lamp', filters: 'enabled:true' } }));
+    await check('deleteRecommendRule', admin.deleteRecommendRule({ indexName, model, objectID: 'rr-2' }));
 
     expect(failures).toEqual([]);
   });
@@ -141,6 +156,7 @@ describe('answers against the OpenAPI specs, through the official v5 client', ()
       'updateApiKey', 'deleteApiKey', 'restoreApiKey', 'getRule', 'saveRule', 'deleteRule', 'saveRules', 'clearRules', 'searchRules',
       'batchDictionaryEntries', 'searchDictionaryEntries', 'getDictionarySettings', 'setDictionarySettings', 'getDictionaryLanguages',
       'getLogs', 'getAppTask', 'getTask', 'operationIndex', 'listIndices', 'pushEvents', 'getRecommendations',
+      'batchRecommendRules', 'getRecommendStatus', 'getRecommendRule', 'searchRecommendRules', 'deleteRecommendRule',
     ];
     for (const operationId of served) expect(spec.has(operationId), `${operationId} in the specs`).toBe(true);
     expect(served.filter((operationId) => !checked.has(operationId))).toEqual([]);
