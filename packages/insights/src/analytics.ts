@@ -76,13 +76,13 @@ export class Analytics {
 
   /**
    * The shape of the rate endpoints: `rate` = numerator / denominator (columns of query_daily), plus the named
-   * counts (response field → column), over the whole range and per day.
+   * counts (response field → column), over the whole range and per day. `empty` is the rate over nothing.
    */
-  private rateSeries<T>(q: AnalyticsQuery, numerator: string, denominator: string, counts: Record<string, string>): T {
+  private rateSeries<T>(q: AnalyticsQuery, numerator: string, denominator: string, counts: Record<string, string>, empty: AnalyticsRate = null): T {
     const columns = [...new Set([numerator, denominator, ...Object.values(counts)])];
     const days = this.daily(q, columns);
     const shape = (sums: Record<string, number>) => ({
-      rate: rate(sums[numerator], sums[denominator]),
+      rate: rate(sums[numerator], sums[denominator]) ?? empty,
       ...Object.fromEntries(Object.entries(counts).map(([field, column]) => [field, sums[column]])),
     });
     return { ...shape(this.totals(days, columns)), dates: days.map((d) => ({ date: d.date, ...shape(d.sums) })) } as T;
@@ -197,20 +197,18 @@ export class Analytics {
     return { searches: rows.map((r) => ({ search: r.query as string, count: Number(r.count), nbHits: Number(r.nb_hits) })) };
   }
 
+  // The no-result and no-click rates are numbers in the analytics spec, never null (unlike the click-through and
+  // conversion rates): over no search they are 0, no search having gone without results or clicks.
   noResultRate(q: AnalyticsQuery): NoResultRateResponse {
-    return this.rateSeries(q, 'no_results', 'searches', { count: 'searches', noResultCount: 'no_results' });
+    return this.rateSeries(q, 'no_results', 'searches', { count: 'searches', noResultCount: 'no_results' }, 0);
   }
 
   noClickRate(q: AnalyticsQuery): NoClickRateResponse {
     const days = this.daily(q, ['tracked_with_results', 'clicked']);
     const noClick = (s: Record<string, number>) => Math.max(0, s.tracked_with_results - s.clicked);
     const t = this.totals(days, ['tracked_with_results', 'clicked']);
-    return {
-      rate: rate(noClick(t), t.tracked_with_results),
-      count: t.tracked_with_results,
-      noClickCount: noClick(t),
-      dates: days.map((d) => ({ date: d.date, rate: rate(noClick(d.sums), d.sums.tracked_with_results), count: d.sums.tracked_with_results, noClickCount: noClick(d.sums) })),
-    };
+    const shape = (s: Record<string, number>) => ({ rate: rate(noClick(s), s.tracked_with_results) ?? 0, count: s.tracked_with_results, noClickCount: noClick(s) });
+    return { ...shape(t), dates: days.map((d) => ({ date: d.date, ...shape(d.sums) })) };
   }
 
   clickThroughRate(q: AnalyticsQuery): ClickThroughRateResponse {

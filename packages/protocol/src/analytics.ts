@@ -62,17 +62,18 @@ export interface NoResultSearch { search: string; count: number; withFilterCount
 export interface NoResultSearchesResponse { searches: NoResultSearch[] }
 export interface NoClickSearchesResponse { searches: TopSearch[] }
 
+/** The no-result and no-click rates are never null (the spec's type): 0 over no search. */
 export interface NoResultRateResponse {
-  rate: AnalyticsRate;
+  rate: number;
   count: number;
   noResultCount: number;
-  dates: Array<{ date: string; rate: AnalyticsRate; count: number; noResultCount: number }>;
+  dates: Array<{ date: string; rate: number; count: number; noResultCount: number }>;
 }
 export interface NoClickRateResponse {
-  rate: AnalyticsRate;
+  rate: number;
   count: number;
   noClickCount: number;
-  dates: Array<{ date: string; rate: AnalyticsRate; count: number; noClickCount: number }>;
+  dates: Array<{ date: string; rate: number; count: number; noClickCount: number }>;
 }
 export interface ClickThroughRateResponse {
   rate: AnalyticsRate;

@@ -7,8 +7,10 @@ import { algoliasearch } from 'algoliasearch';
 import type { AnalyticsClient } from 'algoliasearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIndexName, demoSettings, generateProducts } from '@vitrine/demo';
+import Ajv from 'ajv';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, startTestServer } from '../../src/test-support.ts';
 import type { TestServer } from '../../src/test-support.ts';
+import { noClickRateAnswer, noResultsRateAnswer } from '../openapi/analytics-rate-schemas.ts';
 
 const DAY = 86_400_000;
 const TODAY = Date.UTC(2025, 2, 10, 15);
@@ -137,6 +139,25 @@ describe('Analytics API', () => {
     expect(await analytics.getTopFilterAttributes(day)).toEqual({ attributes: [{ attribute: 'rating', count: 2 }, { attribute: 'brand', count: 1 }, { attribute: 'price', count: 1 }] });
     expect(await analytics.getTopFilterForAttribute({ ...day, attribute: 'rating' })).toEqual({ values: [{ attribute: 'rating', operator: '>=', value: '4', count: 2 }] });
     expect(await analytics.getTopFilterForAttribute({ ...day, attribute: 'price' })).toEqual({ values: [{ attribute: 'price', operator: '<', value: '100', count: 1 }] });
+  });
+
+  it('answers the no-result and no-click rates of an index without searches as the analytics spec types them', async () => {
+    const ajv = new Ajv({ allErrors: true });
+    const errors = (schema: object, body: unknown) => {
+      const validate = ajv.compile(schema);
+      return validate(body) ? [] : validate.errors!.map((error) => `${error.instancePath} ${error.message}`);
+    };
+    const empty = { index: 'never-searched', startDate: '2025-03-09', endDate: '2025-03-10' };
+    const noResults = await analytics.getNoResultsRate(empty);
+    expect(noResults).toEqual({ rate: 0, count: 0, noResultCount: 0, dates: [{ date: '2025-03-09', rate: 0, count: 0, noResultCount: 0 }, { date: '2025-03-10', rate: 0, count: 0, noResultCount: 0 }] });
+    expect(errors(noResultsRateAnswer, noResults)).toEqual([]);
+    const noClicks = await analytics.getNoClickRate(empty);
+    expect(noClicks).toMatchObject({ rate: 0, count: 0, noClickCount: 0 });
+    // The one difference kept: a count of 0 under the spec's minimum of 1 (see analytics-rate-schemas.ts).
+    expect(errors(noClickRateAnswer, noClicks)).toEqual(['/noClickCount must be >= 1', '/dates/0/noClickCount must be >= 1', '/dates/1/noClickCount must be >= 1']);
+    // With searches, both answers are valid as they are.
+    expect(errors(noResultsRateAnswer, await analytics.getNoResultsRate(range))).toEqual([]);
+    expect(errors(noClickRateAnswer, await analytics.getNoClickRate(range))).toEqual([]);
   });
 
   it('pages with limit and offset, defaults to the last 8 days and reports its status', async () => {

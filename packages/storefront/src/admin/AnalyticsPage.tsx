@@ -185,7 +185,9 @@ function Dashboard({ data, range, index }: { data: DashboardResponses; range: Da
     { kind: 'bar' as const, series: dailySeries(range, data.searches.dates, (d) => d.count, { label: 'Searches per day', format: 'count', missing: 0 }) },
     { kind: 'line' as const, series: dailySeries(range, data.clickThroughRate.dates, (d) => d.rate, { label: 'Click-through rate', format: 'percent', missing: null }) },
     { kind: 'line' as const, series: dailySeries(range, data.conversionRate.dates, (d) => d.rate, { label: 'Conversion rate', format: 'percent', missing: null }) },
-    { kind: 'line' as const, series: dailySeries(range, data.noResultRate.dates, (d) => d.rate, { label: 'No-result rate', format: 'percent', missing: null }) },
+    // The API answers a no-result rate of 0 over no search (the spec's rate is never null): a day without
+    // searches is shown as no data, as for the other rates.
+    { kind: 'line' as const, series: dailySeries(range, data.noResultRate.dates, (d) => (d.count > 0 ? d.rate : null), { label: 'No-result rate', format: 'percent', missing: null }) },
   ];
   const searches = data.topSearches.searches as Array<TopSearch & Partial<TopSearchWithAnalytics>>;
   const hits = data.topHits.hits as Array<TopHit & Partial<TopHitWithAnalytics>>;
@@ -212,7 +214,7 @@ function Dashboard({ data, range, index }: { data: DashboardResponses; range: Da
         </div>
         <div>
           <dt>No-result rate</dt>
-          <dd>{rate(data.noResultRate.rate)}</dd>
+          <dd>{rate(data.noResultRate.count > 0 ? data.noResultRate.rate : null)}</dd>
         </div>
       </dl>
       <div className="vt-admin-charts">
