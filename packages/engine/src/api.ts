@@ -41,6 +41,11 @@ export interface SearchOptions {
    * an attribute that is no facet: values such as a supplier's name are what the setting keeps from shoppers.
    */
   unretrievableFacets?: boolean;
+  /**
+   * The query's vector, computed by the caller from its text for the embedder `hybrid` names (a `rest` embedder:
+   * the server calls it, the engine never leaves its thread). A `vector` parameter wins over it.
+   */
+  queryVector?: ArrayLike<number>;
 }
 
 /**

@@ -37,6 +37,8 @@ import type { RulePlan } from './rules/consequences.ts';
 import { withinKeyLimits } from './search/key-limits.ts';
 import type { FacetValues } from './rules/match.ts';
 import { terms } from './tokenize/index.ts';
+import { parseEmbedders, splitVectors } from './vectors/embedders.ts';
+import { VectorStore } from './vectors/vector-store.ts';
 
 /** Compact once tombstones outnumber live records (and there are enough of them to be worth it). */
 const COMPACT_MIN_TOMBSTONES = 10_000;
@@ -76,11 +78,14 @@ export class SearchIndex implements EngineIndex {
   private edits = 0;
   /** What the snapshot this index was restored from held of the derived structures (`restoredSnapshotHolds`). */
   private restoredDerived: DerivedHeld | null = null;
+  /** Records' vectors by embedder, under the store's ids (`vectors/`); kept out of the records' bytes. */
+  private vectors: VectorStore;
 
   constructor(settings: IndexSettings = {}) {
     validateSettings(settings);
     this.settings = structuredClone(settings);
     this.store = this.emptyStore();
+    this.vectors = new VectorStore(parseEmbedders(settings.embedders));
   }
 
   /**
@@ -106,6 +111,7 @@ export class SearchIndex implements EngineIndex {
     this.settings = structuredClone(settings);
     this.results.clear();
     const same = (key: string): boolean => JSON.stringify(before[key]) === JSON.stringify(settings[key]);
+    if (!same('embedders')) this.vectors = this.vectors.withEmbedders(parseEmbedders(settings.embedders));
     if (!same('searchableAttributes') || !same('separatorsToIndex') || !same('attributesForFaceting')) this.rebuild();
     if (!same('separatorsToIndex')) this.synonymTable = null;
   }
@@ -128,13 +134,20 @@ export class SearchIndex implements EngineIndex {
       if (record === null || typeof record !== 'object' || Array.isArray(record)) throw createEngineError('INVALID_RECORD', `record ${i} is not an object`);
       if (typeof record.objectID !== 'string' || record.objectID === '') throw createEngineError('INVALID_RECORD', `record ${i} has no string objectID`);
     });
+    // `_vectors` checked for the whole batch too, and taken out of each record (kept apart: `vectors/`).
+    const split = records.map((record, i) => splitVectors(record, this.vectors.embedders, i));
     this.edits++;
+    const vectors = this.vectors;
     // A running compaction needs no word of replacements that append: the new version is appended after its
     // cursor, and copying it replaces the earlier copy by objectID. One made in place it must hear of.
-    for (const record of records) {
-      const previous = this.compaction === null ? undefined : this.store.docOf(record.objectID);
+    for (const { record, vectors: given } of split) {
+      const previous = this.compaction === null && vectors.empty ? undefined : this.store.docOf(record.objectID);
       const doc = this.store.upsert(record);
       if (previous !== undefined && doc === previous) this.compaction?.replacedInPlace(doc, record);
+      if (!vectors.empty) {
+        if (previous !== undefined && doc !== previous) vectors.drop(previous);
+        vectors.assign(doc, given);
+      }
       yield;
     }
     this.maybeCompact(records.length * this.compactionPolicy.perWrite);
@@ -145,6 +158,8 @@ export class SearchIndex implements EngineIndex {
     for (const id of objectIDs) {
       if (typeof id !== 'string') continue;
       this.compaction?.forget(id);
+      const doc = this.vectors.empty ? undefined : this.store.docOf(id);
+      if (doc !== undefined) this.vectors.drop(doc);
       this.store.remove(id);
     }
     this.maybeCompact(objectIDs.length * this.compactionPolicy.perWrite);
@@ -154,14 +169,42 @@ export class SearchIndex implements EngineIndex {
     this.edits++;
     this.compaction = null;
     this.store = this.emptyStore();
+    this.vectors = new VectorStore(this.vectors.embedders);
     this.scanner = null;
     this.words.clear();
     this.results.clear();
   }
 
+  /** A record by objectID, with its `_vectors` when it has any. */
   getObject(objectID: string): IndexRecord | undefined {
     const doc = this.store.docOf(objectID);
-    return doc === undefined ? undefined : this.store.records.get(doc);
+    return doc === undefined ? undefined : this.withVectors(this.store.records.get(doc), doc);
+  }
+
+  private withVectors(record: IndexRecord | undefined, doc: number): IndexRecord | undefined {
+    return record === undefined || this.vectors.empty ? record : this.vectors.attach(record, doc);
+  }
+
+  /**
+   * Up to `limit` live records without a vector of `embedder`, in id order (what a `rest` embedder still has to
+   * embed), with their `_vectors` of other embedders; [] when every record has one (no scan: the counts say so).
+   */
+  vectorless(embedder: string, limit: number): IndexRecord[] {
+    const column = this.vectors.column(embedder);
+    if (column === undefined || column.count >= this.store.liveCount || limit <= 0) return [];
+    const out: IndexRecord[] = [];
+    this.store.all().forEach((doc) => {
+      if (column.has(doc)) return true;
+      const record = this.withVectors(this.store.records.get(doc), doc);
+      if (record !== undefined) out.push(record);
+      return out.length < limit;
+    });
+    return out;
+  }
+
+  /** Records holding a vector of `embedder` (0 for an unknown one). */
+  vectorCount(embedder: string): number {
+    return this.vectors.column(embedder)?.count ?? 0;
   }
 
   /**
@@ -177,7 +220,7 @@ export class SearchIndex implements EngineIndex {
       return objectIDs.map((id) => {
         const doc = this.store.docOf(id);
         if (doc === undefined || !include.every((set) => set.has(doc)) || exclude.some((set) => set.has(doc))) return undefined;
-        return this.store.records.get(doc);
+        return this.withVectors(this.store.records.get(doc), doc);
       });
     } finally {
       queryBitsets.releaseAll();
@@ -185,7 +228,7 @@ export class SearchIndex implements EngineIndex {
   }
 
   *records(): IterableIterator<IndexRecord> {
-    for (const record of this.store.records.values()) if (record !== undefined) yield record;
+    for (const record of this.store.records.values()) if (record !== undefined) yield this.vectors.empty ? record : this.vectors.attach(record, this.store.docOf(record.objectID)!);
   }
 
   setSynonyms(synonyms: SynonymHit[]): void {
@@ -391,6 +434,7 @@ export class SearchIndex implements EngineIndex {
     if (this.rules.size > 0) w.json('rules', this.rules.all());
     yield* this.store.save(w);
     yield;
+    this.vectors.save(w);
     yield* describeDerived(this.store, w, parseCustomRanking(this.settings.customRanking), extra);
   }
 
@@ -412,6 +456,7 @@ export class SearchIndex implements EngineIndex {
     if (r.has('rules')) index.setRules(r.json<Rule[]>('rules'));
     const separators = typeof settings.separatorsToIndex === 'string' ? settings.separatorsToIndex : '';
     index.store = IndexStore.load(r, parseSearchableAttributes(settings.searchableAttributes), separators, parseAttributesForFaceting(settings.attributesForFaceting));
+    index.vectors = VectorStore.load(r, parseEmbedders(settings.embedders), index.store.capacity);
     index.restoredDerived = restoreDerived(index.store, r, parseCustomRanking(settings.customRanking));
     return index;
   }
@@ -458,6 +503,7 @@ export class SearchIndex implements EngineIndex {
       scanner: this.scanner,
       words: this.words,
       dictionaries: this.dictionaries,
+      vectors: this.vectors,
     };
   }
 
@@ -471,7 +517,13 @@ export class SearchIndex implements EngineIndex {
     this.compaction = null;
     const old = this.store;
     this.store = this.emptyStore();
-    for (const record of old.records.values()) if (record !== undefined) this.store.upsert(record);
+    const moved = this.vectors.empty ? null : new Int32Array(old.capacity).fill(-1);
+    old.records.forEach((record, doc) => {
+      if (record === undefined) return;
+      const next = this.store.upsert(record);
+      if (moved !== null) moved[doc] = next;
+    });
+    if (moved !== null) this.vectors = this.vectors.remap((doc) => moved[doc]);
     this.scanner = null;
     this.words.clear();
     this.results.clear();
@@ -496,6 +548,7 @@ export class SearchIndex implements EngineIndex {
       if (order !== null) next.seed(customOrderKey(specs), order, customOrderDeps(next, specs));
     }
     this.store = next;
+    if (!this.vectors.empty) this.vectors = this.vectors.remap((doc) => compaction.newIdOf(doc));
     this.compaction = null;
     this.compactions++;
     this.scanner = null;

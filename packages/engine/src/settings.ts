@@ -5,6 +5,7 @@
 import type { IndexSettings } from '@vitrine/protocol';
 import { createEngineError } from './errors.ts';
 import { parsePath } from './index/attributes.ts';
+import { parseEmbedders } from './vectors/embedders.ts';
 
 /** One searchable attribute path; attributes listed together (`"name,brand"`) share a rank. */
 export interface SearchableSlot {
@@ -137,6 +138,7 @@ export function validateSettings(settings: IndexSettings): void {
   parseAttributesForFaceting(settings.attributesForFaceting);
   parseRanking(settings.ranking);
   parseCustomRanking(settings.customRanking);
+  parseEmbedders(settings.embedders);
   if (settings.separatorsToIndex !== undefined && typeof settings.separatorsToIndex !== 'string') {
     throw createEngineError('INVALID_SETTING', 'separatorsToIndex', 'expected a string');
   }

@@ -91,6 +91,18 @@ export interface SearchParams {
   insidePolygon?: number[][];
   naturalLanguages?: string[];
   renderingContent?: RenderingContent;
+  /**
+   * Vitrine's extension: the query's vector, for an embedder of the index's `embedders` (the one named by
+   * `hybrid`, or the only one). Without `hybrid`, a vector search (`semanticRatio` 1).
+   */
+  vector?: number[];
+  /**
+   * Vitrine's extension: keyword and vector results merged. `semanticRatio` 0 = keywords only, 1 = vectors only
+   * (default 0.5). A `rest` embedder embeds the query text when no `vector` is given.
+   */
+  hybrid?: { embedder?: string; semanticRatio?: number };
+  /** Vitrine's extension: hits show their `_vectors` (left out otherwise, unless `attributesToRetrieve` names it). */
+  retrieveVectors?: boolean;
   /** Set by the multi-query route for `type: "facet"` requests. */
   facetQuery?: string;
   maxFacetHits?: number;

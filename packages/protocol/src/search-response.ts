@@ -31,6 +31,14 @@ export interface RankingInfo {
   filters: number;
   /** The record was pinned by a rule's `promote`. */
   promoted?: boolean;
+  /** Hybrid searches: the hit's place among the keyword results (1-based; absent: not a keyword hit). */
+  keywordRank?: number;
+  /** Hybrid searches: the hit's place among the nearest vectors (1-based; absent: not among them). */
+  semanticRank?: number;
+  /** Hybrid searches: the cosine similarity of the hit's vector to the query's (-1 to 1). */
+  semanticScore?: number;
+  /** Hybrid searches: the fused score that orders the hits (weighted reciprocal ranks). */
+  hybridScore?: number;
 }
 
 export type Hit<T extends IndexRecord = IndexRecord> = T & {
@@ -79,6 +87,8 @@ export interface SearchResponse<T extends IndexRecord = IndexRecord> {
   appliedRules?: AppliedRule[];
   /** The query after the rules' word removals, when they removed any. */
   queryAfterRemoval?: string;
+  /** Hybrid searches: hits of the page that were among the nearest vectors (Meilisearch's name). */
+  semanticHitCount?: number;
   serverTimeMS?: number;
   processingTimingsMS?: unknown;
 }

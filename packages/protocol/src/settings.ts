@@ -57,6 +57,54 @@ export interface IndexSettings {
   numericAttributesForFiltering?: string[];
   allowCompressionOfIntegerArray?: boolean;
   userData?: unknown;
+  /**
+   * Vitrine's extension (named as Meilisearch names it): where records' and queries' vectors come from, by
+   * embedder name. Records carry theirs in `_vectors: { <name>: number[] }`; searches use them with `vector` and
+   * `hybrid` (SearchParams). Replaced whole by a settings update, as every setting.
+   */
+  embedders?: Record<string, EmbedderSettings>;
   /** Anything else Algolia accepts is stored and returned untouched. */
   [setting: string]: unknown;
+}
+
+/**
+ * One embedder of `embedders`. `userProvided`: vectors come with the records (`_vectors`) and the queries
+ * (`vector`). `rest`: an HTTP endpoint the shop runs (OpenAI-compatible, Ollama-style or any JSON shape the
+ * `request` and `response` templates describe), called by the server for records after they are written and for
+ * a query's text at search time.
+ */
+export type EmbedderSettings = UserProvidedEmbedder | RestEmbedder;
+
+export interface UserProvidedEmbedder {
+  source: 'userProvided';
+  /** Numbers per vector (1 to 4,096): every vector of this embedder, record's or query's, has exactly these. */
+  dimensions: number;
+}
+
+export interface RestEmbedder {
+  source: 'rest';
+  dimensions: number;
+  /** The endpoint, http or https, called with POST and a JSON body. */
+  url: string;
+  /**
+   * The JSON body sent: `"{{text}}"` where a text goes, or `["{{text}}", "{{..}}"]` for a list of texts (several
+   * records per call).
+   */
+  request: unknown;
+  /**
+   * Where the vector is in the JSON answer: `"{{embedding}}"` at its place, in a list `[<item>, "{{..}}"]` when
+   * the request sends a list.
+   */
+  response: unknown;
+  /** Extra request headers (values that look like secrets are masked when settings are read). */
+  headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer <apiKey>`; never logged, masked when settings are read. */
+  apiKey?: string;
+  /**
+   * The text of a record: `{{doc.attribute}}` placeholders (dotted paths; lists joined with ", "). Default: the
+   * searchable attributes' values, one `attribute: value` line each.
+   */
+  documentTemplate?: string;
+  /** A record's text is cut to this many bytes of UTF-8. Default 400, as Meilisearch. */
+  documentTemplateMaxBytes?: number;
 }

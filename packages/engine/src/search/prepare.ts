@@ -25,6 +25,7 @@ import { computeSortOrder, customOrderFor, extendSortOrder, sortOrderDeps, type 
 import { buildRules } from '../rank/rules/index.ts';
 import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
+import type { VectorStore } from '../vectors/vector-store.ts';
 
 export interface SearchEnvironment {
   store: IndexStore;
@@ -34,6 +35,8 @@ export interface SearchEnvironment {
   scanner: DocumentScanner;
   words: WordCache;
   dictionaries: Dictionaries;
+  /** Records' vectors, for hybrid searches (`vectors/hybrid.ts`). */
+  vectors: VectorStore;
 }
 
 export interface PreparedSearch {

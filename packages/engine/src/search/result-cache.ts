@@ -65,7 +65,9 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
     const filter = options?.extraFilter === undefined ? '' : JSON.stringify(options.extraFilter);
     const retrievedOnly = options?.highlightRetrievedOnly === true ? 'r' : '';
     const unretrievable = options?.unretrievableFacets === true ? 'u' : '';
-    return `${settings}\u0001${filter}\u0001${retrievedOnly}${unretrievable}\u0001${JSON.stringify(keyed)}`;
+    // The query vector a server computed from the query text (a hybrid search): the same text may not always give it.
+    const vector = options?.queryVector === undefined ? '' : `\u0001${Array.prototype.join.call(options.queryVector, ',')}`;
+    return `${settings}\u0001${filter}\u0001${retrievedOnly}${unretrievable}\u0001${JSON.stringify(keyed)}${vector}`;
   } catch {
     return null;
   }

@@ -32,6 +32,8 @@ import { NO_RECORD_READS } from '../index/store.ts';
 import type { FilterNode } from '../filter/types.ts';
 import type { RulePlan } from '../rules/consequences.ts';
 import { merchandise, placePins } from './merchandise.ts';
+import { selectHybrid, semanticSide, type HybridSelection } from '../vectors/hybrid.ts';
+import { hitVectors, vectorsShown } from '../vectors/retrieve.ts';
 
 export type { SearchEnvironment } from './prepare.ts';
 
@@ -189,11 +191,16 @@ function buildHit(record: IndexRecord, spec: HitSpec, info: RankingInfo | undefi
 export class PageHits {
   private readonly records: Uint8Array[];
   private readonly infos: RankingInfo[] | null;
+  /** The hits' `_vectors`, read with their records (null: hits show none). */
+  private readonly vectors: Array<Record<string, number[]> | undefined> | null;
   private next = 0;
 
-  constructor(env: SearchEnvironment, prepared: PreparedSearch, docs: number[], promoted: ReadonlySet<number> | null = null, private readonly spec = hitSpec(env, prepared)) {
+  /** `params`: the search's, for `retrieveVectors`; `hybrid`: a hybrid search's ranks and scores. */
+  constructor(env: SearchEnvironment, prepared: PreparedSearch, docs: number[], promoted: ReadonlySet<number> | null = null, params: SearchParams = {}, hybrid: HybridSelection | null = null, private readonly spec = hitSpec(env, prepared)) {
     this.records = docs.map((doc) => env.store.records.bytes(doc)!);
-    this.infos = prepared.options.getRankingInfo ? docs.map((doc) => rankingInfo(env, prepared, doc, promoted)) : null;
+    this.infos = prepared.options.getRankingInfo ? docs.map((doc) => ({ ...rankingInfo(env, prepared, doc, promoted), ...hybrid?.info(doc) })) : null;
+    const shown = vectorsShown(params, prepared.options.attributesToRetrieve, prepared.options.unretrievableAttributes);
+    this.vectors = shown === null ? null : docs.map((doc) => hitVectors(env.vectors, doc, shown));
   }
 
   get remaining(): number {
@@ -210,7 +217,12 @@ export class PageHits {
   /** Builds up to `count` more hits into `hits`. */
   build(count: number, hits: Hit[]): void {
     const end = Math.min(this.records.length, this.next + count);
-    for (; this.next < end; this.next++) hits.push(buildHit(parseRecord(this.records[this.next]), this.spec, this.infos?.[this.next]));
+    for (; this.next < end; this.next++) {
+      const hit = buildHit(parseRecord(this.records[this.next]), this.spec, this.infos?.[this.next]);
+      const vectors = this.vectors?.[this.next];
+      if (vectors !== undefined) hit._vectors = vectors;
+      hits.push(hit);
+    }
   }
 }
 
@@ -236,6 +248,8 @@ export interface ExecutedSearch {
  */
 export function executeSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined, plan: RulePlan | null = null): ExecutedSearch {
   const started = performance.now();
+  // The vector side first (a hybrid search): preparing a search resets the environment's document scanner.
+  const semantic = semanticSide(env, params, override, extra, plan?.hidden ?? []);
   const prepared = prepareSearch(env, params, override, extra);
   const { options } = prepared;
   const merchandising = plan === null ? null : merchandise(env, prepared, plan, extra);
@@ -253,7 +267,10 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
   let page: number[];
   let sortedInfo: Pick<SearchResponse, 'nbSortedHits' | 'appliedRelevancyStrictness'> = {};
   const groups = options.distinct > 0 && options.attributeForDistinct !== undefined ? distinctGroups(env.store, options.attributeForDistinct) : null;
-  if (override !== undefined && options.relevancyStrictness !== undefined && prepared.context.custom !== null && !prepared.rules.some((r) => r.name.startsWith('asc(') || r.name.startsWith('desc('))) {
+  let outside = merchandising?.outside ?? 0;
+  const hybrid = semantic === null ? null : selectHybrid(prepared, semantic, groups, options.distinct, needRanked, pins);
+  if (hybrid !== null) ({ page, nbHits, outside } = hybrid);
+  else if (override !== undefined && options.relevancyStrictness !== undefined && prepared.context.custom !== null && !prepared.rules.some((r) => r.name.startsWith('asc(') || r.name.startsWith('desc('))) {
     const { sorted, nbSortedHits } = relevantSort(prepared, options.relevancyStrictness);
     page = sorted.slice(0, needRanked);
     sortedInfo = { nbSortedHits, appliedRelevancyStrictness: options.relevancyStrictness };
@@ -264,9 +281,9 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
     page = rankedPrefix(prepared, prepared.matches, prepared.matchCount, needRanked);
   }
   page = (pins.length > 0 ? placePins(page, pins) : page).slice(start, need);
-  nbHits += merchandising?.outside ?? 0;
+  nbHits += outside;
   const facets = computeFacets(env, prepared, groups, extra);
-  const hits = new PageHits(env, prepared, page, pins.length > 0 ? new Set(pins.map((p) => p.doc)) : null);
+  const hits = new PageHits(env, prepared, page, pins.length > 0 ? new Set(pins.map((p) => p.doc)) : null, params, hybrid);
   const pageable = Math.min(sortedInfo.nbSortedHits ?? nbHits, limit);
   const response: SearchResponse = {
     hits: [],
@@ -284,9 +301,10 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
     query: options.query,
     params: encodeParams(params),
     renderingContent: options.renderingContent ?? {},
+    ...(hybrid !== null ? { semanticHitCount: page.filter((doc) => hybrid.semantic(doc)).length } : {}),
     processingTimeMS: Math.round(performance.now() - started),
   };
-  const hitFree = count === 0 && groups === null && sortedInfo.nbSortedHits === undefined && pins.length === 0;
+  const hitFree = count === 0 && groups === null && sortedInfo.nbSortedHits === undefined && pins.length === 0 && hybrid === null;
   return { response, dependencies: hitFree ? countDependencies(env, prepared) : null, page: hits };
 }
 
@@ -397,7 +415,7 @@ export function runBrowse(env: SearchEnvironment, params: SearchParams & { curso
     return true;
   });
   const hits: Hit[] = [];
-  new PageHits(env, prepared, docs).build(docs.length, hits);
+  new PageHits(env, prepared, docs, null, rest).build(docs.length, hits);
   const nbHits = prepared.matchCount;
   const response: BrowseResponse = {
     hits,
