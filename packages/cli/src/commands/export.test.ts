@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateProducts } from '@vitrine/demo';
 import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
 import type { TestServer } from '../testing.ts';
+import { listRecommendRules, saveRecommendRules } from '../importer/recommend-rules.ts';
 import { exportPaths } from './export.ts';
 
 let test: TestServer;
@@ -34,6 +35,13 @@ beforeAll(async () => {
     ],
   });
   await client.waitForTask({ indexName: 'shop', taskID: rules.taskID });
+  await saveRecommendRules(client, 'shop', {
+    'related-products': [
+      { objectID: 'same-brand', condition: { filters: 'brand:Dorel', context: 'web' }, consequence: { params: { automaticFacetFilters: [{ facet: 'brand' }] } } },
+      { objectID: 'pin', consequence: { promote: [{ objectID: products[1].objectID, position: 0 }], hide: [{ objectID: products[2].objectID }] } },
+    ],
+    'trending-items': [{ objectID: 'cheap', description: 'cheap first', consequence: { params: { optionalFilters: ['brand:Dorel<score=2>'] } }, validity: [{ from: 0 }] }],
+  });
   const saved = await client.saveObjects({ indexName: 'shop', objects: products, waitForTasks: true });
   expect(saved.length).toBeGreaterThan(0);
 });
@@ -49,6 +57,8 @@ async function snapshotOf(indexName: string) {
     records: await allRecords(client, indexName),
     settings: await client.getSettings({ indexName }),
     rules: (await client.searchRules({ indexName, searchRulesParams: { hitsPerPage: 100 } })).hits,
+    // Saved anew on import: only their time of saving differs.
+    recommendRules: Object.entries(await listRecommendRules(client, indexName)).map(([model, rules]) => [model, rules!.map(({ _metadata: _m, ...rule }) => rule)]),
     synonyms: synonyms.hits
       .map((hit) => {
         const { _highlightResult: _h, ...synonym } = hit as typeof hit & { _highlightResult?: unknown };
@@ -59,13 +69,20 @@ async function snapshotOf(indexName: string) {
 }
 
 describe('vitrine export', () => {
-  it('names its four files after --out', () => {
-    expect(exportPaths('/x/out.ndjson', 'shop')).toEqual({ records: '/x/out.ndjson', settings: '/x/out.settings.json', synonyms: '/x/out.synonyms.json', rules: '/x/out.rules.json' });
+  it('names its five files after --out', () => {
+    expect(exportPaths('/x/out.ndjson', 'shop')).toEqual({
+      records: '/x/out.ndjson',
+      settings: '/x/out.settings.json',
+      synonyms: '/x/out.synonyms.json',
+      rules: '/x/out.rules.json',
+      recommendRules: '/x/out.recommend-rules.json',
+    });
     expect(exportPaths('/x/backup', 'shop')).toEqual({
       records: '/x/backup/shop.ndjson',
       settings: '/x/backup/shop.settings.json',
       synonyms: '/x/backup/shop.synonyms.json',
       rules: '/x/backup/shop.rules.json',
+      recommendRules: '/x/backup/shop.recommend-rules.json',
     });
   });
 
@@ -76,7 +93,7 @@ describe('vitrine export', () => {
     expect(readFileSync(join(out, 'shop.ndjson'), 'utf8').trim().split('\n')).toHaveLength(products.length);
 
     const imported = await runCli(
-      ['import', join(out, 'shop.ndjson'), '--index', 'shop_restored', '--settings', join(out, 'shop.settings.json'), '--synonyms', join(out, 'shop.synonyms.json'), '--rules', join(out, 'shop.rules.json')],
+      ['import', join(out, 'shop.ndjson'), '--index', 'shop_restored', '--settings', join(out, 'shop.settings.json'), '--synonyms', join(out, 'shop.synonyms.json'), '--rules', join(out, 'shop.rules.json'), '--recommend-rules', join(out, 'shop.recommend-rules.json')],
       { env: test.env, cwd: dir },
     );
     expect(imported.code, imported.stderr).toBe(0);
@@ -90,6 +107,9 @@ describe('vitrine export', () => {
     expect(original.synonyms).toHaveLength(2);
     expect(restored.rules).toEqual(original.rules);
     expect(original.rules.map((rule) => rule.objectID)).toEqual(['banner', 'pin']);
+    expect(restored.recommendRules).toEqual(original.recommendRules);
+    expect(original.recommendRules.flatMap(([, rules]) => (rules as Array<{ objectID: string }>).map((rule) => rule.objectID))).toEqual(['pin', 'same-brand', 'cheap']);
+    expect(exported.stdout).toMatch(/3 Recommend rules to .*shop\.recommend-rules\.json/);
   });
 
   it('fails cleanly for an index that does not exist, writing nothing', async () => {

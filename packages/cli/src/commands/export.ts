@@ -5,6 +5,7 @@ import type { CliContext } from '../context.ts';
 import { apiStatus, CliError, messageOf } from '../errors.ts';
 import type { ApiClient } from '../importer/client.ts';
 import { browsePage, listRules, listSynonyms } from '../importer/index-content.ts';
+import { countRecommendRules, listRecommendRules } from '../importer/recommend-rules.ts';
 import { createProgress } from '../io/progress.ts';
 import type { Command } from './command.ts';
 import { stringOption } from './command.ts';
@@ -15,17 +16,24 @@ export interface ExportPaths {
   settings: string;
   synonyms: string;
   rules: string;
+  recommendRules: string;
 }
 
 /**
- * `--out products.ndjson` → that file plus `products.settings.json`, `products.synonyms.json` and
- * `products.rules.json` beside it; any other `--out` is a folder that receives `<index>.ndjson` and the three
- * JSON files.
+ * `--out products.ndjson` → that file plus `products.settings.json`, `products.synonyms.json`,
+ * `products.rules.json` and `products.recommend-rules.json` beside it; any other `--out` is a folder that
+ * receives `<index>.ndjson` and the four JSON files.
  */
 export function exportPaths(out: string, indexName: string): ExportPaths {
   const file = /\.(ndjson|jsonl)$/i.exec(out);
   const stem = file ? out.slice(0, file.index) : join(out, indexName);
-  return { records: file ? out : `${stem}.ndjson`, settings: `${stem}.settings.json`, synonyms: `${stem}.synonyms.json`, rules: `${stem}.rules.json` };
+  return {
+    records: file ? out : `${stem}.ndjson`,
+    settings: `${stem}.settings.json`,
+    synonyms: `${stem}.synonyms.json`,
+    rules: `${stem}.rules.json`,
+    recommendRules: `${stem}.recommend-rules.json`,
+  };
 }
 
 async function exportRecords(client: ApiClient, indexName: string, path: string, ctx: CliContext): Promise<number> {
@@ -57,19 +65,20 @@ async function exportRecords(client: ApiClient, indexName: string, path: string,
 
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'Export an index: records (NDJSON), settings, synonyms and rules (JSON)',
+  summary: 'Export an index: records (NDJSON), settings, synonyms, rules and Recommend rules (JSON)',
   help: `Usage: vitrine export --index <name> --out <folder|file.ndjson> [options]
 
-Writes an index's records (one JSON object per line), settings, synonyms and rules, in the forms vitrine
-import reads:
+Writes an index's records (one JSON object per line), settings, synonyms, rules and Recommend rules (by
+model), in the forms vitrine import reads:
   vitrine import products.ndjson --index products --settings products.settings.json \\
-    --synonyms products.synonyms.json --rules products.rules.json
+    --synonyms products.synonyms.json --rules products.rules.json \\
+    --recommend-rules products.recommend-rules.json
 
 Options:
   --index NAME     Index to export (required)
-  --out PATH       A .ndjson file (settings, synonyms and rules are written beside it as <name>.settings.json,
-                   <name>.synonyms.json and <name>.rules.json), or a folder that receives <index>.ndjson and
-                   the three JSON files
+  --out PATH       A .ndjson file (settings, synonyms, rules and Recommend rules are written beside it as
+                   <name>.settings.json, <name>.synonyms.json, <name>.rules.json and
+                   <name>.recommend-rules.json), or a folder that receives <index>.ndjson and the four JSON files
 
 ${CONNECTION_HELP}`,
   options: { index: { type: 'string' }, out: { type: 'string' }, ...connectionOptions },
@@ -91,9 +100,12 @@ ${CONNECTION_HELP}`,
       writeFileSync(paths.synonyms, JSON.stringify(synonyms, null, 2) + '\n');
       const rules = await listRules(client, indexName);
       writeFileSync(paths.rules, JSON.stringify(rules, null, 2) + '\n');
+      const recommendRules = await listRecommendRules(client, indexName);
+      writeFileSync(paths.recommendRules, JSON.stringify(recommendRules, null, 2) + '\n');
       ctx.stdout.write(
         `Exported "${indexName}": ${count} records to ${paths.records}, settings to ${paths.settings}, ` +
-          `${synonyms.length} synonyms to ${paths.synonyms}, ${rules.length} rules to ${paths.rules}.\n`,
+          `${synonyms.length} synonyms to ${paths.synonyms}, ${rules.length} rules to ${paths.rules}, ` +
+          `${countRecommendRules(recommendRules)} Recommend rules to ${paths.recommendRules}.\n`,
       );
     } catch (error) {
       if (error instanceof CliError) throw error;

@@ -1,12 +1,13 @@
 /**
  * `vitrine import --replace` against a real server on loopback (issue 49, item 4): the live index is replaced
  * only when every record landed; with lines the reader rejects, or records the server refuses, it is left as it
- * was (records, settings) and the command says so with exit code 1. `--allow-rejected` replaces it with what
- * landed, as before.
+ * was (records, settings, Recommend rules) and the command says so with exit code 1. `--allow-rejected`
+ * replaces it with what landed, as before. Recommend rules go to the live index's name, never to the temporary one.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRecommendRules, saveRecommendRules } from '../importer/recommend-rules.ts';
 import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
 import type { TestServer } from '../testing.ts';
 
@@ -43,13 +44,16 @@ describe('vitrine import --replace', () => {
 
   it('leaves the live index unchanged when lines cannot be read, and says so (exit 1)', async () => {
     await liveIndex('shop');
-    const run = await importFile(file('partial.ndjson', unreadable), '--index', 'shop', '--replace', '--settings', file('new-settings.json', ['{"customRanking":["desc(name)"]}']));
+    await saveRecommendRules(test.client, 'shop', { 'related-products': [{ objectID: 'kept' }] });
+    const run = await importFile(file('partial.ndjson', unreadable), '--index', 'shop', '--replace', '--settings', file('new-settings.json', ['{"customRanking":["desc(name)"]}']),
+      '--recommend-rules', file('new-recommend-rules.json', ['{"related-products":[{"objectID":"new"}]}']));
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/Records read: 8, sent: 2, accepted: 2, rejected: 6\./);
     expect(run.stdout).not.toMatch(/Replaced/);
     expect(run.stderr).toMatch(/"shop" was not replaced: 6 of 8 records were rejected; it still holds what it held before\. --allow-rejected replaces it with the 2 records that landed\./);
     expect(await allRecords(test.client, 'shop')).toHaveLength(500);
     expect(await test.client.getSettings({ indexName: 'shop' })).toMatchObject({ customRanking: ['asc(name)'] });
+    expect((await listRecommendRules(test.client, 'shop'))['related-products']!.map((rule) => rule.objectID)).toEqual(['kept']);
     expect(await temporaryIndexes('shop')).toEqual([]);
   });
 
@@ -79,9 +83,18 @@ describe('vitrine import --replace', () => {
 
   it('replaces it when every record landed, and refuses --allow-rejected without --replace', async () => {
     await liveIndex('whole');
-    const run = await importFile(file('whole.ndjson', ['{"objectID":"w1"}', '{"objectID":"w2"}']), '--index', 'whole', '--replace');
+    await saveRecommendRules(test.client, 'whole', { 'related-products': [{ objectID: 'old' }], 'trending-items': [{ objectID: 'kept' }] });
+    const recommendRules = file('whole-recommend-rules.json', ['{"related-products":[{"objectID":"new","consequence":{"hide":[{"objectID":"w1"}]}}]}']);
+    const run = await importFile(file('whole.ndjson', ['{"objectID":"w1"}', '{"objectID":"w2"}']), '--index', 'whole', '--replace', '--recommend-rules', recommendRules);
     expect(run.code).toBe(0);
     expect((await allRecords(test.client, 'whole')).map((record) => record.objectID)).toEqual(['w1', 'w2']);
+    // Recommend rules belong to the name: the file's model replaced on the live index, the others kept.
+    const rules = await listRecommendRules(test.client, 'whole');
+    expect(rules['related-products']!.map(({ _metadata: _m, ...rule }) => rule)).toEqual([{ objectID: 'new', consequence: { hide: [{ objectID: 'w1' }] } }]);
+    expect(rules['trending-items']!.map((rule) => rule.objectID)).toEqual(['kept']);
+    const wrong = await importFile(file('w.ndjson', ['{"objectID":"w3"}']), '--index', 'whole', '--recommend-rules', file('wrong.json', ['{"looking-similar":[]}']));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/names "looking-similar": expected related-products/);
     const usage = await importFile(file('upsert.ndjson', ['{"objectID":"u1"}']), '--index', 'whole', '--allow-rejected');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--allow-rejected goes with --replace/);

@@ -8,6 +8,7 @@ import type { ApiClient } from '../importer/client.ts';
 import { ErrorReport, formatCounts, formatRecordError } from '../importer/report.ts';
 import type { ImportCounts } from '../importer/report.ts';
 import { BatchSender } from '../importer/sender.ts';
+import { checkRecommendRulesFile, saveRecommendRules } from '../importer/recommend-rules.ts';
 import { detectFormat, openRecordSource } from '../importer/sources.ts';
 import { createProgress, formatDuration } from '../io/progress.ts';
 import type { Command } from './command.ts';
@@ -104,6 +105,9 @@ Options:
   --synonyms FILE      Synonyms (JSON array, as vitrine export writes them), replacing existing ones
   --rules FILE         Rules (JSON array, as vitrine export or Algolia's dashboard export writes them),
                        replacing existing ones
+  --recommend-rules FILE
+                       Recommend rules by model (JSON object, as vitrine export writes it), replacing the
+                       rules of each model the file lists; written once the records are in place
   --replace            Replace the whole index atomically: import into a temporary index, then move it over
                        the target (searches see the old records until the switch). Only when every record
                        landed: if any was rejected, the index is left as it was and the exit code is 1
@@ -126,6 +130,7 @@ ${CONNECTION_HELP}`,
     settings: { type: 'string' },
     synonyms: { type: 'string' },
     rules: { type: 'string' },
+    'recommend-rules': { type: 'string' },
     replace: { type: 'boolean' },
     'allow-rejected': { type: 'boolean' },
     'batch-size': { type: 'string' },
@@ -152,6 +157,10 @@ ${CONNECTION_HELP}`,
       : undefined;
     const rulesPath = stringOption(values, 'rules');
     const rules = rulesPath ? readJsonFile<Rule[]>(resolve(ctx.cwd, rulesPath), 'rules', Array.isArray) : undefined;
+    const recommendRulesPath = stringOption(values, 'recommend-rules');
+    const recommendRules = recommendRulesPath
+      ? checkRecommendRulesFile(readJsonFile<unknown>(resolve(ctx.cwd, recommendRulesPath), 'Recommend rules', () => true), recommendRulesPath)
+      : undefined;
     const client = connect(values, ctx);
     const replace = values.replace === true;
     const allowRejected = values['allow-rejected'] === true;
@@ -210,6 +219,8 @@ ${CONNECTION_HELP}`,
         });
         await waitForTask(client, indexName, move.taskID);
       }
+      // Recommend rules belong to the index's name: written to it (not to the temporary index), once it is whole.
+      if (recommendRules && !kept) await saveRecommendRules(client, indexName, recommendRules);
       if (replicas && !kept) {
         const task = await client.setSettings({ indexName, indexSettings: { replicas } });
         await waitForTask(client, indexName, task.taskID);

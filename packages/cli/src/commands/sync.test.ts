@@ -1,6 +1,6 @@
 /**
  * `vitrine sync` between two real servers on loopback: a full copy (records, settings, replicas, synonyms, rules
- * when the server has them) answering every query the same on both sides, a sync stopped by Ctrl+C and then by
+ * when the server has them, Recommend rules) answering every query the same on both sides, a sync stopped by Ctrl+C and then by
  * kill -9 that resumes to the same end, a destination that refuses records (a mismatch, exit 1), and wrong
  * credentials refused cleanly.
  */
@@ -13,6 +13,7 @@ import { demoReplicaSettings, demoSettings, generateProducts } from '@vitrine/de
 import { apiStatus } from '../errors.ts';
 import type { ApiClient } from '../importer/client.ts';
 import { listRules, listSynonyms } from '../importer/index-content.ts';
+import { listRecommendRules, saveRecommendRules } from '../importer/recommend-rules.ts';
 import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
 import type { TestServer } from '../testing.ts';
 
@@ -65,8 +66,14 @@ beforeAll(async () => {
   } catch (error) {
     if (apiStatus(error) !== 404) throw error;
   }
+  await saveRecommendRules(source.client, 'products', {
+    'related-products': [{ objectID: 'pin-1', condition: { context: 'web' }, consequence: { promote: [{ objectID: '1', position: 0 }] } }],
+    'trending-items': [{ objectID: 'cheap', consequence: { params: { filters: 'price < 80' } } }],
+  });
+  await saveRecommendRules(source.client, replicaNames[0], { 'bought-together': [{ objectID: 'on-replica', consequence: { hide: [{ objectID: '3' }] } }] });
   // The destination already has an older "products": the sync replaces it whole.
   await destination.client.saveObjects({ indexName: 'products', objects: [{ objectID: 'old-1', name: 'Old wallet' }], waitForTasks: true });
+  await saveRecommendRules(destination.client, 'products', { 'related-products': [{ objectID: 'old' }], 'bought-together': [{ objectID: 'kept' }] });
 }, 120_000);
 
 afterAll(async () => {
@@ -129,6 +136,18 @@ describe('vitrine sync --to-url', () => {
       expect(destinationRules).toEqual([]);
       await expect(source.client.searchRules({ indexName: 'products', searchRulesParams: {} })).rejects.toMatchObject({ status: 404 });
     }
+  });
+
+  it("copies Recommend rules to each index's own name, model by model", async () => {
+    const without = (rules: Array<{ _metadata?: unknown }> | undefined) => (rules ?? []).map(({ _metadata: _m, ...rule }) => rule);
+    const copied = await listRecommendRules(destination.client, 'products');
+    const original = await listRecommendRules(source.client, 'products');
+    expect(without(copied['related-products'])).toEqual(without(original['related-products']));
+    expect(without(copied['trending-items'])).toEqual(without(original['trending-items']));
+    expect(copied['related-products']!.map((rule) => rule.objectID)).toEqual(['pin-1']);
+    // A model without rules at the source is left as the destination had it.
+    expect(copied['bought-together']!.map((rule) => rule.objectID)).toEqual(['kept']);
+    expect((await listRecommendRules(destination.client, replicaNames[0]))['bought-together']!.map((rule) => rule.objectID)).toEqual(['on-replica']);
   });
 
   it('syncs again over a destination that has the replicas already, bringing the changes made since', async () => {

@@ -112,14 +112,14 @@ function destinationKey(values: OptionValues, ctx: CliContext): string {
 
 export const syncCommand: Command = {
   name: 'sync',
-  summary: 'Copy indices (records, settings, replicas, synonyms, rules) to hosted Algolia or another server',
+  summary: 'Copy indices (records, settings, replicas, synonyms, rules, Recommend rules) to hosted Algolia or another server',
   help: `Usage: VITRINE_SYNC_API_KEY=KEY vitrine sync --to-app-id ID [--to-url URL] [--index NAME ...] [options]
 
 Copies indices from this Vitrine server to another Algolia-compatible application: hosted Algolia by default,
 or the server at --to-url (another Vitrine). Each index's settings, synonyms, rules and records go to a
 temporary index on the destination, which is then moved over the destination's index in one operation (searches
-there see the old content until then); replicas follow, created through the primary's "replicas" setting, with
-their own settings. Records are browsed and written in batches. Then each index is compared on both sides (record
+there see the old content until then); the index's Recommend rules follow (to the index itself: they belong to
+its name), then replicas, created through the primary's "replicas" setting, with their own settings. Records are browsed and written in batches. Then each index is compared on both sides (record
 count and checksum); the command fails if any differs.
 
 An interrupted sync (Ctrl+C, a crash, a lost connection) continues where it stopped when run again: the state is

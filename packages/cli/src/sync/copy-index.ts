@@ -6,6 +6,7 @@ import { waitForTask } from '../importer/client.ts';
 import type { ApiClient } from '../importer/client.ts';
 import { browsePage, listRules, listSynonyms } from '../importer/index-content.ts';
 import type { BrowsedPage } from '../importer/index-content.ts';
+import { listRecommendRules, saveRecommendRules } from '../importer/recommend-rules.ts';
 import { BatchSender } from '../importer/sender.ts';
 import { createProgress } from '../io/progress.ts';
 import type { Endpoint } from './endpoints.ts';
@@ -87,6 +88,15 @@ async function copySynonymsAndRules(from: string, to: string, source: ApiClient,
   }
 }
 
+/**
+ * Recommend rules of `from` written to `to`, model by model (each replacing the destination's); a model without
+ * rules at the source is left as it is, so a destination without Recommend need not have the API. They belong to
+ * the index's name: written to the real index, after the move, never to the temporary one.
+ */
+async function copyRecommendRules(from: string, to: string, source: ApiClient, destination: ApiClient): Promise<void> {
+  await saveRecommendRules(destination, to, await listRecommendRules(source, from), { onlyNonEmpty: true });
+}
+
 /** A cursor the source no longer recognises (its record was deleted and the index rebuilt): browse again. */
 const isExpiredCursor = (error: unknown) => apiStatus(error) === 400 && /cursor/i.test(messageOf(error));
 
@@ -162,12 +172,14 @@ async function moveIntoPlace(indexName: string, progress: IndexProgress, client:
 }
 
 /**
- * Replicas are created the way Algolia wants, through the primary's `replicas` setting; then each gets the
- * settings in which the source's replica differs from what the destination's has (a virtual replica accepts only
- * a few settings of its own, and those are the ones that differ), and its own synonyms and rules.
+ * The primary's Recommend rules, then its replicas, created the way Algolia wants, through the primary's
+ * `replicas` setting; then each gets the settings in which the source's replica differs from what the
+ * destination's has (a virtual replica accepts only a few settings of its own, and those are the ones that
+ * differ), and its own synonyms, rules and Recommend rules.
  */
 async function copyReplicas(indexName: string, replicas: string[], { source, destination }: CopyOptions): Promise<void> {
   const client = destination.client;
+  await copyRecommendRules(indexName, indexName, source.client, client);
   const current = await client.getSettings({ indexName });
   if (stringify(current.replicas ?? []) !== stringify(replicas)) {
     const task = await client.setSettings({ indexName, indexSettings: { replicas } });
@@ -182,5 +194,6 @@ async function copyReplicas(indexName: string, replicas: string[], { source, des
       await waitForTask(client, replica, task.taskID);
     }
     await copySynonymsAndRules(replica, replica, source.client, client);
+    await copyRecommendRules(replica, replica, source.client, client);
   }
 }
