@@ -51,6 +51,19 @@ describe('facets', () => {
     expect(order('alpha')).toEqual(['Alpha', 'Beta', 'Mu', 'Zeta']);
   });
 
+  it('reads an empty sortFacetValuesBy as none given: the index\'s order, else count', () => {
+    const make = (settings: Record<string, unknown>) => {
+      const index = new SearchIndex({ searchableAttributes: ['name'], attributesForFaceting: ['brand'], ...settings });
+      index.saveObjects(['Zeta', 'Mu', 'Beta', 'Zeta'].map((brand, i) => ({ objectID: String(i), name: 'lamp', brand })));
+      return (sortFacetValuesBy?: string) => Object.keys(index.search({ query: '', facets: ['brand'], sortFacetValuesBy } as never).facets!.brand);
+    };
+    expect(make({})('')).toEqual(['Zeta', 'Beta', 'Mu']);
+    expect(make({ sortFacetValuesBy: 'alpha' })('')).toEqual(['Beta', 'Mu', 'Zeta']);
+    expect(make({ sortFacetValuesBy: '' })()).toEqual(['Zeta', 'Beta', 'Mu']);
+    expect(make({ sortFacetValuesBy: '' })('alpha')).toEqual(['Beta', 'Mu', 'Zeta']);
+    expect(() => make({})('bogus')).toThrow(EngineError);
+  });
+
   it('counts within the query and filters', () => {
     const r = catalogue().search({ query: 'chair', facets: ['colors'], filters: 'onSale:true' });
     expect(r.nbHits).toBe(1);

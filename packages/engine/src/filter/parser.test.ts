@@ -126,6 +126,8 @@ describe('parseFilterString: positioned errors', () => {
     ['(a:1 OR b:2', 'filters: Unexpected end of input expected ")" at col 12'],
     ['a:1)', 'filters: Unexpected token ")" without a matching "(" at col 4'],
     ['a:1 b:2', 'filters: Unexpected token "b" expected AND, OR or end of input at col 5'],
+    // An unquoted value of several words: a 400 on Algolia too ("Unexpected token string(Corp) expected end of filter").
+    ['brand:Acme Corp', 'filters: Unexpected token "Corp" expected AND, OR or end of input at col 12'],
     ['price > cheap', 'filters: Unexpected token "cheap" expected number at col 9'],
     ['price > "3"', 'filters: Unexpected token "3" expected number at col 9'],
     ['price:1 TO', 'filters: Unexpected end of input expected number at col 11'],

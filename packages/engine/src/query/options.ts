@@ -116,6 +116,16 @@ function readEnum<T extends string>(name: string, value: unknown, allowed: reado
   invalid(name, `expected one of ${allowed.join(', ')}`);
 }
 
+const FACET_ORDERS = ['count', 'alpha'] as const;
+
+/**
+ * The `sortFacetValuesBy` that applies: the search's, else the index's. An empty string is no value (the spec
+ * types the parameter as any string, and Algolia's own clients send `""` with their other empty parameters).
+ */
+function facetOrderOf(searched: unknown, setting: unknown): unknown {
+  return [searched, setting].find((value) => value !== undefined && value !== '');
+}
+
 function readString(name: string, value: unknown, fallback: string): string {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'string') invalid(name, 'expected a string');
@@ -189,7 +199,7 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     relevancyStrictness: index.relevancyStrictness === undefined && p.relevancyStrictness === undefined ? undefined : readInt('relevancyStrictness', get('relevancyStrictness'), 100, 0, 100),
     facets,
     maxValuesPerFacet: readInt('maxValuesPerFacet', get('maxValuesPerFacet'), 100, 0, 1000),
-    sortFacetValuesBy: readEnum('sortFacetValuesBy', get('sortFacetValuesBy'), ['count', 'alpha'] as const, 'count'),
+    sortFacetValuesBy: readEnum('sortFacetValuesBy', facetOrderOf(p.sortFacetValuesBy, index.sortFacetValuesBy), FACET_ORDERS, 'count'),
     facetingAfterDistinct: readBool('facetingAfterDistinct', get('facetingAfterDistinct'), false),
     attributesToRetrieve: readList('attributesToRetrieve', get('attributesToRetrieve')) ?? ['*'],
     unretrievableAttributes: readList('unretrievableAttributes', index.unretrievableAttributes) ?? [],

@@ -92,6 +92,29 @@ describe('settings and replicas', () => {
     expect(response.json().message).toMatch(/customRanking/);
   });
 
+  it('reads an empty sortFacetValuesBy as none (count) and refuses a value no search could take', async () => {
+    const facets = async (body: Record<string, unknown> = {}) => {
+      const response = await t.call('POST', '/1/indexes/facet-order/query', { facets: ['brand'], ...body });
+      expect(response.statusCode).toBe(200);
+      return Object.keys(response.json().facets.brand);
+    };
+    const brands = ['Zeta', 'Mu', 'Beta', 'Zeta'];
+    await t.settle(await t.call('POST', '/1/indexes/facet-order/batch', { requests: brands.map((brand, i) => ({ action: 'addObject', body: { objectID: String(i), brand } })) }));
+    await put('facet-order', { attributesForFaceting: ['brand'], sortFacetValuesBy: 'alpha' });
+    // A search's "" leaves the index's order; the index's "" is the default order, by count.
+    expect(await facets({ sortFacetValuesBy: '' })).toEqual(['Beta', 'Mu', 'Zeta']);
+    expect(await facets({ params: 'sortFacetValuesBy=&facets=brand' })).toEqual(['Beta', 'Mu', 'Zeta']);
+    expect((await put('facet-order', { sortFacetValuesBy: '' })).statusCode).toBe(200);
+    expect(await facets()).toEqual(['Zeta', 'Beta', 'Mu']);
+    expect(await facets({ sortFacetValuesBy: '' })).toEqual(['Zeta', 'Beta', 'Mu']);
+    expect(await facets({ sortFacetValuesBy: 'alpha' })).toEqual(['Beta', 'Mu', 'Zeta']);
+    // Stored, "bogus" would have made every search of the index a 400.
+    const refused = await put('facet-order', { sortFacetValuesBy: 'bogus' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/sortFacetValuesBy.*count or alpha/);
+    expect(await facets()).toEqual(['Zeta', 'Beta', 'Mu']);
+  });
+
   it('detaches replicas: a standard one keeps a copy of the records, a virtual one is deleted', async () => {
     await put('shop', { replicas: [] });
     expect((await get('shop')).replicas).toBeUndefined();

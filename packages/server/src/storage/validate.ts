@@ -112,6 +112,12 @@ export function validateSettingsPatch(registry: IndexRegistry, indexName: string
       throw createError('INVALID_PARAMETER', name, `must be an integer between 0 and ${max}`);
     }
   }
+  // Every search of the index reads it: a value no search takes would make them all fail. Checked on the patch
+  // only, so that an index stored with such a value still loads (and can be set right).
+  const facetOrder = patch.sortFacetValuesBy;
+  if (facetOrder !== undefined && facetOrder !== null && facetOrder !== '' && facetOrder !== 'count' && facetOrder !== 'alpha') {
+    throw createError('INVALID_PARAMETER', 'sortFacetValuesBy', 'must be count or alpha');
+  }
   const entry = registry.get(indexName);
   if ('primary' in patch && patch.primary !== undefined) throw createError('INVALID_PARAMETER', 'primary', 'read-only, set replicas on the primary instead');
   if ('replicas' in patch && patch.replicas !== null) {
