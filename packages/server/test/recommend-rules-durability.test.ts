@@ -3,10 +3,12 @@
  * the test kills the server at a random moment, then restarts it on the same data folder, several times
  * (snapshots taken often, so restarts read them from snapshots' manifests and from the log; every other round
  * with a search thread). Every acknowledged batch must be there whole, every acknowledged deletion done, no
- * batch seen in part, and recommendations must apply the rules after the restart.
+ * batch seen in part, and recommendations must apply the rules after the restart. A backup holds them too.
  */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, APP_ID, removeDir, SEARCH_KEY, spawnServer, tempDir } from '../src/test-support.ts';
+import { startServer } from '../src/index.ts';
+import { ADMIN_KEY, APP_ID, removeDir, SEARCH_KEY, spawnServer, startTestServer, tempDir } from '../src/test-support.ts';
 
 const ROUNDS = 3;
 const BATCH = 5;
@@ -95,5 +97,33 @@ describe('Recommend rules under kill -9', () => {
     }
     expect(acked.size).toBeGreaterThan(0);
     expect(deleted.size).toBeGreaterThan(0);
+  });
+});
+
+describe('Recommend rules in a backup', () => {
+  const target = tempDir('vitrine-recommend-rules-backup-');
+  afterAll(() => removeDir(target));
+
+  it('are in the copy (`vitrine backup`), served as they were', async () => {
+    const t = await startTestServer();
+    const to = join(target, 'copy');
+    try {
+      expect((await t.call('POST', '/1/indexes/shop/batch', { requests: [{ action: 'addObject', body: { objectID: 'p1' } }] })).status).toBe(200);
+      const saved = await t.call('POST', '/1/indexes/shop/trending-items/recommend/rules/batch', [ruleFor('b1')]);
+      expect(saved.status).toBe(200);
+      const response = await fetch(`${t.url}/1/vitrine/backup`, { method: 'POST', headers: headers(), body: JSON.stringify({ to }) });
+      const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { event: string });
+      expect(lines.at(-1)?.event).toBe('done');
+    } finally {
+      await t.close();
+    }
+    const restored = await startServer({ dataDir: to, appId: APP_ID, adminApiKey: ADMIN_KEY, searchApiKey: SEARCH_KEY, port: 0 });
+    try {
+      const rule = await fetch(`${restored.url}/1/indexes/shop/trending-items/recommend/rules/b1`, { headers: headers() });
+      expect(rule.status).toBe(200);
+      expect({ ...((await rule.json()) as object), _metadata: undefined }).toEqual({ ...ruleFor('b1'), _metadata: undefined });
+    } finally {
+      await restored.close();
+    }
   });
 });
