@@ -50,7 +50,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
+export function concatBytes(parts: Uint8Array[], size: number): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(size);
   let offset = 0;
@@ -71,23 +71,19 @@ function decodeLine(line: number, raw: Uint8Array, options: ImportLineOptions): 
   } catch {
     if (options.replaceInvalidUtf8) return { line, text: lenient.decode(bytes), bytes: bytes.length };
     const at = firstInvalidUtf8(bytes);
-    const hex = bytes[at].toString(16).toUpperCase().padStart(2, '0');
-    return {
-      line,
-      error:
-        `not valid UTF-8 text (byte 0x${hex} at position ${count.format(at + 1)} of the line): ` +
-        'save the file as UTF-8, or ask for invalid bytes to be replaced',
-    };
+    return { line, error: invalidUtf8Reason(bytes[at], `at position ${count.format(at + 1)} of the line`) };
   }
 }
 
-function tooLong(line: number, size: number): ImportLine {
-  return {
-    line,
-    error:
-      `the line is ${count.format(size)} bytes long, not read: a record may take at most ` +
-      `${count.format(MAX_RECORD_BYTES)} bytes (100 KB)`,
-  };
+/** Why text was not read for a byte that is not UTF-8; `where` places the byte ("at position 28 of the line"). */
+export function invalidUtf8Reason(byte: number, where: string): string {
+  const hex = byte.toString(16).toUpperCase().padStart(2, '0');
+  return `not valid UTF-8 text (byte 0x${hex} ${where}): save the file as UTF-8, or ask for invalid bytes to be replaced`;
+}
+
+/** Why a line (or a JSON array's element) of `size` bytes was skipped unread. */
+export function tooLongReason(what: 'line' | 'record', size: number): string {
+  return `the ${what} is ${count.format(size)} bytes long, not read: a record may take at most ${count.format(MAX_RECORD_BYTES)} bytes (100 KB)`;
 }
 
 /**
@@ -111,7 +107,7 @@ export async function* readImportLines(chunks: AsyncIterable<Uint8Array>, option
   };
   const finish = (): ImportLine => {
     line++;
-    const done = overflow ? tooLong(line, size) : decodeLine(line, concat(parts, size), options);
+    const done = overflow ? { line, error: tooLongReason('line', size) } : decodeLine(line, concatBytes(parts, size), options);
     parts = [];
     size = 0;
     overflow = false;

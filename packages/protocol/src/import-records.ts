@@ -7,10 +7,13 @@
 import type { ImportLine } from './import-lines.ts';
 import { MAX_RECORD_BYTES, MAX_RECORD_NESTING } from './limits.ts';
 
-/** A record read at `line` (a CSV record's first line), or why that line gives none. `fatal`: nothing more is read. */
+/**
+ * A record read at `line` (a CSV record's or a JSON array element's first line), or why that line gives none.
+ * `element`: the element's number in a JSON array (several may start on one line). `fatal`: nothing more is read.
+ */
 export type ImportItem =
-  | { line: number; record: Record<string, unknown> }
-  | { line: number; error: string; objectID?: string; fatal?: boolean };
+  | { line: number; element?: number; record: Record<string, unknown> }
+  | { line: number; element?: number; error: string; objectID?: string; fatal?: boolean };
 
 const count = new Intl.NumberFormat('en-US');
 const encoder = new TextEncoder();

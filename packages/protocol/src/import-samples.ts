@@ -1,11 +1,20 @@
 /**
  * Import files for tests (the CLI's and the console's): good lines mixed with each kind of bad line an importer
- * must report at its own line. Not exported from the package: tests import it by path.
+ * must report at its own line, as NDJSON, CSV or a JSON array (pretty-printed, or one element per line). Not
+ * exported from the package: tests import it by path.
  */
 export type BadLineKind = 'deep' | 'oversize' | 'malformed' | 'notObject' | 'invalidUtf8' | 'hugeLine' | 'openQuote' | 'cellCount';
 
 export const NDJSON_BAD_KINDS: readonly BadLineKind[] = ['deep', 'oversize', 'malformed', 'notObject', 'invalidUtf8', 'hugeLine'];
 export const CSV_BAD_KINDS: readonly BadLineKind[] = ['deep', 'oversize', 'openQuote', 'cellCount', 'invalidUtf8', 'hugeLine'];
+/** A JSON array's bad elements: NDJSON's, a malformed one being a record left open (the next one must still land). */
+export const JSON_BAD_KINDS = NDJSON_BAD_KINDS;
+
+export type SampleFormat = 'ndjson' | 'csv' | 'json';
+/** How a JSON array is laid out: `JSON.stringify(records, null, 2)`, or `[`, one element per line, `]`. */
+export type JsonLayout = 'pretty' | 'lines';
+
+export const BAD_KINDS: Record<SampleFormat, readonly BadLineKind[]> = { ndjson: NDJSON_BAD_KINDS, csv: CSV_BAD_KINDS, json: JSON_BAD_KINDS };
 
 /** What each kind's report must say (a word of it), for tests that check the reason a merchant reads. */
 export const REASON_OF: Record<BadLineKind, RegExp> = {
@@ -14,7 +23,7 @@ export const REASON_OF: Record<BadLineKind, RegExp> = {
   malformed: /malformed JSON/,
   notObject: /not a JSON object but an array/,
   invalidUtf8: /not valid UTF-8/,
-  hugeLine: /the line is 5,\d{3},\d{3} bytes long/,
+  hugeLine: /the (line|record) is 5,\d{3},\d{3} bytes long/,
   openQuote: /quote opened on this line is never closed/,
   cellCount: /2 cells where the header has 4/,
 };
@@ -66,51 +75,70 @@ function csvLine(line: number, kind: BadLineKind | undefined): Array<string | Ui
   }
 }
 
+/** Element `n` (from 1) of a JSON array: a malformed one is a record left open, and good records span lines when pretty. */
+function jsonElement(n: number, kind: BadLineKind | undefined, layout: JsonLayout): Array<string | Uint8Array> {
+  const indent = layout === 'pretty' ? '  ' : '';
+  if (kind === undefined && layout === 'pretty') return [indent + JSON.stringify({ objectID: `g${n}`, name: `Item ${n}`, price: n }, null, 2).replaceAll('\n', `\n${indent}`)];
+  if (kind === 'malformed') return [layout === 'pretty' ? `${indent}{\n${indent}  "objectID": "m${n}",\n${indent}  "name":` : `{"objectID":"m${n}","name":`];
+  return [indent, ...ndjsonLine(n, kind)];
+}
+
 export interface SampleFile {
   bytes: Uint8Array;
   /** objectIDs of the good lines, which must all land. */
   goodIds: string[];
-  /** Line numbers of the bad lines, each of which must be reported. */
+  /** Line numbers of the bad lines (a JSON array's bad elements: where each starts), each of which must be reported. */
   badLines: number[];
+  /** The numbers of the bad records (JSON array elements; the file's records, from 1, otherwise). */
+  badRecords: number[];
   /** The kind of each bad line, by line number. */
   kinds: Map<number, BadLineKind>;
 }
 
 /** A file of `rows` records (after the header, for CSV); `bad` maps a row's index (0-based) to its kind. */
-export function sampleFile(format: 'ndjson' | 'csv', rows: number, bad: Map<number, BadLineKind>): SampleFile {
+export function sampleFile(format: SampleFormat, rows: number, bad: Map<number, BadLineKind>, layout: JsonLayout = 'pretty'): SampleFile {
   const parts: Uint8Array[] = [];
   const goodIds: string[] = [];
   const badLines: number[] = [];
+  const badRecords: number[] = [];
   const kinds = new Map<number, BadLineKind>();
-  const offset = format === 'csv' ? 2 : 1;
-  if (format === 'csv') parts.push(encoder.encode(`${CSV_HEADER}\n`));
+  let line = 1;
+  const add = (piece: string | Uint8Array) => {
+    if (typeof piece === 'string') line += piece.split('\n').length - 1;
+    parts.push(typeof piece === 'string' ? encoder.encode(piece) : piece);
+  };
+  if (format === 'csv') add(`${CSV_HEADER}\n`);
+  if (format === 'json') add('[\n');
   for (let row = 0; row < rows; row++) {
-    const line = row + offset;
     const kind = bad.get(row);
+    const id = format === 'json' ? row + 1 : line;
     if (kind) {
       badLines.push(line);
+      badRecords.push(row + 1);
       kinds.set(line, kind);
-    } else goodIds.push(`g${line}`);
-    for (const piece of (format === 'csv' ? csvLine : ndjsonLine)(line, kind)) parts.push(typeof piece === 'string' ? encoder.encode(piece) : piece);
-    parts.push(encoder.encode('\n'));
+    } else goodIds.push(`g${id}`);
+    const pieces = format === 'json' ? jsonElement(id, kind, layout) : (format === 'csv' ? csvLine : ndjsonLine)(id, kind);
+    for (const piece of pieces) add(piece);
+    add(format === 'json' && row < rows - 1 ? ',\n' : '\n');
   }
+  if (format === 'json') add(']\n');
   const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
   for (const part of parts) {
     bytes.set(part, at);
     at += part.length;
   }
-  return { bytes, goodIds, badLines, kinds };
+  return { bytes, goodIds, badLines, badRecords, kinds };
 }
 
 /** Each kind of bad line at the start, the middle and the end of a file of `rows` records. */
-export function everyKindEverywhere(format: 'ndjson' | 'csv', rows: number): SampleFile {
-  const kinds = format === 'csv' ? CSV_BAD_KINDS : NDJSON_BAD_KINDS;
+export function everyKindEverywhere(format: SampleFormat, rows: number, layout: JsonLayout = 'pretty'): SampleFile {
+  const kinds = BAD_KINDS[format];
   const bad = new Map<number, BadLineKind>();
   kinds.forEach((kind, i) => {
     bad.set(i, kind);
     bad.set(Math.floor(rows / 2) + i, kind);
     bad.set(rows - kinds.length + i, kind);
   });
-  return sampleFile(format, rows, bad);
+  return sampleFile(format, rows, bad, layout);
 }

@@ -23,4 +23,5 @@ export * from './csv-values.ts';
 export * from './import-lines.ts';
 export * from './import-records.ts';
 export * from './import-csv.ts';
+export * from './import-json-array.ts';
 export * from './import-file.ts';

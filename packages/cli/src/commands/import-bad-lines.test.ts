@@ -7,8 +7,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_BAD_KINDS, NDJSON_BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../../protocol/src/import-samples.ts';
-import type { SampleFile } from '../../../protocol/src/import-samples.ts';
+import { BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../../protocol/src/import-samples.ts';
+import type { JsonLayout, SampleFile, SampleFormat } from '../../../protocol/src/import-samples.ts';
 import { describeFailure } from '../importer/sender.ts';
 import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
 import type { TestServer } from '../testing.ts';
@@ -25,7 +25,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function importSample(format: 'ndjson' | 'csv', sample: SampleFile, ...args: string[]) {
+async function importSample(format: SampleFormat, sample: SampleFile, ...args: string[]) {
   const name = `sample-${++imports}`;
   const path = join(dir, `${name}.${format}`);
   writeFileSync(path, sample.bytes);
@@ -39,15 +39,19 @@ async function importSample(format: 'ndjson' | 'csv', sample: SampleFile, ...arg
 }
 
 const byNumber = (a: unknown, b: unknown) => String(a).localeCompare(String(b), 'en', { numeric: true });
+/** Where the sample's bad records must be reported: `line 12`, or `line 12 (record 5)` in a JSON array. */
+const positionsOf = (format: SampleFormat, sample: SampleFile) =>
+  sample.badLines.map((line, i) => (format === 'json' ? `line ${line} (record ${sample.badRecords[i]})` : `line ${line}`));
+const lineOf = (position: string) => Number(/^line (\d+)/.exec(position)![1]);
 
 describe('vitrine import with bad lines', () => {
-  it.each(['ndjson', 'csv'] as const)('%s: each kind of bad line at the start, middle and end is reported at its line; every good line lands', async (format) => {
+  it.each(['ndjson', 'csv', 'json'] as const)('%s: each kind of bad line at the start, middle and end is reported at its line; every good line lands', async (format) => {
     const sample = everyKindEverywhere(format, 60);
     const { run, report, landed, read, sent, accepted, rejected } = await importSample(format, sample);
     expect(run.code).toBe(1);
     expect(landed).toEqual([...sample.goodIds].sort(byNumber));
-    expect(report.map((entry) => entry.position)).toEqual(sample.badLines.map((line) => `line ${line}`));
-    for (const entry of report) expect(entry.reason).toMatch(REASON_OF[sample.kinds.get(Number(entry.position.slice(5)))!]);
+    expect(report.map((entry) => entry.position)).toEqual(positionsOf(format, sample));
+    for (const entry of report) expect(entry.reason).toMatch(REASON_OF[sample.kinds.get(lineOf(entry.position))!]);
     expect({ read, sent, accepted, rejected }).toEqual({ read: 60, sent: sample.goodIds.length, accepted: sample.goodIds.length, rejected: sample.badLines.length });
     expect(run.stderr).not.toMatch(/server refused/);
   });
@@ -77,24 +81,36 @@ describe('vitrine import with bad lines', () => {
     expect(landed).toEqual(['g1', 'g3', 'u2']);
   });
 
+  it('a JSON array: one element per line, and with --replace-invalid-utf8', async () => {
+    const sample = everyKindEverywhere('json', 30, 'lines');
+    const { report, landed, read, rejected } = await importSample('json', sample);
+    expect(landed).toEqual([...sample.goodIds].sort(byNumber));
+    expect({ read, rejected }).toEqual({ read: 30, rejected: sample.badLines.length });
+    expect(report.map((entry) => entry.position)).toEqual(positionsOf('json', sample));
+    const replaced = await importSample('json', sampleFile('json', 3, new Map([[1, 'invalidUtf8']])), '--replace-invalid-utf8');
+    expect(replaced.run.code).toBe(0);
+    expect(replaced.landed).toEqual(['g1', 'g3', 'u2']);
+  });
+
   it('fuzz: read = accepted + rejected and the reported lines are exactly the bad ones', async () => {
-    const file = fc.constantFrom('ndjson' as const, 'csv' as const).chain((format) =>
+    const file = fc.constantFrom<SampleFormat>('ndjson', 'csv', 'json').chain((format) =>
       fc.integer({ min: 1, max: 30 }).chain((rows) =>
         fc.record({
           format: fc.constant(format),
           rows: fc.constant(rows),
-          bad: fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), fc.constantFrom(...(format === 'csv' ? CSV_BAD_KINDS : NDJSON_BAD_KINDS).filter((kind) => kind !== 'hugeLine'))),
+          bad: fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), fc.constantFrom(...BAD_KINDS[format].filter((kind) => kind !== 'hugeLine'))),
+          layout: fc.constantFrom<JsonLayout>('pretty', 'lines'),
         }),
       ),
     );
     await fc.assert(
-      fc.asyncProperty(file, async ({ format, rows, bad }) => {
-        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])));
+      fc.asyncProperty(file, async ({ format, rows, bad, layout }) => {
+        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])), layout);
         const { run, report, landed, read, accepted, rejected } = await importSample(format, sample);
         expect(read).toBe(rows);
         expect(accepted + rejected).toBe(read);
         expect(run.code).toBe(rejected > 0 ? 1 : 0);
-        expect(report.map((entry) => entry.position)).toEqual(sample.badLines.map((line) => `line ${line}`));
+        expect(report.map((entry) => entry.position)).toEqual(positionsOf(format, sample));
         expect(landed).toEqual([...sample.goodIds].sort(byNumber));
       }),
       { numRuns: 25 },

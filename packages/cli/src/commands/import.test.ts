@@ -55,18 +55,16 @@ describe('vitrine import', () => {
     const path = file('items.json', JSON.stringify([{ objectID: '1', n: 1 }, 42, { objectID: '2', n: 2 }, null]));
     const run = await importFile(path, '--index', 'arr');
     expect(run.code).toBe(1);
-    expect(reportOf(`${path}.errors.ndjson`).map((e) => e.position)).toEqual(['record 2', 'record 4']);
+    expect(reportOf(`${path}.errors.ndjson`).map((e) => e.position)).toEqual(['line 1 (record 2)', 'line 1 (record 4)']);
     expect((await allRecords(test.client, 'arr')).map((r) => r.objectID)).toEqual(['1', '2']);
   });
 
-  it('keeps the records read before a JSON syntax error and reports where reading stopped', async () => {
-    const path = file('broken.json', '[{"objectID":"1"},{"objectID":"2"},{"objectID": oops}]');
+  it('reports a JSON syntax error at the element where it is, and reads the elements after it', async () => {
+    const path = file('broken.json', '[{"objectID":"1"},{"objectID":"2"},\n{"objectID": oops},\n{"objectID":"4"}]');
     const run = await importFile(path, '--index', 'broken');
     expect(run.code).toBe(1);
-    const [error] = reportOf(`${path}.errors.ndjson`);
-    expect(error.position).toMatch(/^after record 2/);
-    expect(error.reason).toMatch(/rest of the file was not read/);
-    expect((await allRecords(test.client, 'broken')).map((r) => r.objectID)).toEqual(['1', '2']);
+    expect(reportOf(`${path}.errors.ndjson`)).toEqual([{ position: 'line 2 (record 3)', reason: expect.stringMatching(/^malformed JSON/) }]);
+    expect((await allRecords(test.client, 'broken')).map((r) => r.objectID)).toEqual(['1', '2', '4']);
   });
 
   it('imports CSV with inferred types, lists and nested columns, and reports bad rows', async () => {

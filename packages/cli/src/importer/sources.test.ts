@@ -2,8 +2,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CSV_BAD_KINDS, NDJSON_BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../../protocol/src/import-samples.ts';
-import type { BadLineKind, SampleFile } from '../../../protocol/src/import-samples.ts';
+import { BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../../protocol/src/import-samples.ts';
+import type { JsonLayout, SampleFile, SampleFormat } from '../../../protocol/src/import-samples.ts';
 import { tempDir } from '../testing.ts';
 import { openRecordSource } from './sources.ts';
 import type { ReadOptions, SourceItem } from './sources.ts';
@@ -12,7 +12,7 @@ const dir = tempDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let files = 0;
-async function read(format: 'ndjson' | 'csv', bytes: Uint8Array | string, options: ReadOptions = {}): Promise<SourceItem[]> {
+async function read(format: SampleFormat, bytes: Uint8Array | string, options: ReadOptions = {}): Promise<SourceItem[]> {
   const path = join(dir, `file-${++files}.${format}`);
   writeFileSync(path, bytes);
   const items: SourceItem[] = [];
@@ -20,22 +20,31 @@ async function read(format: 'ndjson' | 'csv', bytes: Uint8Array | string, option
   return items;
 }
 
-const lineOf = (item: SourceItem) => Number(/^line (\d+)$/.exec(item.position)![1]);
+const lineOf = (item: SourceItem) => Number(/^line (\d+)/.exec(item.position)![1]);
 const errors = (items: SourceItem[]) => items.filter((item) => item.kind === 'error');
 const ids = (items: SourceItem[]) => items.flatMap((item) => (item.kind === 'record' ? [item.record.objectID] : []));
 
-function expectExactly(items: SourceItem[], sample: SampleFile): void {
+/** Where the sample's bad records must be reported: `line 12`, or `line 12 (record 5)` in a JSON array. */
+const positionsOf = (format: SampleFormat, sample: SampleFile) =>
+  sample.badLines.map((line, i) => (format === 'json' ? `line ${line} (record ${sample.badRecords[i]})` : `line ${line}`));
+
+function expectExactly(items: SourceItem[], sample: SampleFile, format: SampleFormat): void {
   expect(ids(items)).toEqual(sample.goodIds);
-  expect(errors(items).map(lineOf)).toEqual(sample.badLines);
+  expect(errors(items).map((item) => item.position)).toEqual(positionsOf(format, sample));
   for (const item of errors(items)) {
     if (item.kind === 'error') expect(item.reason).toMatch(REASON_OF[sample.kinds.get(lineOf(item))!]);
   }
 }
 
 describe('reading import files line by line', () => {
-  it.each(['ndjson', 'csv'] as const)('%s: reports each kind of bad line at start, middle and end at its own line; every good line is read', async (format) => {
+  it.each(['ndjson', 'csv', 'json'] as const)('%s: reports each kind of bad line at start, middle and end at its own line; every good line is read', async (format) => {
     const sample = everyKindEverywhere(format, 60);
-    expectExactly(await read(format, sample.bytes), sample);
+    expectExactly(await read(format, sample.bytes), sample, format);
+  });
+
+  it('a JSON array laid out one element per line: the same', async () => {
+    const sample = everyKindEverywhere('json', 60, 'lines');
+    expectExactly(await read('json', sample.bytes), sample, 'json');
   });
 
   it('a CSV quote left open is reported where it opened, and the rows after it are read', async () => {
@@ -52,6 +61,9 @@ describe('reading import files line by line', () => {
     const bytes = Buffer.concat([Buffer.from('{"objectID":"u","name":"caf'), Buffer.of(0xe9), Buffer.from('"}\n')]);
     expect(errors(await read('ndjson', bytes))).toMatchObject([{ position: 'line 1', reason: expect.stringMatching(/byte 0xE9 at position 28/) }]);
     expect(await read('ndjson', bytes, { replaceInvalidUtf8: true })).toMatchObject([{ kind: 'record', record: { name: 'caf\ufffd' } }]);
+    const array = Buffer.concat([Buffer.from('[\n  {\n    "objectID": "u",\n    "name": "caf'), Buffer.of(0xe9), Buffer.from('"\n  }\n]\n')]);
+    expect(errors(await read('json', array))).toMatchObject([{ position: 'line 2 (record 1)', reason: expect.stringMatching(/byte 0xE9 on line 4, at position 17/) }]);
+    expect(await read('json', array, { replaceInvalidUtf8: true })).toMatchObject([{ kind: 'record', record: { name: 'caf\ufffd' } }]);
   });
 
   it('a CSV header that cannot be used stops the file at line 1', async () => {
@@ -60,20 +72,26 @@ describe('reading import files line by line', () => {
 
   it('fuzz: for files with random bad lines, read = good + bad and the reported lines are exactly the bad ones', async () => {
     // A 5 MB line makes each file megabytes: it is covered above, the fuzz keeps to the cheaper kinds.
-    const kinds = (list: readonly BadLineKind[]) => fc.constantFrom(...list.filter((kind) => kind !== 'hugeLine'));
     const files = fc.oneof(
-      ...(['ndjson', 'csv'] as const).map((format) =>
+      ...(['ndjson', 'csv', 'json'] as const).map((format) =>
         fc
           .integer({ min: 1, max: 40 })
-          .chain((rows) => fc.tuple(fc.constant(format), fc.constant(rows), fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), kinds(format === 'csv' ? CSV_BAD_KINDS : NDJSON_BAD_KINDS)))),
+          .chain((rows) =>
+            fc.tuple(
+              fc.constant(format),
+              fc.constant(rows),
+              fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), fc.constantFrom(...BAD_KINDS[format].filter((kind) => kind !== 'hugeLine'))),
+              fc.constantFrom<JsonLayout>('pretty', 'lines'),
+            ),
+          ),
       ),
     );
     await fc.assert(
-      fc.asyncProperty(files, async ([format, rows, bad]) => {
-        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])));
+      fc.asyncProperty(files, async ([format, rows, bad, layout]) => {
+        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])), layout);
         const items = await read(format, sample.bytes);
         expect(items.length).toBe(rows);
-        expectExactly(items, sample);
+        expectExactly(items, sample, format);
       }),
       { numRuns: 100 },
     );
