@@ -25,6 +25,7 @@ const screens: Record<ConsoleSection, { label: string; acl: Acl | 'admin' | null
   configuration: { label: 'Configuration', acl: 'settings', load: () => import('./ConfigurationScreen.tsx') },
   synonyms: { label: 'Synonyms', acl: 'settings', load: () => import('./SynonymsScreen.tsx') },
   rules: { label: 'Rules', acl: 'settings', load: () => import('./RulesScreen.tsx') },
+  recommend: { label: 'Recommend rules', acl: 'settings', load: () => import('./RecommendRulesScreen.tsx') },
   keys: { label: 'API keys', acl: 'admin', load: () => import('./KeysScreen.tsx') },
   analytics: { label: 'Analytics', acl: 'analytics', load: () => import('../admin/AnalyticsPage.tsx') },
   activity: { label: 'Activity', acl: null, load: () => import('./ActivityScreen.tsx') },

@@ -58,9 +58,14 @@ export function useTaskLog(): TaskEntry[] {
 
 /** Records a task the console started and resolves once the server says it is published. */
 export async function publish(client: AdminClient, indexName: string, taskID: number, label: string): Promise<void> {
+  await publishWith(() => client.waitForTask({ indexName, taskID }), indexName, taskID, label);
+}
+
+/** `publish` for a task another API polls its own way (Recommend rules: `getRecommendStatus`). */
+export async function publishWith(wait: () => Promise<unknown>, indexName: string, taskID: number, label: string): Promise<void> {
   save([{ taskID, indexName, label, at: new Date().toISOString(), status: 'notPublished' }, ...load().filter((entry) => entry.taskID !== taskID)]);
   try {
-    await client.waitForTask({ indexName, taskID });
+    await wait();
     update(taskID, 'published');
   } catch (error) {
     update(taskID, 'failed');

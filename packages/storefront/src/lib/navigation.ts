@@ -19,7 +19,7 @@ export type Page =
   | { kind: 'notFound' };
 
 /** The merchant console's screens, each at `/admin/<section>` (`/admin` alone is the indices list). */
-export const consoleSections = ['indices', 'records', 'import', 'configuration', 'synonyms', 'rules', 'keys', 'analytics', 'activity'] as const;
+export const consoleSections = ['indices', 'records', 'import', 'configuration', 'synonyms', 'rules', 'recommend', 'keys', 'analytics', 'activity'] as const;
 export type ConsoleSection = (typeof consoleSections)[number];
 
 const navigateEvent = 'vitrine:navigate';

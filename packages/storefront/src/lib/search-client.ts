@@ -5,7 +5,7 @@
  */
 import { liteClient } from 'algoliasearch/lite';
 import type { LiteClient } from 'algoliasearch/lite';
-import type { Algoliasearch } from 'algoliasearch';
+import type { Algoliasearch, RecommendClient } from 'algoliasearch';
 // Already part of the lite client's bundle: importing it here costs the search page nothing.
 import { createMemoryCache, createNullCache } from '@algolia/client-common';
 import { ConfigError, parseStorefrontConfig } from './config.ts';
@@ -76,6 +76,15 @@ export async function createAdminClient(config: StorefrontConfig, page: PageOrig
     ...caches,
     hosts: [{ url: page.host, protocol, accept: 'readWrite' }],
   });
+}
+
+/**
+ * The recommend client of a console session (Recommend rules): the same application, key, hosts, caches and
+ * timeouts as `client`, so it answers from the same server and never from a cache.
+ */
+export function adminRecommendClient(client: AdminClient): RecommendClient {
+  const { hosts, timeouts, requestsCache, responsesCache, hostsCache } = client.transporter;
+  return client.initRecommend({ options: { authMode: 'WithinHeaders', hosts, timeouts, requestsCache, responsesCache, hostsCache } });
 }
 
 /** Where insights events go: Vitrine's `/1/events` on the same origin, or Algolia's default endpoint. */
