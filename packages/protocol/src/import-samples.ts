@@ -131,6 +131,11 @@ export function sampleFile(format: SampleFormat, rows: number, bad: Map<number, 
   return { bytes, goodIds, badLines, badRecords, kinds };
 }
 
+/** Where the CLI must report `sample`'s bad records: `line 12`, or `line 12 (record 5)` in a JSON array. */
+export function reportedPositions(format: SampleFormat, sample: SampleFile): string[] {
+  return sample.badLines.map((line, i) => (format === 'json' ? `line ${line} (record ${sample.badRecords[i]})` : `line ${line}`));
+}
+
 /** Each kind of bad line at the start, the middle and the end of a file of `rows` records. */
 export function everyKindEverywhere(format: SampleFormat, rows: number, layout: JsonLayout = 'pretty'): SampleFile {
   const kinds = BAD_KINDS[format];

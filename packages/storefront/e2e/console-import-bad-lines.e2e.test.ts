@@ -1,13 +1,13 @@
 /**
- * The console's Import screen with files holding every kind of bad line (the same files the CLI's tests import):
- * every good line lands, each bad one is listed at its own line with its reason, and the counts are those the
- * CLI prints for the same file.
+ * The console's Import screen with files holding every kind of bad line (the same files the CLI's tests import:
+ * NDJSON, CSV, JSON arrays): every good line lands, each bad one is listed at its own line (and, in a JSON array,
+ * its element's number) with its reason, and the counts are those the CLI prints for the same file.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { CSV_BAD_KINDS, NDJSON_BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../protocol/src/import-samples.ts';
-import type { SampleFile } from '../../protocol/src/import-samples.ts';
+import { BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../protocol/src/import-samples.ts';
+import type { JsonLayout, SampleFile, SampleFormat } from '../../protocol/src/import-samples.ts';
 import { startHarness } from './harness.ts';
 import type { Harness } from './harness.ts';
 import { api, expectStatus, signIn } from './console-helpers.ts';
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** Imports `sample` through the screen into a fresh index; resolves once the screen says it is published. */
-async function importThroughConsole(format: 'ndjson' | 'csv', sample: SampleFile, options: { replaceInvalidUtf8?: boolean } = {}): Promise<string> {
+async function importThroughConsole(format: SampleFormat, sample: SampleFile, options: { replaceInvalidUtf8?: boolean } = {}): Promise<string> {
   const indexName = `bad-lines-${++imports}`;
   await page.goto(`/admin/import?index=${indexName}`);
   await page.getByRole('heading', { level: 2, name: 'Import' }).waitFor();
@@ -48,47 +48,70 @@ async function landedIds(indexName: string): Promise<string[]> {
   return json.hits.map((hit) => hit.objectID).sort();
 }
 
-async function listedErrors(): Promise<Array<{ line: number; reason: string }>> {
+/** The listed errors: the line (a JSON array's element shows as `12 (record 5)`, `record` is then 5) and reason. */
+async function listedErrors(): Promise<Array<{ line: number; record?: number; reason: string }>> {
   const table = page.getByRole('table', { name: 'Import errors' });
   if ((await table.count()) === 0) return [];
   const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
-  return rows.map(([line, reason]) => ({ line: Number(line), reason }));
+  return rows.map(([where, reason]) => {
+    const [, line, record] = /^(\d+)(?: \(record (\d+)\))?$/.exec(where)!;
+    return record === undefined ? { line: Number(line), reason } : { line: Number(line), record: Number(record), reason };
+  });
 }
 
+/** What the list must hold for `sample`'s bad lines: their lines, and in a JSON array their element numbers. */
+const expectedErrors = (format: SampleFormat, sample: SampleFile) =>
+  sample.badLines.map((line, i) => (format === 'json' ? { line, record: sample.badRecords[i] } : { line }));
+
 describe('console import with bad lines', () => {
-  it.each(['ndjson', 'csv'] as const)('%s: each kind of bad line at the start, middle and end is listed at its line; every good line lands', async (format) => {
+  it.each(['ndjson', 'csv', 'json'] as const)('%s: each kind of bad line at the start, middle and end is listed at its line; every good line lands', async (format) => {
     const sample = everyKindEverywhere(format, 60);
     const indexName = await importThroughConsole(format, sample);
     expect(await landedIds(indexName)).toEqual([...sample.goodIds].sort());
     const errors = await listedErrors();
-    expect(errors.map((error) => error.line)).toEqual(sample.badLines);
+    expect(errors.map(({ reason: _, ...at }) => at)).toEqual(expectedErrors(format, sample));
     for (const error of errors) expect(error.reason).toMatch(REASON_OF[sample.kinds.get(error.line)!]);
   });
 
-  it('replaces invalid UTF-8 when asked', async () => {
-    const sample = sampleFile('ndjson', 3, new Map([[1, 'invalidUtf8']]));
-    const indexName = await importThroughConsole('ndjson', sample, { replaceInvalidUtf8: true });
+  it.each(['ndjson', 'json'] as const)('%s: replaces invalid UTF-8 when asked', async (format) => {
+    const sample = sampleFile(format, 3, new Map([[1, 'invalidUtf8']]));
+    const indexName = await importThroughConsole(format, sample, { replaceInvalidUtf8: true });
     expect((await api<{ name: string }>(harness, 'GET', `/1/indexes/${indexName}/u2`)).json.name).toBe('caf\ufffd');
   });
 
   it('fuzz: generated files with random bad lines give read = accepted + rejected and list exactly the bad lines', async () => {
-    const file = fc.constantFrom('ndjson' as const, 'csv' as const).chain((format) =>
+    const file = fc.constantFrom<SampleFormat>('ndjson', 'csv', 'json').chain((format) =>
       fc.integer({ min: 1, max: 25 }).chain((rows) =>
         fc.record({
           format: fc.constant(format),
           rows: fc.constant(rows),
-          bad: fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), fc.constantFrom(...(format === 'csv' ? CSV_BAD_KINDS : NDJSON_BAD_KINDS).filter((kind) => kind !== 'hugeLine'))),
+          bad: fc.dictionary(fc.integer({ min: 0, max: rows - 1 }).map(String), fc.constantFrom(...BAD_KINDS[format].filter((kind) => kind !== 'hugeLine'))),
+          layout: fc.constantFrom<JsonLayout>('pretty', 'lines'),
         }),
       ),
     );
     await fc.assert(
-      fc.asyncProperty(file, async ({ format, rows, bad }) => {
-        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])));
+      fc.asyncProperty(file, async ({ format, rows, bad, layout }) => {
+        const sample = sampleFile(format, rows, new Map(Object.entries(bad).map(([row, kind]) => [Number(row), kind])), layout);
         const indexName = await importThroughConsole(format, sample);
-        expect((await listedErrors()).map((error) => error.line)).toEqual(sample.badLines);
+        expect((await listedErrors()).map(({ reason: _, ...at }) => at)).toEqual(expectedErrors(format, sample));
         expect(await landedIds(indexName)).toEqual([...sample.goodIds].sort());
       }),
       { numRuns: 6 },
     );
+  });
+
+  it('resumes a JSON array written on one line after its last acknowledged record, not its line', async () => {
+    const buffer = Buffer.from(JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ objectID: `j${i + 1}` }))));
+    // As an import stopped after the batch ending at record 6 would have left it.
+    await page.evaluate(
+      ({ size }) => sessionStorage.setItem(`vitrine.console.import:${size}:one-line.json`, JSON.stringify({ indexName: 'one-line', mode: 'upsert', writeIndex: 'one-line', lastLine: 6, imported: 6, errors: [] })),
+      { size: buffer.length },
+    );
+    await page.goto('/admin/import?index=one-line');
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'one-line.json', mimeType: 'application/json', buffer });
+    await page.getByRole('button', { name: 'Resume from record 7' }).click();
+    await expectStatus(page, 'Import finished and published: Records read: 4, sent: 4, accepted: 10, rejected: 0.');
+    expect(await landedIds('one-line')).toEqual(['j10', 'j7', 'j8', 'j9']);
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../../protocol/src/import-samples.ts';
+import { BAD_KINDS, REASON_OF, everyKindEverywhere, reportedPositions, sampleFile } from '../../../protocol/src/import-samples.ts';
 import type { JsonLayout, SampleFile, SampleFormat } from '../../../protocol/src/import-samples.ts';
 import { describeFailure } from '../importer/sender.ts';
 import { allRecords, runCli, startTestServer, tempDir } from '../testing.ts';
@@ -39,9 +39,6 @@ async function importSample(format: SampleFormat, sample: SampleFile, ...args: s
 }
 
 const byNumber = (a: unknown, b: unknown) => String(a).localeCompare(String(b), 'en', { numeric: true });
-/** Where the sample's bad records must be reported: `line 12`, or `line 12 (record 5)` in a JSON array. */
-const positionsOf = (format: SampleFormat, sample: SampleFile) =>
-  sample.badLines.map((line, i) => (format === 'json' ? `line ${line} (record ${sample.badRecords[i]})` : `line ${line}`));
 const lineOf = (position: string) => Number(/^line (\d+)/.exec(position)![1]);
 
 describe('vitrine import with bad lines', () => {
@@ -50,7 +47,7 @@ describe('vitrine import with bad lines', () => {
     const { run, report, landed, read, sent, accepted, rejected } = await importSample(format, sample);
     expect(run.code).toBe(1);
     expect(landed).toEqual([...sample.goodIds].sort(byNumber));
-    expect(report.map((entry) => entry.position)).toEqual(positionsOf(format, sample));
+    expect(report.map((entry) => entry.position)).toEqual(reportedPositions(format, sample));
     for (const entry of report) expect(entry.reason).toMatch(REASON_OF[sample.kinds.get(lineOf(entry.position))!]);
     expect({ read, sent, accepted, rejected }).toEqual({ read: 60, sent: sample.goodIds.length, accepted: sample.goodIds.length, rejected: sample.badLines.length });
     expect(run.stderr).not.toMatch(/server refused/);
@@ -86,7 +83,7 @@ describe('vitrine import with bad lines', () => {
     const { report, landed, read, rejected } = await importSample('json', sample);
     expect(landed).toEqual([...sample.goodIds].sort(byNumber));
     expect({ read, rejected }).toEqual({ read: 30, rejected: sample.badLines.length });
-    expect(report.map((entry) => entry.position)).toEqual(positionsOf('json', sample));
+    expect(report.map((entry) => entry.position)).toEqual(reportedPositions('json', sample));
     const replaced = await importSample('json', sampleFile('json', 3, new Map([[1, 'invalidUtf8']])), '--replace-invalid-utf8');
     expect(replaced.run.code).toBe(0);
     expect(replaced.landed).toEqual(['g1', 'g3', 'u2']);
@@ -110,7 +107,7 @@ describe('vitrine import with bad lines', () => {
         expect(read).toBe(rows);
         expect(accepted + rejected).toBe(read);
         expect(run.code).toBe(rejected > 0 ? 1 : 0);
-        expect(report.map((entry) => entry.position)).toEqual(positionsOf(format, sample));
+        expect(report.map((entry) => entry.position)).toEqual(reportedPositions(format, sample));
         expect(landed).toEqual([...sample.goodIds].sort(byNumber));
       }),
       { numRuns: 25 },

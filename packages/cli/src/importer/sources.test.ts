@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BAD_KINDS, REASON_OF, everyKindEverywhere, sampleFile } from '../../../protocol/src/import-samples.ts';
+import { BAD_KINDS, REASON_OF, everyKindEverywhere, reportedPositions, sampleFile } from '../../../protocol/src/import-samples.ts';
 import type { JsonLayout, SampleFile, SampleFormat } from '../../../protocol/src/import-samples.ts';
 import { tempDir } from '../testing.ts';
 import { openRecordSource } from './sources.ts';
@@ -24,13 +24,10 @@ const lineOf = (item: SourceItem) => Number(/^line (\d+)/.exec(item.position)![1
 const errors = (items: SourceItem[]) => items.filter((item) => item.kind === 'error');
 const ids = (items: SourceItem[]) => items.flatMap((item) => (item.kind === 'record' ? [item.record.objectID] : []));
 
-/** Where the sample's bad records must be reported: `line 12`, or `line 12 (record 5)` in a JSON array. */
-const positionsOf = (format: SampleFormat, sample: SampleFile) =>
-  sample.badLines.map((line, i) => (format === 'json' ? `line ${line} (record ${sample.badRecords[i]})` : `line ${line}`));
 
 function expectExactly(items: SourceItem[], sample: SampleFile, format: SampleFormat): void {
   expect(ids(items)).toEqual(sample.goodIds);
-  expect(errors(items).map((item) => item.position)).toEqual(positionsOf(format, sample));
+  expect(errors(items).map((item) => item.position)).toEqual(reportedPositions(format, sample));
   for (const item of errors(items)) {
     if (item.kind === 'error') expect(item.reason).toMatch(REASON_OF[sample.kinds.get(lineOf(item))!]);
   }

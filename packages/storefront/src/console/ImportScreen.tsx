@@ -38,6 +38,8 @@ export default function ImportScreen() {
     if (point) setMode(point.mode);
   };
 
+  // A resume point counts lines, or in a JSON array records (several may share a line).
+  const unit = format === 'json' ? 'record' : 'line';
   const start = async (resume: boolean) => {
     if (!file) return;
     if (!resume) writeResumePoint(file, undefined);
@@ -94,16 +96,16 @@ export default function ImportScreen() {
             </label>
           </fieldset>
           <label className="vt-console-field">
-            <input type="checkbox" checked={replaceInvalidUtf8} onChange={(event) => setReplaceInvalidUtf8(event.target.checked)} disabled={running || format === 'json'} /> Replace
+            <input type="checkbox" checked={replaceInvalidUtf8} onChange={(event) => setReplaceInvalidUtf8(event.target.checked)} disabled={running} /> Replace
             bytes that are not valid UTF-8 with � and import the line (otherwise the line is listed as an error)
           </label>
           {resumePoint && !running && (
             <div className="vt-console-confirm" role="group" aria-label="Resume">
               <p>
-                An import of this file stopped after line {resumePoint.lastLine.toLocaleString('en-US')} ({resumePoint.imported.toLocaleString('en-US')} records acknowledged).
+                An import of this file stopped after {unit} {resumePoint.lastLine.toLocaleString('en-US')} ({resumePoint.imported.toLocaleString('en-US')} records acknowledged).
               </p>
               <button type="button" className="vt-primary" onClick={() => void start(true)}>
-                Resume from line {(resumePoint.lastLine + 1).toLocaleString('en-US')}
+                Resume from {unit} {(resumePoint.lastLine + 1).toLocaleString('en-US')}
               </button>
             </div>
           )}
@@ -132,8 +134,11 @@ export default function ImportScreen() {
               </thead>
               <tbody>
                 {progress.errors.map((entry) => (
-                  <tr key={entry.line}>
-                    <td className="vt-num">{entry.line}</td>
+                  <tr key={entry.element ?? entry.line}>
+                    <td className="vt-num">
+                      {entry.line}
+                      {entry.element !== undefined && ` (record ${entry.element})`}
+                    </td>
                     <td>{entry.reason}</td>
                   </tr>
                 ))}

@@ -1,15 +1,17 @@
 /**
- * Where an interrupted import can pick up: per file (name and size), the last line the server acknowledged, in
- * this tab's sessionStorage. Acknowledged writes are durable on the server, so every line up to it is in.
+ * Where an interrupted import can pick up: per file (name and size), the last line (in a JSON array, element) the
+ * server acknowledged, in this tab's sessionStorage. Acknowledged writes are durable on the server, so every line
+ * up to it is in.
  */
 export interface ResumePoint {
   indexName: string;
   mode: ImportMode;
   /** The index written to: the target itself (upsert) or the temporary index of a replace-all. */
   writeIndex: string;
+  /** The last line read, or in a JSON array the last element (several may share a line). */
   lastLine: number;
   imported: number;
-  errors: Array<{ line: number; reason: string }>;
+  errors: ImportError[];
   /** The counts as of `lastLine` (absent in points written before counts were kept). */
   counts?: ImportCounts;
 }
@@ -27,6 +29,13 @@ export interface ImportCounts {
 }
 
 export type ImportMode = 'upsert' | 'replace';
+
+/** A rejected record: the line where it starts and, in a JSON array, its element's number. */
+export interface ImportError {
+  line: number;
+  element?: number;
+  reason: string;
+}
 
 const prefix = 'vitrine.console.import:';
 

@@ -11,7 +11,7 @@ import { publish } from '../tasks.ts';
 import { readItems } from './readers.ts';
 import type { ImportFormat } from './readers.ts';
 import { readResumePoint, writeResumePoint } from './resume.ts';
-import type { ImportCounts, ImportMode, ResumePoint } from './resume.ts';
+import type { ImportCounts, ImportError, ImportMode, ResumePoint } from './resume.ts';
 
 export interface ImportProgress extends ImportCounts {
   bytesRead: number;
@@ -19,8 +19,8 @@ export interface ImportProgress extends ImportCounts {
   /** Records acknowledged by the server (the `accepted` count). */
   imported: number;
   lastLine: number;
-  /** The first `maxListedErrors` rejected lines; `rejected` counts them all. */
-  errors: Array<{ line: number; reason: string }>;
+  /** The first `maxListedErrors` rejected lines (`element`: in a JSON array); `rejected` counts them all. */
+  errors: ImportError[];
   phase: 'reading' | 'publishing' | 'done';
 }
 
@@ -50,7 +50,7 @@ const maxBatchBytes = 100 * 1024;
 /** Errors kept for the list (all are counted); a file of garbage must not fill the tab's memory. */
 const maxListedErrors = 1000;
 
-type Pending = { line: number; record: Record<string, unknown>; bytes: number };
+type Pending = { line: number; element?: number; record: Record<string, unknown>; bytes: number };
 
 /** Attempts of one batch when the server is busy (429, 503) or unreachable; then the import stops, resumable. */
 const maxAttempts = 4;
@@ -99,9 +99,9 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
   const counts = point.counts ?? { read: 0, sent: 0, accepted: point.imported, rejected: point.errors.length };
   const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, ...counts, imported: point.imported, lastLine: point.lastLine, errors: [...point.errors], phase: 'reading' };
   const report = () => options.onProgress({ ...progress, errors: [...progress.errors] });
-  const addError = (line: number, reason: string) => {
+  const addError = (at: { line: number; element?: number }, reason: string) => {
     progress.rejected++;
-    if (progress.errors.length < maxListedErrors) progress.errors.push({ line, reason });
+    if (progress.errors.length < maxListedErrors) progress.errors.push(at.element === undefined ? { line: at.line, reason } : { line: at.line, element: at.element, reason });
   };
 
   if (mode === 'replace' && !previous) {
@@ -119,7 +119,7 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
   let batchBytes = 0;
   let lastTask: number | undefined;
 
-  /** Sends the batch; `through`: every line up to it has been read and counted (where a resume starts after). */
+  /** Sends the batch; `through`: every line (JSON array: element) up to it has been read and counted (where a resume starts after). */
   const send = async (through: number) => {
     if (batch.length === 0) return;
     const requests: BatchRequest[] = batch.map(({ record }) => (typeof record.objectID === 'string' ? { action: 'updateObject', body: record } : { action: 'addObject', body: record }));
@@ -137,7 +137,7 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
           progress.accepted += 1;
         } catch (single) {
           if (statusOf(single) < 400 || statusOf(single) >= 500 || statusOf(single) === 403) throw single;
-          addError(batch[index].line, single instanceof Error ? single.message : String(single));
+          addError(batch[index], single instanceof Error ? single.message : String(single));
         }
       }
     }
@@ -155,20 +155,22 @@ export async function runImport(options: ImportOptions): Promise<ImportProgress>
   let lastRead = point.lastLine;
   for await (const item of readItems(format, bytes, { replaceInvalidUtf8: options.replaceInvalidUtf8 })) {
     options.signal?.throwIfAborted();
-    if (item.line <= point.lastLine) continue;
+    // Where a resume starts: the line, or in a JSON array the element (several may share a line).
+    const at = item.element ?? item.line;
+    if (at <= point.lastLine) continue;
     progress.read++;
     if ('error' in item) {
-      lastRead = item.line;
-      addError(item.line, item.error);
+      lastRead = at;
+      addError(item, item.error);
       continue;
     }
     const size = JSON.stringify(item.record).length;
     // Every line before this record has been read and counted: an import stopped later resumes after them.
-    if (batch.length > 0 && (batch.length >= maxBatchRecords || batchBytes + size > maxBatchBytes)) await send(item.line - 1);
-    batch.push({ line: item.line, record: item.record, bytes: size });
+    if (batch.length > 0 && (batch.length >= maxBatchRecords || batchBytes + size > maxBatchBytes)) await send(at - 1);
+    batch.push({ line: item.line, element: item.element, record: item.record, bytes: size });
     batchBytes += size;
     progress.sent++;
-    lastRead = item.line;
+    lastRead = at;
   }
   await send(lastRead);
 
