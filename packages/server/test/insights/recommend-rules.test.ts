@@ -3,9 +3,11 @@
  * `initRecommend`): saved, read, searched and deleted as tasks the client polls with `getRecommendStatus`; bad
  * input refused whole with Algolia's `{message, status}`; and applied to `/1/indexes/*\/recommendations`: hide,
  * pin, filter, boost and bury, automatic facet filters, conditions on the source item and on contexts, validity
- * periods, `enabled` and `enableRules`, and a secured key's filter over all of it.
+ * periods, `enabled` and `enableRules`, and a secured key's filter over all of it. The v4 client, which has no
+ * rule methods, gets recommendations with the rules applied as well.
  */
 import { algoliasearch } from 'algoliasearch';
+import algoliasearchV4 from 'algoliasearch-v4';
 import type { RecommendClient, RecommendModels, RecommendRule } from 'algoliasearch';
 import type { InsightsEvent } from '@vitrine/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -183,6 +185,10 @@ describe('Recommend rules', () => {
     const forI4 = await ids({ model: 'related-products', objectID: 'i4' });
     expect(forI4.length).toBeGreaterThan(0);
     for (const id of forI4) expect(record(id).brand, id).toBe('Woodly');
+    // The v4 client's getRelatedProducts reads the same answers.
+    const v4 = algoliasearchV4(APP_ID, SEARCH_KEY, { hosts: [{ url: t.host, protocol: 'http' }] });
+    const viaV4 = await v4.getRelatedProducts([{ indexName: 'shop', objectID: 'i3', threshold: 0 }]);
+    expect(viaV4.results[0].hits.map((hit) => hit.objectID)).toEqual(forI3);
     // i1 is a Woodly item under 40: neither condition holds, so both colours come back.
     expect(new Set((await ids({ model: 'related-products', objectID: 'i1' })).map((id) => record(id).color))).toEqual(new Set(['black', 'white']));
     // Rules of one model never touch another's answers.
