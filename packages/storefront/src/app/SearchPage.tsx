@@ -19,6 +19,7 @@ import { Filters } from '../components/facets/Filters.tsx';
 import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
 import { HomeSections } from '../components/home/HomeSections.tsx';
 import { SearchCombobox } from '../components/search/SearchCombobox.tsx';
+import { ShopSearchBox } from '../components/search/ShopSearchBox.tsx';
 import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx';
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
 import { SearchConfiguration } from '../components/search/SearchConfiguration.tsx';
@@ -29,14 +30,25 @@ import { SearchStatus } from '../components/search/SearchStatus.tsx';
 import { useStatsTexts } from '../components/search/stats-texts.ts';
 import { categoryAttributes } from '../lib/catalog.ts';
 import { sortOptions } from '../lib/config.ts';
+import { DropdownSearch } from '../lib/dropdown-search.ts';
 import { onBeforeNavigate, ServerUrlContext } from '../lib/navigation.ts';
 import { createRouting } from '../routing.ts';
 import type { RoutingContext } from '../routing.ts';
 import { takeInitialData, useServices } from './services.ts';
 
 export const hitsPerPageOptions = [20, 40, 60];
+const searchPlaceholder = 'Search products, brands, categories…';
 
-function SearchHeader() {
+/**
+ * `?dropdown=off` shows the search box without its dropdown: the keystroke benchmark's baseline (`npm run
+ * bench:keystroke`). Read once, when the page is made; the shop's own links never carry it.
+ */
+function dropdownWanted(url: URL | null): boolean {
+  const search = url ? url.search : typeof window === 'undefined' ? '' : window.location.search;
+  return new URLSearchParams(search).get('dropdown') !== 'off';
+}
+
+function SearchHeader({ dropdown }: { dropdown: DropdownSearch | undefined }) {
   const { setIndexUiState } = useInstantSearch();
   useEffect(() => {
     // The stock search box doesn't overwrite what is typed while it has focus; after back/forward the query
@@ -50,7 +62,11 @@ function SearchHeader() {
   }, []);
   return (
     <Header onHome={() => setIndexUiState({})}>
-      <SearchCombobox placeholder="Search products, brands, categories…" />
+      {dropdown ? (
+        <SearchCombobox placeholder={searchPlaceholder} dropdown={dropdown} />
+      ) : (
+        <ShopSearchBox placeholder={searchPlaceholder} />
+      )}
     </Header>
   );
 }
@@ -61,10 +77,19 @@ export function SearchPage() {
   const serverUrl = useContext(ServerUrlContext);
   // The results the server rendered this page with, once: the first render shows them (no search on hydration).
   const [serverState] = useState(() => takeInitialData(services, 'search'));
+  const [dropdown] = useState(() =>
+    dropdownWanted(serverUrl)
+      ? new DropdownSearch(searchClient, {
+          indexName: config.indexName,
+          suggestionsIndex: config.querySuggestions.enabled ? config.querySuggestions.indexName : undefined,
+        })
+      : undefined,
+  );
   // Hydrating from server results replaces the client's `search` with one that only takes InstantSearch's call
-  // shape: give InstantSearch a copy of its own, so the featured products, variants and suggestions (which call
-  // `search({ requests })` on the shared client) keep working.
-  const [instantSearchClient] = useState(() => (serverState ? { ...searchClient } : searchClient));
+  // shape: give InstantSearch a copy of its own, so the featured products, variants and the dropdown's first
+  // search (which call `search({ requests })` on the shared client) keep working. With the dropdown, that copy
+  // also carries the dropdown's queries in InstantSearch's requests.
+  const [instantSearchClient] = useState(() => (dropdown ? dropdown.wrap(searchClient) : serverState ? { ...searchClient } : searchClient));
   const statsTexts = useStatsTexts();
   const sorts = useMemo(() => sortOptions(config), [config]);
   const { routing, flush, setAttached } = useMemo(() => {
@@ -89,7 +114,7 @@ export function SearchPage() {
     >
       <SearchConfiguration />
       <RuleRedirect />
-      <SearchHeader />
+      <SearchHeader dropdown={dropdown} />
       <ScrollRestoration />
       <div className="vt-layout">
         <FiltersDrawer>

@@ -1,11 +1,12 @@
 /**
  * Query suggestions for the search box: a plain search on the suggestions index (records shaped as the server's
  * query-suggestions build writes them, the same shape as hosted Algolia's), turned into what the dropdown shows.
- * Searches here are sent with `analytics: false`: typing must not count as searching.
+ * Searches here are sent with `analytics: false`: typing must not count as searching. `dropdown-search.ts` sends
+ * them.
  */
 import { categoryAttributes } from './catalog.ts';
 import { highlightPostTag, highlightPreTag } from './highlight.ts';
-import type { SearchClient } from './search-client.ts';
+import type { SearchQuery } from 'algoliasearch/lite';
 
 export interface QuerySuggestion {
   query: string;
@@ -16,7 +17,7 @@ export interface QuerySuggestion {
 }
 
 /** The part of a suggestions record this module reads. */
-interface SuggestionRecord {
+export interface SuggestionRecord {
   query?: unknown;
   _highlightResult?: { query?: { value?: unknown } };
   [sourceIndex: string]: unknown;
@@ -46,28 +47,18 @@ export function toSuggestions(hits: readonly SuggestionRecord[], typed: string, 
 }
 
 /**
- * Fetches suggestions for `typed`. A missing suggestions index (no analytics yet) is not an error for the
- * shopper: it gives no suggestions.
+ * The search for suggestions of `typed`, as one query of a multi-query: it rides along with the page's own
+ * search (`dropdown-search.ts`), so a keystroke costs one request.
  */
-export async function fetchSuggestions(
-  client: SearchClient,
-  options: { indexName: string; sourceIndex: string; typed: string; limit?: number },
-): Promise<QuerySuggestion[]> {
-  const { results } = await client.search({
-    requests: [
-      {
-        indexName: options.indexName,
-        query: options.typed,
-        hitsPerPage: options.limit ?? 6,
-        highlightPreTag,
-        highlightPostTag,
-        attributesToHighlight: ['query'],
-        analytics: false,
-        clickAnalytics: false,
-      },
-    ],
-  });
-  const first = results[0];
-  const hits = first && 'hits' in first ? (first.hits as SuggestionRecord[]) : [];
-  return toSuggestions(hits, options.typed, options.sourceIndex);
+export function suggestionsQuery(indexName: string, typed: string, limit = 6): SearchQuery {
+  return {
+    indexName,
+    query: typed,
+    hitsPerPage: limit,
+    highlightPreTag,
+    highlightPostTag,
+    attributesToHighlight: ['query'],
+    analytics: false,
+    clickAnalytics: false,
+  };
 }

@@ -5,6 +5,7 @@
  * characters); this component only adds the ARIA attributes and key handling through `inputProps`, and the list.
  *
  * Beside the queries, a group of products (image, name, price) for the typed text; choosing one opens its page.
+ * Suggestions and products come in the page's own search requests, one per keystroke (`lib/dropdown-search.ts`).
  *
  * Keys: ↓/↑ move through the options (and back to the text), Enter runs the active option (or the typed text),
  * Escape closes the list, Delete removes the active recent search.
@@ -12,18 +13,14 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
 import { useInstantSearch } from 'react-instantsearch';
-import { useServices } from '../../app/services.ts';
 import { categoryAttributes, productPath } from '../../lib/catalog.ts';
 import { buildOptions, clampActive, moveActive, optionId } from '../../lib/combobox.ts';
 import type { ComboboxOption } from '../../lib/combobox.ts';
 import { navigate } from '../../lib/navigation.ts';
-import { fetchProductPreviews } from '../../lib/product-previews.ts';
-import type { ProductPreview } from '../../lib/product-previews.ts';
+import type { DropdownResults, DropdownSearch } from '../../lib/dropdown-search.ts';
 import { addRecentSearch, matchingRecentSearches, readRecentSearches, removeRecentSearch } from '../../lib/recent-searches.ts';
-import { fetchSuggestions } from '../../lib/suggestions.ts';
 import { ShopSearchBox } from './ShopSearchBox.tsx';
 import { SuggestionOption } from './SuggestionOption.tsx';
-import type { QuerySuggestion } from '../../lib/suggestions.ts';
 
 function storage(): Storage | undefined {
   try {
@@ -33,48 +30,18 @@ function storage(): Storage | undefined {
   }
 }
 
-/** Product previews for the typed text; like suggestions, a late answer to an older text is dropped. */
-function useProductPreviews(typed: string, open: boolean): ProductPreview[] {
-  const { config, searchClient } = useServices();
-  const [products, setProducts] = useState<ProductPreview[]>([]);
-  useEffect(() => {
-    if (!open) return;
-    let current = true;
-    fetchProductPreviews(searchClient, config.indexName, typed).then(
-      (list) => current && setProducts(list),
-      () => current && setProducts([]),
-    );
-    return () => {
-      current = false;
-    };
-  }, [typed, open, searchClient, config.indexName]);
-  return products;
+/**
+ * The dropdown's answers as they arrive. A state update rather than `useSyncExternalStore`: an answer arrives
+ * with the page's results, and React then renders both in one pass, where a store's update would be rendered
+ * on its own, ahead of the results the shopper is waiting for.
+ */
+function useDropdownResults(dropdown: DropdownSearch): DropdownResults {
+  const [results, setResults] = useState(() => dropdown.current());
+  useEffect(() => dropdown.subscribe(setResults), [dropdown]);
+  return results;
 }
 
-/** The search box's typed text drives suggestions; a fetch that comes back after a newer one is dropped. */
-function useSuggestions(typed: string, open: boolean): QuerySuggestion[] {
-  const { config, searchClient } = useServices();
-  const [suggestions, setSuggestions] = useState<QuerySuggestion[]>([]);
-  useEffect(() => {
-    if (!open || !config.querySuggestions.enabled) return;
-    let current = true;
-    fetchSuggestions(searchClient, { indexName: config.querySuggestions.indexName, sourceIndex: config.indexName, typed }).then(
-      (list) => {
-        if (current) setSuggestions(list);
-      },
-      () => {
-        // No suggestions index yet (a new shop), or the network: the box works without suggestions.
-        if (current) setSuggestions([]);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [typed, open, searchClient, config.querySuggestions.enabled, config.querySuggestions.indexName, config.indexName]);
-  return suggestions;
-}
-
-export function SearchCombobox({ placeholder }: { placeholder: string }) {
+export function SearchCombobox({ placeholder, dropdown }: { placeholder: string; dropdown: DropdownSearch }) {
   const { indexUiState, setIndexUiState } = useInstantSearch();
   const listId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -82,8 +49,7 @@ export function SearchCombobox({ placeholder }: { placeholder: string }) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [recent, setRecent] = useState<string[]>(() => readRecentSearches(storage()));
-  const suggestions = useSuggestions(typed, open);
-  const products = useProductPreviews(typed, open);
+  const { suggestions, products } = useDropdownResults(dropdown);
   const options = useMemo(() => buildOptions(matchingRecentSearches(recent, typed), suggestions, products), [recent, typed, suggestions, products]);
   const queryIndexes = options.flatMap((option, index) => (option.kind === 'product' ? [] : [index]));
   const productIndexes = options.flatMap((option, index) => (option.kind === 'product' ? [index] : []));
@@ -155,11 +121,15 @@ export function SearchCombobox({ placeholder }: { placeholder: string }) {
             setActive(-1);
           },
           onFocus: (event) => {
+            // From now on the page's searches carry the dropdown's; the text already there gets its own.
+            dropdown.setActive(true);
+            void dropdown.fetch(event.currentTarget.value);
             setTyped(event.currentTarget.value);
             setRecent(readRecentSearches(storage()));
             setOpen(true);
           },
           onBlur: (event: FocusEvent<HTMLInputElement>) => {
+            dropdown.setActive(false);
             // Clicks inside the list keep the focus (mousedown is prevented there), so a blur means "left".
             if (!rootRef.current?.contains(event.relatedTarget)) {
               setOpen(false);
