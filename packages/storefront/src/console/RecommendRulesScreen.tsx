@@ -12,7 +12,7 @@ import { useConsole } from './context.ts';
 import { parseRecordJson } from './record-json.ts';
 import { conditionSummary, consequenceSummary, newRecommendRule, recommendRuleModels } from './rules/recommend-rule-draft.ts';
 import { publishWith } from './tasks.ts';
-import { ErrorAlert, OutcomeLine, Screen, useAction } from './ui.tsx';
+import { ErrorAlert, JsonDraft, OutcomeLine, RowActions, Screen, useAction } from './ui.tsx';
 
 type Load = { state: 'loading' } | { state: 'ready'; rules: RecommendRule[] } | { state: 'unavailable' } | { state: 'error'; message: string };
 
@@ -106,19 +106,7 @@ export default function RecommendRulesScreen() {
         )}
       </div>
       {draft !== undefined && (
-        <div className="vt-console-panel">
-          <h3>Recommend rule</h3>
-          <textarea className="vt-console-json" aria-label="Recommend rule JSON" spellCheck={false} value={draft} onChange={(event) => setDraft(event.target.value)} />
-          {validation && <ErrorAlert message={validation} />}
-          <div className="vt-console-actions">
-            <button type="button" className="vt-primary" onClick={() => void save()}>
-              Save rule
-            </button>
-            <button type="button" onClick={() => setDraft(undefined)}>
-              Close
-            </button>
-          </div>
-        </div>
+        <JsonDraft title="Recommend rule" label="Recommend rule JSON" value={draft} onChange={setDraft} problem={validation} onSave={() => void save()} onClose={() => setDraft(undefined)} />
       )}
       <table className="vt-console-table" aria-label="Recommend rules">
         <thead>
@@ -139,16 +127,7 @@ export default function RecommendRulesScreen() {
               <td>{conditionSummary(rule)}</td>
               <td>{consequenceSummary(rule)}</td>
               <td className="vt-console-actions">
-                {editable && (
-                  <>
-                    <button type="button" aria-label={`Edit ${rule.objectID}`} onClick={() => setDraft(JSON.stringify(withoutMetadata(rule), null, 2))}>
-                      Edit
-                    </button>
-                    <button type="button" className="vt-danger" aria-label={`Delete ${rule.objectID}`} onClick={() => void remove(rule.objectID)}>
-                      Delete
-                    </button>
-                  </>
-                )}
+                {editable && <RowActions name={rule.objectID} onEdit={() => setDraft(JSON.stringify(withoutMetadata(rule), null, 2))} onDelete={() => void remove(rule.objectID)} />}
               </td>
             </tr>
           ))}

@@ -11,7 +11,7 @@ import { Preview } from './Preview.tsx';
 import { parseRecordJson } from './record-json.ts';
 import { newRule, withResult } from './rules/rule-draft.ts';
 import { publish } from './tasks.ts';
-import { ErrorAlert, OutcomeLine, Screen, useAction } from './ui.tsx';
+import { ErrorAlert, JsonDraft, OutcomeLine, RowActions, Screen, useAction } from './ui.tsx';
 
 type Load = { state: 'loading' } | { state: 'ready'; rules: Rule[] } | { state: 'unavailable' } | { state: 'error'; message: string };
 
@@ -97,19 +97,7 @@ export default function RulesScreen() {
         )}
       </div>
       {draft !== undefined && (
-        <div className="vt-console-panel">
-          <h3>Rule</h3>
-          <textarea className="vt-console-json" aria-label="Rule JSON" spellCheck={false} value={draft} onChange={(event) => setDraft(event.target.value)} />
-          {validation && <ErrorAlert message={validation} />}
-          <div className="vt-console-actions">
-            <button type="button" className="vt-primary" onClick={() => void save()}>
-              Save rule
-            </button>
-            <button type="button" onClick={() => setDraft(undefined)}>
-              Close
-            </button>
-          </div>
-        </div>
+        <JsonDraft title="Rule" label="Rule JSON" value={draft} onChange={setDraft} problem={validation} onSave={() => void save()} onClose={() => setDraft(undefined)} />
       )}
       <div className="vt-console-columns vt-console-columns--wide">
         <table className="vt-console-table" aria-label="Rules">
@@ -126,16 +114,7 @@ export default function RulesScreen() {
                 <th scope="row">{rule.description || rule.objectID}</th>
                 <td>{(rule.conditions ?? []).map((condition) => `${condition.anchoring ?? ''} “${condition.pattern ?? ''}”`).join('; ')}</td>
                 <td className="vt-console-actions">
-                  {editable && (
-                    <>
-                      <button type="button" aria-label={`Edit ${rule.objectID}`} onClick={() => setDraft(JSON.stringify(rule, null, 2))}>
-                        Edit
-                      </button>
-                      <button type="button" className="vt-danger" aria-label={`Delete ${rule.objectID}`} onClick={() => void remove(rule.objectID)}>
-                        Delete
-                      </button>
-                    </>
-                  )}
+                  {editable && <RowActions name={rule.objectID} onEdit={() => setDraft(JSON.stringify(rule, null, 2))} onDelete={() => void remove(rule.objectID)} />}
                 </td>
               </tr>
             ))}

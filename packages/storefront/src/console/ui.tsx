@@ -79,3 +79,45 @@ export function Screen({ title, intro, children }: { title: string; intro: strin
     </section>
   );
 }
+
+/** A JSON draft being edited (a rule as Algolia's JSON): the text, what is wrong with it, save and close. */
+export function JsonDraft({ title, label, value, onChange, problem, onSave, onClose }: {
+  title: string;
+  /** The text area's accessible name. */
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  problem: string;
+  onSave: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <div className="vt-console-panel">
+      <h3>{title}</h3>
+      <textarea className="vt-console-json" aria-label={label} spellCheck={false} value={value} onChange={(event) => onChange(event.target.value)} />
+      {problem && <ErrorAlert message={problem} />}
+      <div className="vt-console-actions">
+        <button type="button" className="vt-primary" onClick={onSave}>
+          Save rule
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A table row's Edit and Delete buttons, named after the item for screen readers. */
+export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <>
+      <button type="button" aria-label={`Edit ${name}`} onClick={onEdit}>
+        Edit
+      </button>
+      <button type="button" className="vt-danger" aria-label={`Delete ${name}`} onClick={onDelete}>
+        Delete
+      </button>
+    </>
+  );
+}
