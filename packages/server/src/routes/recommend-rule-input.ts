@@ -94,13 +94,13 @@ function checkParams(params: unknown, limits: ServerLimits, fail: (message: stri
 }
 
 /** A rule as it will be stored (without `_metadata`, which the server sets), or a 400. */
-export function parseRecommendRule(raw: unknown, position: number, limits: ServerLimits, objectID?: string): RecommendRule {
+export function parseRecommendRule(raw: unknown, position: number, limits: ServerLimits): RecommendRule {
   // Annotated, so that the compiler narrows after each failed check.
   const fail: (message: string) => never = (message) => {
     throw createError('INVALID_RULE', position, message);
   };
   if (!isPlainObject(raw)) fail('a rule must be an object');
-  const rule = (objectID === undefined ? raw : { ...raw, objectID }) as Record<string, unknown>;
+  const rule: Record<string, unknown> = raw;
   if (typeof rule.objectID !== 'string' || rule.objectID === '') throw createError('MISSING_PARAMETER', `objectID of the rule at the position ${position}`);
   onlyKeys(rule, RULE_KEYS, 'the rule', fail);
   if (rule.condition !== undefined) checkCondition(rule.condition, fail);
