@@ -133,6 +133,11 @@ describe('Recommend rules', () => {
     await expect(shopper.batchRecommendRules({ indexName: 'shop', model: 'trending-items', recommendRule: [{ objectID: 'x' }] })).rejects.toMatchObject({ status: 403 });
     await expect(shopper.searchRecommendRules({ indexName: 'shop', model: 'trending-items' })).rejects.toMatchObject({ status: 403 });
     await expect(admin.getRecommendStatus({ indexName: 'shop', model: 'trending-items', taskID: 999_999 })).rejects.toMatchObject({ status: 404 });
+    // A key scoped to another index may not touch these, whatever its ACL.
+    const scoped = client(await t.createKey({ acl: ['settings', 'editSettings'], indexes: ['other'] }));
+    await expect(scoped.batchRecommendRules({ indexName: 'shop', model: 'trending-items', recommendRule: [{ objectID: 'x' }] })).rejects.toMatchObject({ status: 403 });
+    await expect(scoped.searchRecommendRules({ indexName: 'shop', model: 'trending-items' })).rejects.toMatchObject({ status: 403 });
+    expect((await scoped.searchRecommendRules({ indexName: 'other', model: 'trending-items' })).nbHits).toBe(0);
   });
 
   it('hides items, pins items at positions and filters what the models recommend', async () => {
