@@ -16,6 +16,7 @@ const SERVER_LEVELS = [
   [['storage', ['storage']]],
   [['auth', ['auth']]],
   [['search', ['search']]],
+  [['embedders', ['embedders']]],
   [['pages', ['pages']], ['routes', ['routes']], ['observability', ['observability']]],
   [['app', ['app.ts']]],
   [['index', ['index.ts', 'test-support.ts']]],

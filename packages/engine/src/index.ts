@@ -21,6 +21,8 @@ export { loadSnapshot, snapshotLayout, type SectionPlacement, type SnapshotBytes
 export { EngineError, createEngineError, engineErrors, type EngineErrorCode } from './errors.ts';
 export type { EngineIndex, SearchOptions, SnapshotOptions, SteppedSearch } from './api.ts';
 export { withinKeyLimits, type KeyLimits } from './search/key-limits.ts';
+// The embedders setting and records' `_vectors` as the engine reads them (the server checks writes with them).
+export { parseEmbedders, readRecordVectors, type EmbedderSpec } from './vectors/embedders.ts';
 export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, evaluateFilter } from './filter/index.ts';
 // One record against a filter tree, without an index (what a Recommend rule's condition asks of the source item).
 export { recordMatches } from './filter/array-source.ts';

@@ -42,6 +42,9 @@ import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { backupRoutes } from './routes/backup.ts';
+import { embedderRoutes } from './routes/embedders.ts';
+import { QueryVectors } from './embedders/query-vectors.ts';
+import { DocumentVectors } from './embedders/document-vectors.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { recommendRuleRoutes } from './routes/recommend-rules.ts';
 import type { RouteDeps } from './routes/deps.ts';
@@ -180,7 +183,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.addHook('onClose', () => started.close());
       threads = started;
     }
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, ...(threads ? { threads } : {}) };
+    // Rest embedders: query texts embedded before a search goes to a thread; records' vectors filled after writes,
+    // from the operations applied (and at start, for records whose vector a crash left out).
+    const documentVectors = new DocumentVectors(store, reads, limits);
+    const stopFollowing = store.onApplied((ops) => ops.forEach((applied) => documentVectors.noteApplied(applied.op)));
+    void store.load().then(() => documentVectors.wakeAll(), () => {});
+    api.addHook('onClose', async () => {
+      stopFollowing();
+      documentVectors.close();
+    });
+    const routeDeps: RouteDeps = { store, limits, keys, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, queryVectors: new QueryVectors(limits), documentVectors, ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
@@ -194,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyRoutes(api, routeDeps);
     logRoutes(api, routeDeps);
     backupRoutes(api, routeDeps, deps.config.onBackupStep);
+    embedderRoutes(api, routeDeps);
     for (const extension of deps.config.apiExtensions ?? []) await extension(api);
   });
 

@@ -111,6 +111,16 @@ export interface ServerLimits {
   applyBacklogBytes: number;
   /** Requests the API logs keep (`GET /1/logs`), newest first. Default 1,000, as Algolia; 0 keeps none. */
   apiLogEntries: number;
+  /**
+   * A `rest` embedder called for a search's query text: how long one call may take (ms) and how many calls are
+   * made before the search answers 503. Defaults 1,500 and 2: within the official clients' 5 s read timeout.
+   */
+  embedderQueryTimeoutMs: number;
+  embedderQueryAttempts: number;
+  /** A `rest` embedder called for records' texts (after their write is logged): how long one call may take (ms). Default 30,000. */
+  embedderDocumentTimeoutMs: number;
+  /** After a failed round of records' embeddings, the longest wait before the next (it doubles from 1 s). Default 60,000. */
+  embedderRetryMaxMs: number;
 }
 
 export const defaultLimits: ServerLimits = {
@@ -141,6 +151,10 @@ export const defaultLimits: ServerLimits = {
   indexingShareWhileSearching: 0.2,
   applyBacklogBytes: 8 * 1024 * 1024,
   apiLogEntries: 1000,
+  embedderQueryTimeoutMs: 1500,
+  embedderQueryAttempts: 2,
+  embedderDocumentTimeoutMs: 30_000,
+  embedderRetryMaxMs: 60_000,
 };
 
 export function resolveLimits(limits: Partial<ServerLimits> | undefined): ServerLimits {

@@ -27,6 +27,7 @@ export const errorCatalogue = {
   TOO_MANY_PENDING_TASKS: { status: 429, template: 'Too many pending tasks (%s): retry later' },
   TOO_MANY_EVENTS: { status: 429, template: 'Too many events: at most %s per minute per %s' },
   NOT_READY: { status: 503, template: 'Not ready: the indexes are still being loaded' },
+  EMBEDDER_UNAVAILABLE: { status: 503, template: 'Embedder "%s" could not embed the query: %s. Send the query\'s vector in "vector", or search without "hybrid"' },
   SHUTTING_DOWN: { status: 503, template: 'The server is shutting down' },
   BACKUP_UNDER_WAY: { status: 409, template: 'A backup is already under way (to %s): wait for it to end' },
   BACKUP_REFUSED: { status: 400, template: 'Cannot back up to %s: %s' },

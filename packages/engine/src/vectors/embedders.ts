@@ -81,25 +81,32 @@ export interface SplitRecord {
 export function splitVectors(record: IndexRecord, embedders: readonly EmbedderSpec[], position: number): SplitRecord {
   if (!Object.prototype.hasOwnProperty.call(record, '_vectors')) return { record, vectors: null };
   const { _vectors: raw, ...rest } = record;
-  const fail = (message: string): never => {
-    throw createEngineError('INVALID_RECORD', `record ${position} (objectID ${JSON.stringify(record.objectID)}): ${message}`);
-  };
-  if (raw === null) return { record: rest as IndexRecord, vectors: new Map() };
-  if (typeof raw !== 'object' || Array.isArray(raw)) fail('_vectors must be an object of vectors by embedder name');
-  if (embedders.length === 0) fail('_vectors given, but the index has no embedders (set them in the settings first)');
+  const read = readRecordVectors(raw, embedders);
+  if (typeof read === 'string') throw createEngineError('INVALID_RECORD', `record ${position} (objectID ${JSON.stringify(record.objectID)}): ${read}`);
+  return { record: rest as IndexRecord, vectors: read };
+}
+
+/**
+ * A record's `_vectors` value read for these embedders (null: none), or what is wrong with it: the server checks
+ * a batch with it before logging the batch, the engine when applying it.
+ */
+export function readRecordVectors(raw: unknown, embedders: readonly EmbedderSpec[]): Map<string, Float32Array | null> | string {
+  if (raw === null) return new Map();
+  if (typeof raw !== 'object' || Array.isArray(raw)) return '_vectors must be an object of vectors by embedder name';
+  if (embedders.length === 0) return '_vectors given, but the index has no embedders (set them in the settings first)';
   const vectors = new Map<string, Float32Array | null>();
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     const embedder = embedders.find((e) => e.name === name);
-    if (embedder === undefined) fail(`_vectors.${name}: no embedder of this name (the index has ${embedders.map((e) => e.name).join(', ')})`);
+    if (embedder === undefined) return `_vectors.${name}: no embedder of this name (the index has ${embedders.map((e) => e.name).join(', ')})`;
     if (value === null) {
       vectors.set(name, null);
       continue;
     }
     try {
-      vectors.set(name, readVector(value, embedder!.dimensions, `_vectors.${name}`));
+      vectors.set(name, readVector(value, embedder.dimensions, `_vectors.${name}`));
     } catch (error) {
-      fail((error as Error).message.replace(/^Invalid value for /, ''));
+      return (error as Error).message.replace(/^Invalid value for "([^"]*)": /, '$1: ');
     }
   }
-  return { record: rest as IndexRecord, vectors };
+  return vectors;
 }

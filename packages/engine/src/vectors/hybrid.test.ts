@@ -18,7 +18,7 @@ import { SearchIndex } from '../search-index.ts';
 import { loadSnapshot } from '../snapshot/index.ts';
 import { buildFilterNode } from '../filter/index.ts';
 
-const embedders = { img: { source: 'userProvided', dimensions: 2 } };
+const embedders = { img: { source: 'userProvided' as const, dimensions: 2 } };
 const settings = { searchableAttributes: ['name'], attributesForFaceting: ['brand', 'group'], embedders };
 /** Vectors on the unit circle: the angle to the query orders them. */
 const at = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
@@ -49,7 +49,7 @@ describe('hybrid parameters', () => {
     expect(() => idx.search({ vector: at(0), hybrid: 'yes' as never })).toThrow(/hybrid/);
     expect(() => idx.search({ query: 'mug', hybrid: {} })).toThrow(/userProvided: send the query's vector/);
     expect(() => new SearchIndex({}).search({ vector: [1] })).toThrow(/no embedders/);
-    const two = new SearchIndex({ embedders: { ...embedders, other: { source: 'userProvided', dimensions: 2 } } });
+    const two = new SearchIndex({ embedders: { ...embedders, other: { source: 'userProvided' as const, dimensions: 2 } } });
     expect(() => two.search({ vector: at(0) })).toThrow(/name one of img, other/);
   });
 

@@ -14,7 +14,7 @@ import { EngineError } from '../errors.ts';
 import { SearchIndex } from '../search-index.ts';
 import { loadSnapshot } from '../snapshot/index.ts';
 
-const settings = { searchableAttributes: ['name'], attributesForFaceting: ['brand'], embedders: { img: { source: 'userProvided', dimensions: 3 } } };
+const settings = { searchableAttributes: ['name'], attributesForFaceting: ['brand'], embedders: { img: { source: 'userProvided' as const, dimensions: 3 } } };
 const records = [
   { objectID: 'a', name: 'red mug', brand: 'x', _vectors: { img: [1, 0, 0] } },
   { objectID: 'b', name: 'blue mug', brand: 'y', _vectors: { img: [0, 1, 0] } },
@@ -147,7 +147,7 @@ describe('vectors kept through', () => {
     const idx = index();
     idx.setSettings({ ...settings, embedders: { ...settings.embedders, other: { source: 'userProvided', dimensions: 2 } } });
     expect(nearest(idx, [1, 0, 0], { hybrid: { embedder: 'img' } })).toEqual(['a', 'b']);
-    idx.setSettings({ ...settings, embedders: { img: { source: 'userProvided', dimensions: 2 } } });
+    idx.setSettings({ ...settings, embedders: { img: { source: 'userProvided' as const, dimensions: 2 } } });
     expect(nearest(idx, [1, 0])).toEqual([]);
     expect(idx.getObject('a')).not.toHaveProperty('_vectors');
   });

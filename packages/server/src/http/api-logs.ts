@@ -56,6 +56,15 @@ export function maskUrl(url: string): { path: string; query: string } {
   return { path, query: rawQuery === '' ? '' : params.toString() };
 }
 
+/**
+ * A request body with secret-looking fields masked: a rest embedder's `apiKey` and header values named like
+ * secrets (`Authorization`, `X-Api-Key`, tokens) in a settings write. A value cut short by the body's prefix
+ * is masked too.
+ */
+export function maskBodySecrets(text: string): string {
+  return text.replace(/("(?:apiKey|[^"]*(?:authorization|api[-_]?key|token|secret|password)[^"]*)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/gi, `$1"${MASK}"`);
+}
+
 /** A keys API answer with the values of `key` and `value` fields masked (key creation and key listings). */
 export function maskAnswer(text: string): string {
   return text.replace(/("(?:key|value)"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${MASK}"`);
@@ -135,7 +144,8 @@ export class ApiLogs {
         method: request.method,
         answer_code: String(reply.statusCode),
         // The body as sent, its first characters kept by the body parser: never a 50 MB import serialised again.
-        query_body: truncate(request.bodyPrefix ?? ''),
+        // A settings write may carry an embedder's key: masked like the answers of the keys API.
+        query_body: truncate(path.endsWith('/settings') ? maskBodySecrets(request.bodyPrefix ?? '') : (request.bodyPrefix ?? '')),
         // Only the keys API answers with key values (creation, listings); elsewhere `key` / `value` are data.
         answer: truncate(path.startsWith('/1/keys') ? maskAnswer(answer) : answer),
         url: path,

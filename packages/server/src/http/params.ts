@@ -21,6 +21,7 @@ const BOOLEAN_PARAMS = new Set([
   'enableReRanking', 'allowTyposOnNumericTokens', 'advancedSyntax', 'synonyms', 'replaceSynonymsInHighlight',
   'restrictHighlightAndSnippetArrays', 'sumOrFiltersScores', 'facetingAfterDistinct', 'percentileComputation',
   'aroundLatLngViaIP', 'attributeCriteriaComputedByMinProximity', 'decompoundQuery', 'enableSynonyms',
+  'retrieveVectors',
 ]);
 /** Lists that also come comma-separated. */
 const LIST_PARAMS = new Set([

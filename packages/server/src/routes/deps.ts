@@ -8,6 +8,8 @@ import type { AuthCaller } from '../auth/insights-caller.ts';
 import type { Store } from '../storage/store.ts';
 import type { ReadTarget } from '../search/reads.ts';
 import type { SearchThreads } from '../search/threads.ts';
+import type { QueryVectors } from '../embedders/query-vectors.ts';
+import type { DocumentVectors } from '../embedders/document-vectors.ts';
 
 export interface RouteDeps {
   store: Store;
@@ -26,4 +28,7 @@ export interface RouteDeps {
   apiLogs: ApiLogs;
   /** The searcher's country from a trusted proxy's header, for the search log. */
   countryOf: CountryReader;
+  /** Query texts embedded for hybrid searches (rest embedders), and records' vectors filled after writes. */
+  queryVectors: QueryVectors;
+  documentVectors: DocumentVectors;
 }

@@ -50,7 +50,7 @@ function inTurns(pieces: Uint8Array[]): Readable {
   });
 }
 
-export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, searchTimed, threads, reads, countryOf }: RouteDeps): void {
+export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, searchTimed, threads, reads, countryOf, queryVectors }: RouteDeps): void {
   /** Without search threads, searches are answered here in slices, HTTP going on between. */
   const mainThread = new SearchScheduler(() => store.registry);
 
@@ -61,6 +61,8 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
    */
   const execute = async (request: FastifyRequest, reply: FastifyReply, call: SearchCall): Promise<FastifyReply> => {
     store.searches.noted();
+    // Hybrid searches of a rest embedder: the query text's vector first (cached; a 503 when the embedder fails).
+    await queryVectors.embedQueries(store.registry, call.queries);
     const began = performance.now();
     const answer: SearchAnswer = threads ? await threads.search(call) : await mainThread.run(call);
     searchTimed?.((performance.now() - began) / 1000);

@@ -10,6 +10,7 @@ import { assertWriteNames, requireWriteScope } from '../auth/index-scope.ts';
 import { createError } from '../errors.ts';
 import type { Op } from '../storage/ops.ts';
 import { validateSettingsPatch } from '../storage/validate.ts';
+import { maskEmbedderSecrets } from '../storage/embedder-settings.ts';
 import type { IndexEntry } from '../storage/registry.ts';
 
 type IndexParams = { indexName: string };
@@ -73,7 +74,8 @@ export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDep
     const entry = registry.get(request.params.indexName);
     if (!entry) throw createError('INDEX_NOT_FOUND');
     const settings: IndexSettings = { ...DEFAULT_SETTINGS, ...inheritedLists(entry), ...registry.settingsOf(entry) };
-    return settings;
+    // A rest embedder's key and secret headers are never sent back (`storage/embedder-settings.ts`).
+    return maskEmbedderSecrets(settings);
   });
 
   app.put<{ Params: IndexParams; Querystring: { forwardToReplicas?: string } }>(

@@ -25,6 +25,8 @@ export interface QuerySpec {
   facet?: string;
   /** Validated, with the key's forced parameters applied. */
   params: SearchParams;
+  /** The query text's vector, from the index's rest embedder (`embedders/query-vectors.ts`), for a hybrid search. */
+  queryVector?: number[];
 }
 
 export interface SearchCall {
@@ -186,7 +188,7 @@ export class CallInSteps {
       this.write(JSON.stringify(emptyResult(query.indexName, String(query.params.query ?? ''), Number(query.params.hitsPerPage ?? 20))));
       this.summaries.push(undefined);
     } else {
-      const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth);
+      const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth, query.queryVector);
       if (search.response.hits.length + search.hitsToBuild <= ONE_STEP_HITS && search.recordBytesToBuild <= ONE_STEP_RECORD_BYTES) {
         search.buildHits(ONE_STEP_HITS);
         this.finishQuery(query, search.response, JSON.stringify(this.withIndex(query, search.response)));

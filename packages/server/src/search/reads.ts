@@ -21,7 +21,10 @@ export type ReadCall =
   | { kind: 'browse'; indexName: string; params: SearchParams & { cursor?: string }; auth: ReadAuth }
   | { kind: 'facets'; indexName: string; facet: string; params: SearchParams; auth: ReadAuth }
   | { kind: 'search'; indexName: string; params: SearchParams; auth: ReadAuth }
-  | { kind: 'sizes'; indexNames: string[] };
+  | { kind: 'sizes'; indexNames: string[] }
+  /** Records still without a vector of a rest embedder (`embedders/document-vectors.ts`), those in `skip` left out. */
+  | { kind: 'vectorless'; indexName: string; embedder: string; limit: number; skip: string[] }
+  | { kind: 'vectorCounts'; indexName: string; embedders: string[] };
 
 /** An index's record count and the size of its records as JSON (`GET /1/indexes`). */
 export interface IndexSize {
@@ -35,6 +38,8 @@ export interface ReadResults {
   facets: SearchForFacetValuesResponse;
   search: SearchResponse;
   sizes: IndexSize[];
+  vectorless: IndexRecord[];
+  vectorCounts: { records: number; vectors: number[] };
 }
 
 export type ReadResult<C extends ReadCall> = ReadResults[C['kind']];
@@ -68,6 +73,15 @@ function answer(registry: IndexRegistry, call: ReadCall): ReadResults[keyof Read
       return runFacetSearch(registry, call.indexName, call.facet, call.params, call.auth);
     case 'search':
       return runSearch(registry, call.indexName, call.params, call.auth);
+    case 'vectorless': {
+      const engine = registry.get(call.indexName)?.engine;
+      const skip = new Set(call.skip);
+      return engine === undefined ? [] : engine.vectorless(call.embedder, call.limit + skip.size).filter((record) => !skip.has(record.objectID)).slice(0, call.limit);
+    }
+    case 'vectorCounts': {
+      const engine = registry.get(call.indexName)?.engine;
+      return { records: engine?.size ?? 0, vectors: call.embedders.map((name) => engine?.vectorCount(name) ?? 0) };
+    }
     case 'sizes':
       return call.indexNames.map((name) => {
         const entry = registry.get(name);

@@ -71,13 +71,16 @@ export function runSearch(registry: IndexRegistry, indexName: string, params: Se
   return search.response;
 }
 
-/** A search whose hits the caller builds (`SteppedSearch`), a few at a time if it wants. */
-export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth): SteppedSearch {
+/**
+ * A search whose hits the caller builds (`SteppedSearch`), a few at a time if it wants. `queryVector`: the query
+ * text's vector a rest embedder gave, for a hybrid search.
+ */
+export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[]): SteppedSearch {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
   // The engine has no clock: rules with validity ranges are judged at the time the search is answered.
-  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000) };
+  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000), ...(queryVector === undefined ? {} : { queryVector }) };
   const search = engineCheck(() => engine.searchInSteps(params, override, options));
   if (params.clickAnalytics === true) search.response.queryID = newQueryID();
   return search;

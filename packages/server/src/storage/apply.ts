@@ -9,6 +9,8 @@ import type { IndexRecord, IndexSettings } from '@vitrine/protocol';
 import { applyDictionaryEntries, applyDictionarySettings } from './dictionaries.ts';
 import type { LoggedBatchRequest, Op } from './ops.ts';
 import { applyPartial } from './partial.ts';
+import { restEmbedders } from './embedder-settings.ts';
+import { followText, withFilledVector } from './vector-fill.ts';
 import { engineSettings, parseReplicaName } from './registry.ts';
 import type { IndexEntry, IndexRegistry } from './registry.ts';
 
@@ -80,6 +82,10 @@ function* applyIndexBatch(registry: IndexRegistry, indexName: string, requests: 
     return;
   }
   const engine = entry.engine;
+  // Rest embedders' vectors follow their record's text (`vector-fill.ts`): only their indexes pay for reading records replaced whole.
+  const rest = restEmbedders(entry.settings);
+  const follow = (before: () => IndexRecord | undefined, next: IndexRecord, body: Record<string, unknown>): IndexRecord =>
+    rest.length === 0 ? next : followText(rest, entry.settings, before(), next, body);
   // The batch's net effect: objectID → final record, or null for a deletion.
   const overlay = new Map<string, IndexRecord | null>();
   let cleared = false;
@@ -94,7 +100,7 @@ function* applyIndexBatch(registry: IndexRegistry, indexName: string, requests: 
     switch (request.action) {
       case 'addObject':
       case 'updateObject':
-        if (objectID !== undefined) overlay.set(objectID, { ...body, objectID });
+        if (objectID !== undefined) overlay.set(objectID, follow(() => current(objectID), { ...body, objectID }, body));
         break;
       case 'partialUpdateObject':
       case 'partialUpdateObjectNoCreate': {
@@ -102,7 +108,13 @@ function* applyIndexBatch(registry: IndexRegistry, indexName: string, requests: 
         const existing = current(objectID);
         const create = request.createIfNotExists ?? request.action === 'partialUpdateObject';
         if (!existing && !create) break;
-        overlay.set(objectID, applyPartial(existing, body, objectID));
+        overlay.set(objectID, follow(() => existing, applyPartial(existing, body, objectID), body));
+        break;
+      }
+      case 'fillVector': {
+        const existing = objectID === undefined || request.vector === undefined ? undefined : current(objectID);
+        const filled = existing === undefined ? undefined : withFilledVector(existing, request.vector!, entry.settings);
+        if (filled !== undefined) overlay.set(objectID!, filled);
         break;
       }
       case 'deleteObject':

@@ -16,13 +16,17 @@ import type {
   SearchParams,
   SynonymHit,
 } from '@vitrine/protocol';
+import type { FilledVector } from './vector-fill.ts';
 
 export interface LoggedBatchRequest {
   indexName: string;
-  action: BatchAction;
+  /** A caller's action, or `fillVector`: the server's own, a vector a rest embedder made (`storage/vector-fill.ts`). */
+  action: BatchAction | 'fillVector';
   body?: IncomingRecord;
   /** For partial updates: create the record when missing (`partialUpdateObject`) or not (`…NoCreate`). */
   createIfNotExists?: boolean;
+  /** For `fillVector`: the embedder, the hash of the text embedded and the vector. */
+  vector?: FilledVector;
 }
 
 export type Op =

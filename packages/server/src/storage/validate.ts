@@ -3,7 +3,7 @@
  * record shapes and sizes, objectIDs, partial-update operations, replica rules, settings the engine accepts.
  * Every failure is an `ApiError` (4xx) naming the position and objectID at fault.
  */
-import { SearchIndex } from '@vitrine/engine';
+import { parseEmbedders, readRecordVectors, SearchIndex } from '@vitrine/engine';
 import type { BatchAction, IncomingRecord, IndexSettings, Rule, SearchParams } from '@vitrine/protocol';
 import { randomUUID } from 'node:crypto';
 import type { ServerLimits } from '../config.ts';
@@ -12,6 +12,7 @@ import { ApiError, createError } from '../errors.ts';
 import { validateSearchParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from './ops.ts';
 import { partialBodyError } from './partial.ts';
+import { checkEmbedders, unmaskEmbedderSecrets } from './embedder-settings.ts';
 import { engineSettings, parseReplicaName } from './registry.ts';
 import type { IndexRegistry } from './registry.ts';
 
@@ -66,6 +67,11 @@ export function prepareBatchRequest(
   if (action === 'partialUpdateObject' || action === 'partialUpdateObjectNoCreate') {
     const problem = partialBodyError(record);
     if (problem) throw createError('INVALID_RECORD', position, problem);
+  }
+  if (Object.hasOwn(record, '_vectors')) {
+    // Checked against the index's embedders as they stand, before logging: a bad vector refuses the whole batch.
+    const problem = readRecordVectors(record._vectors, parseEmbedders(registry.peek(indexName)?.settings.embedders));
+    if (typeof problem === 'string') throw createError('INVALID_RECORD', position, problem);
   }
   return { indexName, action, body: record };
 }
@@ -139,13 +145,16 @@ export function validateSettingsPatch(registry: IndexRegistry, indexName: string
       if (other?.settings.replicas?.length) throw createError('INVALID_REPLICA', `${name} has replicas of its own`);
     }
   }
+  // Masked embedder secrets (what reading the settings shows) stand for the values they mask.
+  const unmasked = unmaskEmbedderSecrets(patch, entry?.settings ?? {});
   const merged: IndexSettings = { ...(entry?.settings ?? {}) };
-  for (const [key, value] of Object.entries(patch)) {
+  for (const [key, value] of Object.entries(unmasked)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
   }
   engineCheck(() => new SearchIndex(engineSettings(merged)));
-  return patch as IndexSettings;
+  checkEmbedders(merged.embedders);
+  return unmasked as IndexSettings;
 }
 
 /** Consequence parameters that are not search parameters as such: the engine reads them when planning rules. */
