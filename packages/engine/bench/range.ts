@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateProducts } from '@vitrine/demo';
 import { loadSnapshot } from '../src/index.ts';
+import { parsePath } from '../src/index/attributes.ts';
 import { FacetColumn } from '../src/index/facet-column.ts';
 import { NumericColumn } from '../src/index/numeric-column.ts';
 import { DEFAULT_THRESHOLDS } from '../src/index/numeric-thresholds.ts';
@@ -41,7 +42,7 @@ function priceFacet(): { facet: FacetColumn; documents: number } {
     const store = (loadSnapshot(readFileSync(snapshotPath)) as unknown as { store: { facets: Map<string, FacetColumn>; capacity: number } }).store;
     return { facet: store.facets.get('price')!, documents: store.capacity };
   }
-  const facet = new FacetColumn('price', ['price']);
+  const facet = new FacetColumn('price', parsePath('price'));
   let doc = 0;
   for (const product of generateProducts(size, 1)) facet.add(asDocId(doc++), product);
   return { facet, documents: doc };

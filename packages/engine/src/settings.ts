@@ -4,13 +4,13 @@
  */
 import type { IndexSettings } from '@vitrine/protocol';
 import { createEngineError } from './errors.ts';
-import { parsePath } from './index/attributes.ts';
+import { parsePath, type AttributePath } from './index/attributes.ts';
 import { parseEmbedders } from './vectors/embedders.ts';
 
 /** One searchable attribute path; attributes listed together (`"name,brand"`) share a rank. */
 export interface SearchableSlot {
   attribute: string;
-  path: string[];
+  path: AttributePath;
   rank: number;
   /** `unordered(attr)`: the position of a match within the attribute does not matter. */
   ordered: boolean;
@@ -18,18 +18,18 @@ export interface SearchableSlot {
 
 export interface FacetAttribute {
   attribute: string;
-  path: string[];
+  path: AttributePath;
   searchable: boolean;
   filterOnly: boolean;
 }
 
 export type RankingCriterion =
   | { kind: 'typo' | 'geo' | 'words' | 'filters' | 'proximity' | 'attribute' | 'exact' | 'custom' }
-  | { kind: 'sort'; attribute: string; path: string[]; ascending: boolean };
+  | { kind: 'sort'; attribute: string; path: AttributePath; ascending: boolean };
 
 export interface SortSpec {
   attribute: string;
-  path: string[];
+  path: AttributePath;
   ascending: boolean;
 }
 

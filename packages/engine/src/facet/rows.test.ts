@@ -6,12 +6,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bitset } from '../structures/bitset.ts';
+import { parsePath } from '../index/attributes.ts';
 import { FacetColumn } from '../index/facet-column.ts';
 import type { DocId } from '../structures/ids.ts';
 import { buildFacetRows, countFacets, extendFacetRows } from './count.ts';
 
 function columnWith(values: Array<string | undefined>): FacetColumn {
-  const column = new FacetColumn('v', ['v']);
+  const column = new FacetColumn('v', parsePath('v'));
   values.forEach((value, doc) => column.add(doc as DocId, value === undefined ? {} : { v: value }));
   return column;
 }

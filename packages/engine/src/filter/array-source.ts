@@ -1,3 +1,4 @@
+import { leaves, parsePath } from '../index/attributes.ts';
 import { Bitset } from '../structures/bitset.ts';
 import { normalizeText } from '../tokenize/index.ts';
 import { NUMERIC_TESTS, type FilterNode, type FilterSource, type NumericOperator } from './types.ts';
@@ -63,19 +64,9 @@ export class ArrayFilterSource implements FilterSource {
   }
 }
 
-/** The value at a dotted path, as a list (arrays flattened one level; missing → empty). */
+/** The values at a dotted path, as the index reads them (keys holding dots, arrays flattened: `index/attributes.ts`). */
 function valuesAt(record: Record<string, unknown>, path: string): unknown[] {
-  let current: unknown = record;
-  if (!(path in record)) {
-    for (const part of path.split('.')) {
-      if (current === null || typeof current !== 'object') return [];
-      current = (current as Record<string, unknown>)[part];
-    }
-  } else {
-    current = record[path];
-  }
-  if (current === undefined || current === null) return [];
-  return Array.isArray(current) ? current : [current];
+  return leaves(record, parsePath(path));
 }
 
 type Leaf = Extract<FilterNode, { kind: 'facet' | 'tag' | 'numeric' | 'range' }>;

@@ -153,7 +153,7 @@ describe('highlightRecord walks the record', () => {
     });
   });
 
-  it('follows dotted paths, preferring a literal key, and skips missing attributes', () => {
+  it('follows dotted paths, through keys holding dots too, and skips missing attributes', () => {
     const result = highlightRecord(record, ['meta.material.name', 'a.b', 'missing', 'meta.nope', 'inStock'], query, options);
     expect(result).toEqual({
       meta: { material: { name: { value: 'cotton <em>blue</em>', matchLevel: 'full', matchedWords: ['blue'], fullyHighlighted: false } } },

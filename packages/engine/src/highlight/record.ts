@@ -1,4 +1,5 @@
 import type { HighlightResult, HighlightResultOption, SnippetResult } from '@vitrine/protocol';
+import { keyPathsIn, parsePath, setOwn } from '../index/attributes.ts';
 import { snippetText } from './snippet.ts';
 import { WordMatcher } from './terms.ts';
 import { analyseText, renderWhole, type TextMatch } from './text.ts';
@@ -14,38 +15,13 @@ import type { HighlightOptions, HighlightQuery, HighlightWord, SnippetOptions } 
 /** Records nest this deep at most in practice; deeper values are left out rather than risking the stack. */
 const MAX_DEPTH = 64;
 
-/** Split dotted attributes, shared by every hit of every page: a handful of distinct strings in practice. */
-const splitPaths = new Map<string, string[]>();
-const MAX_SPLIT_PATHS = 1_000;
-
-function splitPath(attribute: string): string[] {
-  let path = splitPaths.get(attribute);
-  if (path === undefined) {
-    path = attribute.split('.');
-    if (splitPaths.size < MAX_SPLIT_PATHS) splitPaths.set(attribute, path);
-  }
-  return path;
-}
-
-function valueAt(record: Record<string, unknown>, path: string[]): unknown {
+function valueAt(record: Record<string, unknown>, keys: readonly string[]): unknown {
   let current: unknown = record;
-  for (const part of path) {
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
+  for (const key of keys) current = (current as Record<string, unknown>)[key];
   return current;
 }
 
-/**
- * Own-property assignment: a record key such as `__proto__` must become a plain key, never a prototype. That
- * is the one accessor on Object.prototype; any other key can be assigned plainly (defineProperty is slow).
- */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
-function setAt(target: Record<string, unknown>, path: string[], value: unknown): void {
+function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let node = target;
   for (let i = 0; i < path.length - 1; i++) {
     const existing = Object.hasOwn(node, path[i]) ? node[path[i]] : undefined;
@@ -82,7 +58,8 @@ function mirror<T>(value: unknown, leaf: (text: string) => T, depth = 0): T | T[
 
 /**
  * Mirrors the attributes into `result`: `*` means every top-level attribute except objectID and `_`-prefixed
- * ones; a literal key wins over a dotted path (`{"a.b": …}` is the attribute "a.b").
+ * ones; a dotted path is mirrored wherever the record spells it (`{"a.b": …}`, `{"a": {"b": …}}`, both when it
+ * holds both: see `index/attributes.ts`), under the record's own keys.
  */
 function collect<T>(
   record: Record<string, unknown>,
@@ -97,13 +74,18 @@ function collect<T>(
         const mirrored = mirror(record[key], leaf);
         if (mirrored !== undefined) setOwn(result, key, mirrored);
       }
-    } else if (Object.hasOwn(record, attribute)) {
+      continue;
+    }
+    const path = parsePath(attribute);
+    if (path.length === 1) {
+      if (!Object.hasOwn(record, attribute)) continue;
       const mirrored = mirror(record[attribute], leaf);
       if (mirrored !== undefined) setOwn(result, attribute, mirrored);
-    } else {
-      const path = splitPath(attribute);
-      const mirrored = mirror(valueAt(record, path), leaf);
-      if (mirrored !== undefined) setAt(result, path, mirrored);
+      continue;
+    }
+    for (const keys of keyPathsIn(record, path)) {
+      const mirrored = mirror(valueAt(record, keys), leaf);
+      if (mirrored !== undefined) setAt(result, keys, mirrored);
     }
   }
   return result as Record<string, T>;

@@ -8,7 +8,7 @@ import type { DocId } from '../structures/ids.ts';
 import { GrowableUint32, roomyUint32 } from '../structures/growable.ts';
 import { Bitset } from '../structures/bitset.ts';
 import { normalizeText } from '../tokenize/index.ts';
-import { facetValues } from './attributes.ts';
+import { facetValues, leaves, type AttributePath } from './attributes.ts';
 import { FacetLabels } from './facet-labels.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
@@ -32,7 +32,7 @@ export class FacetColumn {
 
   constructor(
     readonly attribute: string,
-    readonly path: string[],
+    readonly path: AttributePath,
   ) {
     this.offsets.push(0);
   }
@@ -182,7 +182,7 @@ export class FacetColumn {
     w.u32(`${prefix}.values`, this.values.view(), { grows: true });
   }
 
-  static load(r: SnapshotReader, prefix: string, attribute: string, path: string[], documents: number): FacetColumn {
+  static load(r: SnapshotReader, prefix: string, attribute: string, path: AttributePath, documents: number): FacetColumn {
     const column = new FacetColumn(attribute, path);
     const labels = FacetLabels.load(r, prefix);
     const numbers = r.f64(`${prefix}.numbers`);
@@ -214,17 +214,7 @@ export class FacetColumn {
 }
 
 /** The number behind a facet value when the record holds it as a number (not a numeric-looking string). */
-function numericLeaf(record: Record<string, unknown>, path: string[], value: string): number {
-  let found = NaN;
-  const visit = (node: unknown, depth: number): void => {
-    if (!Number.isNaN(found) || node === null || node === undefined) return;
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, depth));
-    if (depth < path.length) {
-      if (typeof node === 'object') visit((node as Record<string, unknown>)[path[depth]], depth + 1);
-      return;
-    }
-    if (typeof node === 'number' && String(node) === value) found = node;
-  };
-  visit(record, 0);
-  return found;
+function numericLeaf(record: Record<string, unknown>, path: AttributePath, value: string): number {
+  const found = leaves(record, path).find((leaf) => typeof leaf === 'number' && String(leaf) === value);
+  return found === undefined ? NaN : (found as number);
 }

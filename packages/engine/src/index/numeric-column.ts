@@ -15,7 +15,7 @@
 import { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import { NUMERIC_TESTS, type NumericOperator } from '../filter/types.ts';
-import { numericValues } from './attributes.ts';
+import { numericValues, type AttributePath } from './attributes.ts';
 import type { RecordList } from './record-list.ts';
 import type { FacetColumn } from './facet-column.ts';
 import { roomyFloat64, roomyUint32 } from '../structures/growable.ts';
@@ -32,7 +32,7 @@ export class NumericColumn {
   readonly fromFacet: boolean;
 
   /** From the records themselves (any numeric attribute). */
-  static fromRecords(records: RecordList, path: string[], options: ThresholdOptions = DEFAULT_THRESHOLDS): NumericColumn {
+  static fromRecords(records: RecordList, path: AttributePath, options: ThresholdOptions = DEFAULT_THRESHOLDS): NumericColumn {
     const column = new NumericColumn(false, options);
     column.append(pairsFromRecords(records, path, 0, records.length), records.length);
     return column;
@@ -125,7 +125,7 @@ export class NumericColumn {
    * merged into the sorted arrays from the back, in place (O(existing + new log new), no sort of everything and,
    * thanks to spare room, rarely an allocation). The column is updated and returned.
    */
-  extended(facet: FacetColumn | null, records: RecordList, path: string[], from: number, documents: number): NumericColumn {
+  extended(facet: FacetColumn | null, records: RecordList, path: AttributePath, from: number, documents: number): NumericColumn {
     this.append(facet !== null ? pairsFromFacet(facet, from, documents) : pairsFromRecords(records, path, from, documents), documents);
     return this;
   }
@@ -386,7 +386,7 @@ function asBound(value: number): number {
   return Number.isNaN(value) ? -Infinity : value;
 }
 
-function pairsFromRecords(records: RecordList, path: string[], from: number, to: number): { values: number[]; docs: number[] } {
+function pairsFromRecords(records: RecordList, path: AttributePath, from: number, to: number): { values: number[]; docs: number[] } {
   const values: number[] = [];
   const docs: number[] = [];
   for (let d = from; d < to; d++) {

@@ -20,7 +20,7 @@ import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { NumericOperator } from '../filter/types.ts';
 import { asDocId } from '../structures/ids.ts';
 import { FacetColumn } from './facet-column.ts';
-import { numericValues } from './attributes.ts';
+import { numericValues, parsePath } from './attributes.ts';
 import { NumericColumn } from './numeric-column.ts';
 import { ThresholdSets, type ThresholdOptions } from './numeric-thresholds.ts';
 import { RecordList } from './record-list.ts';
@@ -113,14 +113,14 @@ function holds(values: number[], step: Query): boolean {
  */
 function columns(fromFacet: boolean, minValues: number, quantiles: number, maxPending = 0, existing: Doc[] = []) {
   const records = new RecordList();
-  const facet = new FacetColumn('price', ['price']);
+  const facet = new FacetColumn('price', parsePath('price'));
   for (const d of existing) {
     const r = record(d, records.length);
     facet.add(asDocId(records.length), r);
     records.push(r);
   }
   const make = (options: ThresholdOptions): NumericColumn =>
-    fromFacet ? NumericColumn.fromFacet(facet, records.length, options)! : NumericColumn.fromRecords(records, ['price'], options);
+    fromFacet ? NumericColumn.fromFacet(facet, records.length, options)! : NumericColumn.fromRecords(records, parsePath('price'), options);
   let fast = make({ minValues, quantiles, maxPending });
   let plain = make({ minValues: Infinity, quantiles, maxPending: 0 });
   return {
@@ -131,15 +131,15 @@ function columns(fromFacet: boolean, minValues: number, quantiles: number, maxPe
         facet.add(asDocId(records.length), r);
         records.push(r);
       }
-      fast = fast.extended(fromFacet ? facet : null, records, ['price'], from, records.length);
-      plain = plain.extended(fromFacet ? facet : null, records, ['price'], from, records.length);
+      fast = fast.extended(fromFacet ? facet : null, records, parsePath('price'), from, records.length);
+      plain = plain.extended(fromFacet ? facet : null, records, parsePath('price'), from, records.length);
     },
     /** Document `at` changed in place (a non-facet attribute: a facet's column never is). */
     replace(at: number, d: Doc): void {
       const r = record(d, at);
       records.replace(at, r);
-      fast = fast.replaceValues(at, numericValues(r, ['price']));
-      plain = plain.replaceValues(at, numericValues(r, ['price']));
+      fast = fast.replaceValues(at, numericValues(r, parsePath('price')));
+      plain = plain.replaceValues(at, numericValues(r, parsePath('price')));
     },
     first(): number[] {
       return [...fast.first];

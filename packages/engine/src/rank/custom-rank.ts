@@ -5,7 +5,7 @@
  * Numbers and booleans compare numerically; strings alphabetically (after numbers).
  */
 import type { IndexRecord } from '@vitrine/protocol';
-import { leavesAt, numericValues, parsePath } from '../index/attributes.ts';
+import { leavesAt, numericValues, parsePath, type AttributePath } from '../index/attributes.ts';
 import type { SortSpec } from '../settings.ts';
 import { roomyUint32, roomyFloat64 } from '../structures/growable.ts';
 import type { RecordList } from '../index/record-list.ts';
@@ -49,7 +49,7 @@ export interface KeyColumn {
 
 export type Key = number | string | undefined;
 
-function firstKey(record: IndexRecord | undefined, path: string[]): Key {
+function firstKey(record: IndexRecord | undefined, path: AttributePath): Key {
   if (record === undefined) return undefined;
   let key: Key;
   leavesAt(record, path, (leaf) => {

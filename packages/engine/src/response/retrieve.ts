@@ -1,19 +1,21 @@
 /**
  * attributesToRetrieve / unretrievableAttributes: which parts of a record a hit shows. `*` means all, `-attr`
- * excludes (with `*`), dotted paths select nested attributes. `objectID` is always returned.
+ * excludes (with `*`), dotted paths select nested attributes, wherever the record spells them (keys may hold
+ * dots: see `index/attributes.ts`). `objectID` is always returned.
  */
 import type { IndexRecord } from '@vitrine/protocol';
+import { keyPathsIn, parsePath, setOwn, type AttributePath } from '../index/attributes.ts';
 
 export interface RetrieveSpec {
   all: boolean;
-  include: string[][];
-  exclude: string[][];
+  include: AttributePath[];
+  exclude: AttributePath[];
 }
 
 export function parseRetrieve(list: string[], unretrievable: string[]): RetrieveSpec {
   const all = list.includes('*');
-  const include = list.filter((a) => a !== '*' && !a.startsWith('-')).map((a) => a.split('.'));
-  const exclude = [...list.filter((a) => a.startsWith('-')).map((a) => a.slice(1)), ...unretrievable].map((a) => a.split('.'));
+  const include = list.filter((a) => a !== '*' && !a.startsWith('-')).map(parsePath);
+  const exclude = [...list.filter((a) => a.startsWith('-')).map((a) => a.slice(1)), ...unretrievable].map(parsePath);
   return { all, include, exclude };
 }
 
@@ -22,39 +24,34 @@ export function retrieve(record: IndexRecord, spec: RetrieveSpec): Record<string
   if (spec.all) out = { ...record };
   else {
     out = {};
-    for (const path of spec.include) copyPath(record, out, path);
+    for (const path of spec.include) for (const keys of keyPathsIn(record, path)) copyPath(record, out, keys);
   }
-  for (const path of spec.exclude) removePath(out, path, record);
+  for (const path of spec.exclude) for (const keys of keyPathsIn(out, path)) removePath(out, keys);
   out.objectID = record.objectID;
   return out;
 }
 
-function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: string[]): void {
-  const [head, ...rest] = path;
-  if (!(head in from)) return;
-  const value = from[head];
-  if (rest.length === 0) {
-    to[head] = value;
-    return;
+function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, keys: readonly string[]): void {
+  let source = from;
+  let target = to;
+  for (let i = 0; i < keys.length - 1; i++) {
+    source = source[keys[i]] as Record<string, unknown>;
+    let child = Object.hasOwn(target, keys[i]) ? (target[keys[i]] as Record<string, unknown>) : undefined;
+    if (child === undefined) setOwn(target, keys[i], (child = {}));
+    target = child;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  const target = (to[head] ??= {}) as Record<string, unknown>;
-  copyPath(value as Record<string, unknown>, target, rest);
+  setOwn(target, keys[keys.length - 1], source[keys[keys.length - 1]]);
 }
 
-/** Removes a path, copying the objects on the way so the stored record is never mutated. */
-function removePath(out: Record<string, unknown>, path: string[], original: Record<string, unknown>): void {
-  const [head, ...rest] = path;
-  if (!(head in out)) return;
-  if (rest.length === 0) {
-    delete out[head];
-    return;
+/** Removes the value at `keys`, copying the objects on the way so the stored record is never mutated. */
+function removePath(out: Record<string, unknown>, keys: readonly string[]): void {
+  let node = out;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const copy = { ...(node[keys[i]] as Record<string, unknown>) };
+    setOwn(node, keys[i], copy);
+    node = copy;
   }
-  const value = out[head];
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  const copy = { ...(value as Record<string, unknown>) };
-  out[head] = copy;
-  removePath(copy, rest, original);
+  delete node[keys[keys.length - 1]];
 }
 
 /** Algolia's `params` echo: the search parameters, url-encoded (objects and arrays as JSON). */

@@ -1,5 +1,6 @@
 // Frozen copy of highlight/record.ts as of commit a7c87ba: the reference the optimised code is tested against.
-// Test and benchmark use only; do not change (see ./index.ts).
+// Test and benchmark use only; do not change (see ./index.ts), except where the meaning of a path changed
+// (keys holding dots: every cut of the path the record holds is mirrored).
 import type { HighlightResult, HighlightResultOption, SnippetResult } from '@vitrine/protocol';
 import { snippetText } from './snippet.ts';
 import { analyseText, matchedWordsOf, matchLevelOf, renderText } from './text.ts';
@@ -21,14 +22,22 @@ function resolvePaths(record: Record<string, unknown>, attributes: string[]): st
   for (const attribute of attributes) {
     if (attribute === '*') {
       for (const key of Object.keys(record)) if (key !== 'objectID' && !key.startsWith('_')) paths.push([key]);
-    } else if (Object.hasOwn(record, attribute)) {
-      // A literal key wins over a dotted path: `{"a.b": …}` is the attribute "a.b".
-      paths.push([attribute]);
     } else {
-      paths.push(attribute.split('.'));
+      // Every way of cutting the dotted path into keys that the record holds (keys may contain dots).
+      paths.push(...cuts(attribute.split('.')).filter((keys) => valueAt(record, keys) !== undefined));
     }
   }
   return paths;
+}
+
+/** Every way of cutting `segments` into keys, the longest first key first. */
+function cuts(segments: string[]): string[][] {
+  if (segments.length === 0) return [[]];
+  const out: string[][] = [];
+  for (let end = segments.length; end >= 1; end--) {
+    for (const rest of cuts(segments.slice(end))) out.push([segments.slice(0, end).join('.'), ...rest]);
+  }
+  return out;
 }
 
 function valueAt(record: Record<string, unknown>, path: string[]): unknown {
