@@ -36,15 +36,23 @@ export function parsePath(attribute: string): AttributePath {
   return path;
 }
 
+/**
+ * The same string as a property name. V8 looks a key up by its internalised copy: a key no record has (a dotted
+ * spelling, mostly) has none, and each lookup would probe the string table again (+50% on such paths' walks).
+ */
+function internalised(key: string): string {
+  return Object.keys({ [key]: true })[0];
+}
+
 function compilePath(attribute: string): AttributePath {
-  const segments = attribute.split('.');
+  const segments = attribute.split('.').map(internalised);
   const keys: string[][] = [];
   const depths: number[][] = [];
   for (let d = 0; d < segments.length; d++) {
     keys.push([]);
     depths.push([]);
     for (let end = segments.length; end > d; end--) {
-      keys[d].push(segments.slice(d, end).join('.'));
+      keys[d].push(internalised(segments.slice(d, end).join('.')));
       depths[d].push(end);
     }
   }
@@ -66,14 +74,12 @@ function collectLeaves(value: unknown, path: AttributePath, depth: number, out: 
     return;
   }
   if (typeof value === 'object') {
-    if (depth < path.length) {
+    // The last segment (every path of one segment) has a single key: read as before keys could hold dots.
+    if (depth === path.length - 1) collectLeaves((value as Record<string, unknown>)[path[depth]], path, depth + 1, out);
+    else if (depth < path.length) {
       const keys = path.keys[depth];
-      // The last segment (every path of one segment): a single key, as before keys could hold dots.
-      if (keys.length === 1) collectLeaves((value as Record<string, unknown>)[keys[0]], path, depth + 1, out);
-      else {
-        const depths = path.depths[depth];
-        for (let i = 0; i < keys.length; i++) collectLeaves((value as Record<string, unknown>)[keys[i]], path, depths[i], out);
-      }
+      const depths = path.depths[depth];
+      for (let i = 0; i < keys.length; i++) collectLeaves((value as Record<string, unknown>)[keys[i]], path, depths[i], out);
     } else for (const key in value as object) collectLeaves((value as Record<string, unknown>)[key], path, depth, out);
     return;
   }
