@@ -36,23 +36,15 @@ export function parsePath(attribute: string): AttributePath {
   return path;
 }
 
-/**
- * The same string as a property name. V8 looks a key up by its internalised copy: a key no record has (a dotted
- * spelling, mostly) has none, and each lookup would probe the string table again (+50% on such paths' walks).
- */
-function internalised(key: string): string {
-  return Object.keys({ [key]: true })[0];
-}
-
 function compilePath(attribute: string): AttributePath {
-  const segments = attribute.split('.').map(internalised);
+  const segments = attribute.split('.');
   const keys: string[][] = [];
   const depths: number[][] = [];
   for (let d = 0; d < segments.length; d++) {
     keys.push([]);
     depths.push([]);
     for (let end = segments.length; end > d; end--) {
-      keys[d].push(internalised(segments.slice(d, end).join('.')));
+      keys[d].push(segments.slice(d, end).join('.'));
       depths[d].push(end);
     }
   }
