@@ -109,7 +109,7 @@ describe('rest embedder', () => {
     expect(keywords.nbHits).toBe(0);
     const hybrid = await fixture.search({ query: 'something to keep coffee hot', hybrid: { semanticRatio: 0.5 }, getRankingInfo: true, hitsPerPage: 1 }, 'shop');
     expect(hybrid.hits.map((h) => h.objectID)).toEqual(['t1']);
-    expect((hybrid.hits[0] as { _rankingInfo: { semanticScore: number } })._rankingInfo.semanticScore).toBeGreaterThan(0.3);
+    expect((hybrid.hits[0] as unknown as { _rankingInfo: { semanticScore: number } })._rankingInfo.semanticScore).toBeGreaterThan(0.3);
     const sofa = await fixture.search({ query: 'couch for a small flat', hybrid: { semanticRatio: 1 }, hitsPerPage: 1, filters: 'category:living' }, 'shop');
     expect(sofa.hits.map((h) => h.objectID)).toEqual(['s1']);
   });
