@@ -13,6 +13,9 @@
  * - `*_daily`: rollups by index, UTC day and analytics-tags set, written as searches and events arrive. The
  *   analytics endpoints read only these, so their cost follows the number of distinct queries per day, not the
  *   number of searches: a million logged searches of a few thousand queries stay a few thousand rows a day.
+ * - `model_changes`: events the models' aggregates already counted that were deleted since (budget, retention,
+ *   a user's deletion), and events numbered below what they read, written by triggers whatever changes them,
+ *   for the next model build to read those users' days again (`model-update.ts`, `model-changes.ts`).
  */
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
@@ -52,6 +55,26 @@ CREATE TRIGGER IF NOT EXISTS events_counted AFTER INSERT ON events BEGIN
 END;
 CREATE TRIGGER IF NOT EXISTS events_uncounted AFTER DELETE ON events BEGIN
   UPDATE event_counts SET n = n - 1 WHERE index_name = coalesce(old.index_name, '');
+END;
+CREATE TABLE IF NOT EXISTS model_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER NOT NULL,
+  index_name TEXT NOT NULL,
+  user TEXT NOT NULL,
+  ts INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS events_uncounted_by_models AFTER DELETE ON events
+  WHEN old.index_name IS NOT NULL AND old.type != 'instantsearch'
+    AND old.id <= (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'models_read_to')
+    AND old.ts >= (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'models_from')
+BEGIN
+  INSERT INTO model_changes (id, index_name, user, ts) VALUES (old.id, old.index_name, coalesce(old.auth_token, old.user_token), old.ts);
+END;
+CREATE TRIGGER IF NOT EXISTS events_numbered_again AFTER INSERT ON events
+  WHEN new.index_name IS NOT NULL AND new.type != 'instantsearch'
+    AND new.id < (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'events_next_id')
+BEGIN
+  INSERT INTO model_changes (id, index_name, user, ts) VALUES (new.id, new.index_name, coalesce(new.auth_token, new.user_token), new.ts);
 END;
 CREATE TABLE IF NOT EXISTS tracked (
   query_id TEXT PRIMARY KEY,

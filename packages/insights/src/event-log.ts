@@ -8,8 +8,13 @@
  * past drops as many of the oldest (first received) in the same transaction, so the count never stays above
  * the budget and a flood costs a bounded file. Freed pages are reused by the next events (and given back to the
  * file system by the purge, `retention.ts`).
+ *
+ * Ids are never given twice: each event takes the next of a counter kept in `meta` (`events_next_id`), not
+ * SQLite's largest id plus one, which gives a deleted last event's id to the next one. The model builds read
+ * the events past the last id they read (`model-update.ts`), so an id given again would never be counted.
  */
 import type { InsightsDb } from './db.ts';
+import { getMeta } from './db.ts';
 import type { SearchLog } from './search-log.ts';
 import type { StoredEvent } from './validate.ts';
 
@@ -45,6 +50,10 @@ export class EventLog {
   private readonly dropOldestUnindexed;
   private readonly dropOldest;
   private readonly insert;
+  private readonly lastId;
+  private readonly saveNextId;
+  /** The next event's id (see the file's comment). */
+  private nextId: number;
   private readonly findTracked;
   private readonly setFlags;
   private readonly bumpQuery;
@@ -65,8 +74,11 @@ export class EventLog {
     this.dropOldestOf = db.prepare('DELETE FROM events WHERE index_name = ? ORDER BY id LIMIT ?');
     this.dropOldestUnindexed = db.prepare('DELETE FROM events WHERE index_name IS NULL ORDER BY id LIMIT ?');
     this.dropOldest = db.prepare('DELETE FROM events ORDER BY id LIMIT ?');
-    this.insert = db.prepare(`INSERT INTO events (ts, received_at, index_name, type, subtype, name, user_token, auth_token, query_id, object_ids, positions, filters, object_data, value, currency)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.insert = db.prepare(`INSERT INTO events (id, ts, received_at, index_name, type, subtype, name, user_token, auth_token, query_id, object_ids, positions, filters, object_data, value, currency)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.lastId = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
+    this.saveNextId = db.prepare("INSERT INTO meta (key, value) VALUES ('events_next_id', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    this.nextId = Number(getMeta(db, 'events_next_id') ?? 1);
     this.findTracked = db.prepare('SELECT index_name, day, tags, query, flags FROM tracked WHERE query_id = ?');
     this.setFlags = db.prepare('UPDATE tracked SET flags = ? WHERE query_id = ?');
     this.bumpQuery = db.prepare(`
@@ -98,7 +110,10 @@ export class EventLog {
       // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
       // an event names is final: the shopper stopped typing there).
       this.searchLog.writeTracked(queryIDsOf(events));
+      // Past events another writer numbered, if any (tests and tools insert rows of their own).
+      this.nextId = Math.max(this.nextId, (this.lastId.get() as number) + 1);
       for (const batch of batches) for (const event of batch.events) this.store(event, batch.receivedAt);
+      this.saveNextId.run(String(this.nextId));
       return events.length - this.trim(events);
     })();
   }
@@ -126,7 +141,7 @@ export class EventLog {
 
   private store(event: StoredEvent, receivedAt: number): void {
     const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-    this.insert.run(event.ts, receivedAt, event.index, event.type, event.subtype, event.name, event.userToken, event.authToken, event.queryID,
+    this.insert.run(this.nextId++, event.ts, receivedAt, event.index, event.type, event.subtype, event.name, event.userToken, event.authToken, event.queryID,
       json(event.objectIDs), json(event.positions), json(event.filters), json(event.objectData), event.value, event.currency);
     this.attribute(event);
   }

@@ -10,6 +10,7 @@
  * must provide is `InsightsDeps` (searches, record reads, index names, saving a suggestions index).
  */
 import type { InsightsHistory, RecommendationsResult, SearchLogEntry } from '@vitrine/protocol';
+import { join } from 'node:path';
 import { Analytics } from './analytics.ts';
 import { Checkpointer } from './checkpointer.ts';
 import { openInsightsDb } from './db.ts';
@@ -21,6 +22,9 @@ import type { EventAdmission } from './event-intake.ts';
 import { EventLog } from './event-log.ts';
 import type { RecordedEvent } from './event-log.ts';
 import { ModelBuilder } from './model-builder.ts';
+import type { BuildResult } from './model-builder.ts';
+import { advanceModelsFrom, beginModelBuild, boundChangeSteps, clearChangeSteps, endModelBuild } from './model-changes.ts';
+import { MODELS_FILE, ModelStore } from './model-store.ts';
 import type { Models } from './models.ts';
 import { buildModels, emptyModels, modelsView } from './models.ts';
 import { Recommender } from './recommend.ts';
@@ -48,7 +52,14 @@ const IMPORT_STEP = 250;
 
 export interface ModelsSummary {
   builtAt: string;
+  /** Events the models count (those of the window). */
   eventsRead: number;
+  /** Whether the build rebuilt the aggregates from scratch, rather than from the events since the last one. */
+  full: boolean;
+  /** Event rows the build read from the log. */
+  eventsScanned: number;
+  /** The build's own time in its thread (aggregates updated, models derived), in milliseconds. */
+  buildMs: number;
   /** Items with at least one bought-together / co-interest partner, and trending items, summed over indices. */
   boughtTogetherItems: number;
   relatedItems: number;
@@ -61,10 +72,11 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   /** Writes the searches waiting in memory. */
   flushSearches(): void;
   /**
-   * Rebuilds the models from the events committed so far, in the model thread; one build at a time, a call
-   * during a build gets the next one.
+   * Rebuilds the models from the events committed so far, in the model thread: the aggregates take the events
+   * since the last build (`full`: all of them again), the models are derived from them. One build at a time, a
+   * call during a build gets the next one.
    */
-  rebuildModels(): Promise<ModelsSummary>;
+  rebuildModels(request?: { full?: boolean }): Promise<ModelsSummary>;
   buildQuerySuggestions(): Promise<SuggestionsReport[]>;
   /** Loads a past activity (the demo history) as if it had happened, models built at once; returns what was stored. */
   importHistory(history: InsightsHistory): { searches: number; events: number };
@@ -111,39 +123,87 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   const eventLog = new EventLog(db, searchLog, options);
   const intake = new EventIntake(eventLog);
   const analytics = new Analytics(db);
-  const builder = new ModelBuilder(db, options);
+  const modelsFile = join(deps.dataDir, MODELS_FILE);
+  const builder = new ModelBuilder(db, modelsFile, options);
   let models: Models = emptyModels();
+  let lastBuild: BuildResult['report'] = { full: false, eventsScanned: 0, readTo: 0, changesTo: 0, ms: 0 };
   const recommender = new Recommender<C>(deps, options, () => models);
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
   /** Set as `stop()` or `close()` begins: builds and purges cut short from then on are no failures. */
   let closing = false;
 
-  const summary = (): ModelsSummary => ({ builtAt: new Date(models.builtAt).toISOString(), eventsRead: models.eventsRead, ...models.counts });
-  const buildInThread = async (): Promise<ModelsSummary> => {
-    const packed = await builder.build(now());
-    if (!closed) models = modelsView(packed);
+  const summary = (): ModelsSummary => ({
+    builtAt: new Date(models.builtAt).toISOString(), eventsRead: models.eventsRead, full: lastBuild.full, eventsScanned: lastBuild.eventsScanned, buildMs: lastBuild.ms, ...models.counts,
+  });
+  /**
+   * The protocol of `model-changes.ts` around a build, on the main thread or in the model thread: deletions all
+   * logged while builds run; past them, those of events the aggregates never read are not, and the changes the
+   * aggregates took are cleared in steps.
+   */
+  let buildsRunning = 0;
+  let readTo = 0;
+  let clearing: Promise<void> | undefined;
+  const beforeBuild = (): void => {
+    beginModelBuild(db, now(), options);
+    buildsRunning++;
+  };
+  /** After a build (`result`) or its failure (none). */
+  const afterBuild = (result?: BuildResult): ModelsSummary => {
+    buildsRunning--;
+    if (closed || !result) return summary();
+    models = modelsView(result.packed);
+    lastBuild = result.report;
+    readTo = Math.max(readTo, result.report.readTo);
+    if (buildsRunning === 0) endModelBuild(db, readTo);
+    const changesTo = result.report.changesTo;
+    clearing = (clearing ?? Promise.resolve()).then(async () => {
+      const steps = clearChangeSteps(db, changesTo);
+      while (!closing && !steps.next().done) await new Promise((resolve) => setImmediate(resolve));
+    }).catch((error: unknown) => {
+      // The changes stay for the next build's clearing (the aggregates know which they took).
+      if (!closing) logError('insights: clearing the models\' change log failed', error);
+    });
     return summary();
+  };
+  const buildInThread = async (full: boolean): Promise<ModelsSummary> => {
+    beforeBuild();
+    let result: BuildResult;
+    try {
+      result = await builder.build(now(), full);
+    } catch (error) {
+      afterBuild();
+      throw error;
+    }
+    return afterBuild(result);
   };
   let building: Promise<ModelsSummary> | undefined;
   let nextBuild: Promise<ModelsSummary> | undefined;
-  const rebuildModels = (): Promise<ModelsSummary> => {
+  let nextFull = false;
+  const rebuildModels = (request: { full?: boolean } = {}): Promise<ModelsSummary> => {
     if (!building) {
-      building = buildInThread().finally(() => (building = undefined));
+      building = buildInThread(request.full === true).finally(() => (building = undefined));
       return building;
     }
     // Events committed during the build under way may be missing from it: the caller gets the next build.
+    nextFull ||= request.full === true;
     nextBuild ??= building.catch(() => undefined).then(() => {
+      const full = nextFull;
       nextBuild = undefined;
-      return closing ? summary() : rebuildModels();
+      nextFull = false;
+      return closing ? summary() : rebuildModels({ full });
     });
     return nextBuild;
   };
   let purging: Promise<void> | undefined;
   const purge = (): Promise<void> => {
     purging ??= (async () => {
-      const steps = purgeSteps(db, eventLog, now(), options.retentionDays);
-      while (!closing && !steps.next().done) await new Promise((resolve) => setImmediate(resolve));
+      const at = now();
+      // Deletions of days the models' window left behind are not logged for them (`model-changes.ts`).
+      advanceModelsFrom(db, at, options);
+      for (const steps of [purgeSteps(db, eventLog, at, options.retentionDays), boundChangeSteps(db, options.maxEvents)]) {
+        while (!closing && !steps.next().done) await new Promise((resolve) => setImmediate(resolve));
+      }
     })().finally(() => (purging = undefined));
     return purging;
   };
@@ -193,7 +253,18 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       const step = steps.next();
       if (step.done) {
         // Built here, at once: whoever imports a history this way asks for recommendations next.
-        models = modelsView(buildModels(db, now(), options));
+        beforeBuild();
+        const store = new ModelStore(modelsFile);
+        let result: BuildResult;
+        try {
+          result = buildModels(db, store, now(), options);
+        } catch (error) {
+          afterBuild();
+          throw error;
+        } finally {
+          store.close();
+        }
+        afterBuild(result);
         return step.value;
       }
     }

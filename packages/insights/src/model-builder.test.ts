@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openInsights } from './index.ts';
 import { defaultInsightsOptions } from './deps.ts';
-import { buildModels, modelsView } from './models.ts';
-import { removeDir, tempDir, watchStalls } from './test-support.ts';
+import { modelsView } from './models.ts';
+import { buildHere, removeDir, tempDir, watchStalls } from './test-support.ts';
 
 const NOW = Date.UTC(2025, 5, 15, 12);
 const EVENTS = 100_000;
@@ -69,8 +69,9 @@ describe('model builds', () => {
     expect(took).toBeGreaterThan(500);
     expect(longestStall).toBeLessThan(200);
 
-    const db = new Database(join(dir, 'insights.sqlite'), { readonly: true });
-    const inProcess = modelsView(buildModels(db, NOW, defaultInsightsOptions));
+    // The same build from scratch, on this thread, over aggregates of its own.
+    const db = new Database(join(dir, 'insights.sqlite'));
+    const inProcess = modelsView(buildHere(db, join(dir, 'scratch-models.sqlite'), NOW, defaultInsightsOptions, { full: true }).packed);
     db.close();
     expect(summary).toMatchObject(inProcess.counts);
     const source = ['42', '43', '44', '45'].find((id) => inProcess.boughtTogether('products', id).length > 1)!;

@@ -1,9 +1,11 @@
 /**
- * Model builds off the main thread. A build reads every event of the models' window (a million events took
- * 19 s on the main thread, every request waiting, `/1/isalive` timing out); here it runs in a worker thread
- * (`model-thread.ts`) with a read-only connection of its own, and only the packed result comes back
- * (`model-tables.ts`: a few strings copied, the arrays transferred). The thread reads the events a page per query,
- * so it never holds the database's checkpoints back for a whole build.
+ * Model builds off the main thread. A build from scratch reads every event of the models' window (a million
+ * events took 19 s on the main thread, every request waiting, `/1/isalive` timing out), and any build reads the
+ * aggregates of the whole window; here it runs in a worker thread (`model-thread.ts`) with a read-only
+ * connection of its own to the event log and the only writing one to the aggregates (`model-store.ts`), and
+ * only the packed result comes back (`model-tables.ts`: a few strings copied, the arrays transferred). The thread
+ * reads the events in steps of 10,000, each its own snapshot (`model-update.ts`), so it never holds the
+ * database's checkpoints back for a whole build.
  *
  * A thread is started for a build and ends once no build waits for it: the heap a build grew (150 MB at 340,000
  * events) is given back rather than kept for ten minutes. One that dies (its memory limit, a crash) fails the
@@ -18,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import type { InsightsDb } from './db.ts';
 import type { InsightsOptions } from './deps.ts';
 import type { PackedModels } from './model-tables.ts';
+import type { BuildReport } from './models.ts';
 
 /** The thread's module: compiled, or, running from the sources, a shim that registers the TypeScript loader first. */
 const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./model-thread-entry.mjs', import.meta.url) : new URL('./model-thread.js', import.meta.url);
@@ -27,33 +30,42 @@ export interface BuildRequest {
   id: number;
   now: number;
   options: InsightsOptions;
+  /** Rebuild the aggregates from scratch. */
+  full: boolean;
 }
 
-export type BuildReply = { id: number; packed: PackedModels } | { id: number; error: string };
+export interface BuildResult {
+  packed: PackedModels;
+  report: BuildReport;
+}
+
+export type BuildReply = ({ id: number } & BuildResult) | { id: number; error: string };
 
 export class ModelBuilder {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (packed: PackedModels) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (result: BuildResult) => void; reject: (error: Error) => void }>();
   private stopped = false;
 
   constructor(
     private readonly db: InsightsDb,
+    private readonly modelsFile: string,
     private readonly options: InsightsOptions,
   ) {}
 
-  build(now: number): Promise<PackedModels> {
+  build(now: number, full = false): Promise<BuildResult> {
     if (this.stopped) return Promise.reject(new Error('insights are closed'));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    return new Promise<PackedModels>((resolve, reject) => {
+    return new Promise<BuildResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, now, options: this.options } satisfies BuildRequest);
+      worker.postMessage({ id, now, options: this.options, full } satisfies BuildRequest);
     });
   }
 
   private start(): Worker {
-    const worker = new Worker(ENTRY, { workerData: { file: this.db.name }, resourceLimits: { maxOldGenerationSizeMb: MODEL_THREAD_HEAP_MB } });
+    const workerData = { file: this.db.name, modelsFile: this.modelsFile };
+    const worker = new Worker(ENTRY, { workerData, resourceLimits: { maxOldGenerationSizeMb: MODEL_THREAD_HEAP_MB } });
     worker.on('message', (reply: BuildReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -63,7 +75,7 @@ export class ModelBuilder {
         worker.postMessage('stop');
       }
       if ('error' in reply) waiting?.reject(new Error(`model build failed: ${reply.error}`));
-      else waiting?.resolve(reply.packed);
+      else waiting?.resolve({ packed: reply.packed, report: reply.report });
     });
     const gone = (error: Error) => {
       if (this.worker !== worker) return;

@@ -2,18 +2,19 @@
  * A model build's memory is bounded whatever the events name: a flood of random objectIDs, filter values and
  * shoppers goes past every bound of the build (shrunk here), and what shoppers really repeat is still found.
  */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openInsightsDb } from './db.ts';
 import { defaultInsightsOptions } from './deps.ts';
-import { buildModels, modelsView } from './models.ts';
-import { removeDir, tempDir } from './test-support.ts';
+import { modelsView } from './models.ts';
+import { buildHere, removeDir, tempDir } from './test-support.ts';
 
 const NOW = Date.UTC(2025, 5, 15, 12);
 const MINUTE = 60_000;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-describe('buildModels', () => {
+describe('model builds', () => {
   it('stays within its bounds under a flood of random objectIDs, and keeps what shoppers repeat', () => {
     const dir = tempDir();
     dirs.push(dir);
@@ -38,8 +39,8 @@ describe('buildModels', () => {
         }
       }
     })();
-    const bounds = { items: 500, pairs: 2000, openBaskets: 50, facetKeys: 40, ranked: 300 };
-    const models = modelsView(buildModels(db, NOW, defaultInsightsOptions, bounds));
+    const bounds = { items: 500, pairs: 2000, facetKeys: 40, ranked: 300 };
+    const models = modelsView(buildHere(db, join(dir, 'models.sqlite'), NOW, defaultInsightsOptions, { bounds }).packed);
     db.close();
 
     expect(models.boughtTogether('products', 'lamp')).toEqual([{ objectID: 'bulb', score: expect.any(Number) }]);

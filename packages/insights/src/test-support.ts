@@ -1,7 +1,14 @@
-/** What the insights tests and benchmarks share (not part of the public API): temporary data folders. */
+/** What the insights tests and benchmarks share (not part of the public API): temporary data folders, builds in process. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { InsightsDb } from './db.ts';
+import type { InsightsOptions } from './deps.ts';
+import { beginModelBuild, endModelBuild } from './model-changes.ts';
+import { ModelStore } from './model-store.ts';
+import type { BuildBounds, BuildReport } from './models.ts';
+import { buildModels } from './models.ts';
+import type { PackedModels } from './model-tables.ts';
 
 export function tempDir(prefix = 'vitrine-insights-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -29,4 +36,20 @@ export function watchStalls(): { stop(): number } {
       return Math.max(longest, performance.now() - last);
     },
   };
+}
+
+/**
+ * A model build on this thread, as the model thread runs one (`model-changes.ts`'s protocol around it), over the
+ * aggregates in `modelsFile` (created if missing).
+ */
+export function buildHere(db: InsightsDb, modelsFile: string, now: number, options: InsightsOptions, request: { full?: boolean; bounds?: BuildBounds } = {}): { packed: PackedModels; report: BuildReport } {
+  beginModelBuild(db, now, options);
+  const store = new ModelStore(modelsFile);
+  try {
+    const built = buildModels(db, store, now, options, request);
+    endModelBuild(db, built.report.readTo);
+    return built;
+  } finally {
+    store.close();
+  }
 }
