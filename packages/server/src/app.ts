@@ -67,6 +67,8 @@ declare module 'fastify' {
     searchThreads: SearchThreads | undefined;
     /** What `/1/isalive` says: alive (200) or not ready (503); see `ServerConfig.ready`. */
     setReady(ready: boolean): void;
+    /** Fills records' vectors of rest embedders (`embedders/document-vectors.ts`). */
+    documentVectors: DocumentVectors;
   }
 }
 
@@ -120,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('setReady', (value: boolean) => (ready = value));
   let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
+  let vectorFillers: DocumentVectors | undefined;
   // Reads of records go to the search threads when the server has them (they hold the only copy), else here.
   const localRecordReads = localReads(deps.store.registry);
   const reads: ReadTarget = { read: (call) => (threads ?? localRecordReads).read(call) };
@@ -187,7 +190,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // from the operations applied (and at start, for records whose vector a crash left out).
     const documentVectors = new DocumentVectors(store, reads, limits);
     const stopFollowing = store.onApplied((ops) => ops.forEach((applied) => documentVectors.noteApplied(applied.op)));
-    void store.load().then(() => documentVectors.wakeAll(), () => {});
+    // Over a store still loading, `startServer` wakes them once it is loaded.
+    if (store.loaded) documentVectors.wakeAll();
+    vectorFillers = documentVectors;
     api.addHook('onClose', async () => {
       stopFollowing();
       documentVectors.close();
@@ -212,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorate('insights', insights!);
   app.decorate('searchThreads', threads);
+  app.decorate('documentVectors', vectorFillers!);
 
   if (deps.config.storefrontConfig) {
     const body = JSON.stringify(deps.config.storefrontConfig);

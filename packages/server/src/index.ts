@@ -74,6 +74,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     url = `http://${shownHost}:${port}`;
     config.onListening?.(url);
     await store.load();
+    // Records whose vector a crash left out (a rest embedder's) are found and embedded now.
+    app.documentVectors.wakeAll();
   } catch (error) {
     await app?.close();
     await store.close();
