@@ -1,10 +1,11 @@
 /**
  * Narrow screens and keyboard use: at 360 px the filters live in a drawer that keeps refinements when closed,
- * shows 'See N results' and gives focus back to its opener; no width from 360 px up scrolls sideways.
+ * shows 'See N results' and gives focus back to its opener; no width from 360 px up scrolls sideways; a phone's
+ * home page starts with the shop's categories and featured products, the search controls after them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startHarness } from './harness.ts';
+import { openShopPage, phone, startHarness } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 let harness: Harness;
@@ -107,5 +108,41 @@ describe('mobile layout', () => {
     expect(outline).not.toBe('none');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#vt-filters').isVisible()).toBe(true);
+  });
+
+  it('starts the home page with categories and featured products, then the result count, filters, sort and page size', async () => {
+    await page.setViewportSize(phone);
+    await openShopPage(page, '/');
+    const categories = page.getByRole('navigation', { name: 'Shop by category' });
+    const featured = page.getByRole('region', { name: 'Featured' });
+    const controls = [
+      page.locator('.ais-Stats-text'),
+      page.getByRole('button', { name: 'Filters' }),
+      page.locator('.ais-SortBy-select'),
+      page.locator('.ais-HitsPerPage-select'),
+    ];
+    await featured.locator('.vt-rec-item').first().waitFor();
+    const top = async (locator: (typeof controls)[number]) => (await locator.boundingBox())!.y;
+    // On screen, top to bottom: the categories (in the first screen), the featured products, then the controls.
+    expect(await top(categories)).toBeLessThan(phone.height / 2);
+    expect(await top(featured)).toBeGreaterThan(await top(categories));
+    const featuredBox = (await featured.boundingBox())!;
+    for (const control of controls) expect(await top(control)).toBeGreaterThanOrEqual(featuredBox.y + featuredBox.height);
+    expect(await top(page.locator('.vt-hit').first())).toBeGreaterThan(Math.max(...(await Promise.all(controls.map(top)))));
+    // The same order in the document, so the keyboard and a screen reader meet them as they are shown.
+    const follows = (earlier: string, later: string) =>
+      page.evaluate(
+        ([a, b]) => Boolean(document.querySelector(a)!.compareDocumentPosition(document.querySelector(b)!) & Node.DOCUMENT_POSITION_FOLLOWING),
+        [earlier, later],
+      );
+    expect(await follows('.vt-category-nav', '.vt-featured')).toBe(true);
+    expect(await follows('.vt-featured', '.vt-filters-opener')).toBe(true);
+    expect(await follows('.vt-featured', '.ais-Stats')).toBe(true);
+
+    // Once the shopper searches, the home sections give way and the controls lead.
+    await page.locator('.vt-header-search .ais-SearchBox-input').pressSequentially('lamp');
+    await expect.poll(() => categories.count()).toBe(0);
+    expect(await featured.count()).toBe(0);
+    expect(await top(controls[0])).toBeLessThan(phone.height / 2);
   });
 });

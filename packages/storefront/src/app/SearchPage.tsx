@@ -14,7 +14,7 @@ import {
 } from 'react-instantsearch';
 import { Header } from '../components/layout/Header.tsx';
 import { ActiveFilters } from '../components/facets/ActiveFilters.tsx';
-import { FiltersDrawer } from '../components/facets/FiltersDrawer.tsx';
+import { FiltersDrawer, FiltersDrawerScope, FiltersOpener } from '../components/facets/FiltersDrawer.tsx';
 import { Filters } from '../components/facets/Filters.tsx';
 import { HomeTrending } from '../components/recommend/HomeTrending.tsx';
 import { HomeSections } from '../components/home/HomeSections.tsx';
@@ -116,27 +116,32 @@ export function SearchPage() {
       <RuleRedirect />
       <SearchHeader dropdown={dropdown} />
       <ScrollRestoration />
+      <FiltersDrawerScope>
       <div className="vt-layout">
         <FiltersDrawer>
           <Filters />
         </FiltersDrawer>
         <main id="main" className="vt-results" tabIndex={-1}>
+          {/* The home page starts with what a shop's home shows; the search controls come with the results. */}
+          <HomeSections />
           <Breadcrumb attributes={[...categoryAttributes]} />
           <div className="vt-toolbar">
             {/* Stats carries its own polite live region (ais-Stats-announcement), debounced while typing. */}
             <Stats className="vt-stats" translations={statsTexts} />
-            <SortBy items={sorts.map(({ label, value }) => ({ label, value }))} aria-label="Sort by" />
-            {/* The stock select has no name of its own; the label around it gives it one. */}
-            <label className="vt-hits-per-page">
-              <span className="vt-sr-only">Results per page</span>
-              <HitsPerPage
-                items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
-              />
-            </label>
+            <FiltersOpener />
+            <div className="vt-sort-controls">
+              <SortBy items={sorts.map(({ label, value }) => ({ label, value }))} aria-label="Sort by" />
+              {/* The stock select has no name of its own; the label around it gives it one. */}
+              <label className="vt-hits-per-page">
+                <span className="vt-sr-only">Results per page</span>
+                <HitsPerPage
+                  items={hitsPerPageOptions.map((value, index) => ({ label: `${value} per page`, value, default: index === 0 }))}
+                />
+              </label>
+            </div>
           </div>
           <ActiveFilters />
           <SearchStatus />
-          <HomeSections />
           <RuleBanners />
           <StaleWhileFailing>
             <NoResultsBoundary fallback={<NoResults />}>
@@ -146,6 +151,7 @@ export function SearchPage() {
           <HomeTrending />
         </main>
       </div>
+      </FiltersDrawerScope>
     </InstantSearch>
     </InstantSearchSSRProvider>
   );
