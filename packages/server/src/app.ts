@@ -19,6 +19,7 @@ import { openInsights, searchLogEntry } from '@vitrine/insights';
 import type { Insights } from '@vitrine/insights';
 import { Authenticator, requireAcl, requireAdmin, requireIndex } from './auth/authenticate.ts';
 import { KeyStore } from './auth/api-keys.ts';
+import { AllowedSources, registerSourceGate } from './auth/allowed-sources.ts';
 import type { AuthCaller } from './auth/insights-caller.ts';
 import { ApiLogs } from './http/api-logs.ts';
 import { countryReader } from './http/country.ts';
@@ -40,6 +41,7 @@ import { ruleRoutes } from './routes/rules.ts';
 import { dictionaryRoutes } from './routes/dictionaries.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { sourceRoutes } from './routes/sources.ts';
 import { LOGS_ROUTE, logRoutes } from './routes/logs.ts';
 import { backupRoutes } from './routes/backup.ts';
 import { embedderRoutes } from './routes/embedders.ts';
@@ -111,9 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestId(app);
   const keys = new KeyStore(deps.store.db);
   const authenticator = new Authenticator(deps.config, keys, limits);
+  const sources = new AllowedSources(deps.store.db);
   const routes = new RouteTable();
 
   await registerSecurityHeaders(app, deps.config.storefrontConfig);
+  // Before every route (the storefront's too): an address outside a non-empty list gets 403 and nothing else.
+  registerSourceGate(app, sources, (request) => authenticator.presentsAdminKey(request));
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   let pages: PageSender | undefined;
   app.setNotFoundHandler((request, reply) => notFound(request, reply, routes, deps.config.staticRoot, pages));
@@ -129,7 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Load balancers and start-up scripts ask it: alive only once the catalogue is there, loaded (after a restart)
   // here and in a search thread, so that searches are answered at full speed from the first.
   const alive = () => ready && deps.store.loaded && (threads === undefined || threads.started);
-  app.get('/1/isalive', { config: { public: true } }, async () => {
+  // Health checks come from a load balancer's own addresses: answered whatever the allowed sources.
+  app.get('/1/isalive', { config: { public: true, anySource: true } }, async () => {
     if (!alive()) throw createError('NOT_READY');
     return { message: 'server is alive' };
   });
@@ -197,7 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       stopFollowing();
       documentVectors.close();
     });
-    const routeDeps: RouteDeps = { store, limits, keys, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, queryVectors: new QueryVectors(limits), documentVectors, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, sources, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, queryVectors: new QueryVectors(limits), documentVectors, ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
@@ -209,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);
+    sourceRoutes(api, routeDeps);
     logRoutes(api, routeDeps);
     backupRoutes(api, routeDeps, deps.config.onBackupStep);
     embedderRoutes(api, routeDeps);

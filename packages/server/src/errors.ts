@@ -20,6 +20,8 @@ export const errorCatalogue = {
   INDEX_NOT_ALLOWED: { status: 403, template: 'Index not allowed with this API key' },
   REFERER_NOT_ALLOWED: { status: 403, template: 'Referer not allowed with this API key' },
   SOURCE_NOT_ALLOWED: { status: 403, template: 'Source IP not allowed with this API key' },
+  // Algolia's firewall drops such connections unanswered (no wording to follow): the body says what to change.
+  SOURCE_REFUSED: { status: 403, template: 'Source IP not allowed: this application accepts requests only from its allowed sources (/1/security/sources)' },
   KEY_EXPIRED: { status: 403, template: 'The API key has expired' },
   USER_TOKEN_MISMATCH: { status: 403, template: 'userToken not allowed with this API key' },
   TOO_MANY_QUERIES: { status: 429, template: 'Too many requests: the key allows %s queries per IP per hour' },
@@ -38,6 +40,7 @@ export const errorCatalogue = {
   SYNONYM_NOT_FOUND: { status: 404, template: 'Synonym set does not exist' },
   RULE_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },
   KEY_NOT_FOUND: { status: 404, template: 'Key does not exist' },
+  SOURCE_NOT_FOUND: { status: 404, template: 'Source does not exist: %s' },
   // Validation.
   MISSING_PARAMETER: { status: 400, template: 'Missing parameter: %s' },
   INVALID_PARAMETER: { status: 400, template: 'Invalid value for "%s": %s' },
@@ -57,6 +60,11 @@ export const errorCatalogue = {
   },
   INVALID_RECORD: { status: 400, template: 'Invalid record at the position %s: %s' },
   INVALID_RULE: { status: 400, template: 'Invalid rule at the position %s: %s' },
+  INVALID_SOURCE: { status: 400, template: 'Invalid source %s: %s' },
+  SOURCES_LOCK_OUT: {
+    status: 400,
+    template: 'This change would refuse the address making the request (%s): keep a source that includes it, or make the change from the server\'s own machine (loopback), where the admin key is always allowed',
+  },
   INVALID_OBJECT_ID: { status: 400, template: 'objectID must be a non-empty string (at the position %s)' },
   REPLICA_WRITE: { status: 400, template: 'Cannot write records of the replica index "%s": write to its primary "%s"' },
   INVALID_REPLICA: { status: 400, template: 'Invalid replicas: %s' },

@@ -122,6 +122,13 @@ describe('answers against the OpenAPI specs, through the official v5 client', ()
     await check('deleteApiKey', client.deleteApiKey({ key: key.key }));
     await check('restoreApiKey', client.restoreApiKey({ key: key.key }));
 
+    // Allowed sources (this machine kept in the list, for the search key's calls below; emptied after).
+    await check('replaceSources', client.replaceSources({ source: [{ source: '127.0.0.0/8', description: 'this machine' }, { source: '10.0.0.0/8' }] }));
+    await check('appendSource', client.appendSource({ source: '192.0.2.0/24', description: 'replay' }));
+    await check('getSources', client.getSources());
+    await check('deleteSource', client.deleteSource({ source: '192.0.2.0/24' }));
+    await client.replaceSources({ source: [] });
+
     // Index operations and deletions.
     await wait((await check('operationIndex', client.operationIndex({ indexName, operationIndexParams: { operation: 'copy', destination: 'replay_copy' } }))).taskID);
     await wait((await check('deleteObject', client.deleteObject({ indexName, objectID: 'p6' }))).taskID);
@@ -157,6 +164,7 @@ describe('answers against the OpenAPI specs, through the official v5 client', ()
       'batchDictionaryEntries', 'searchDictionaryEntries', 'getDictionarySettings', 'setDictionarySettings', 'getDictionaryLanguages',
       'getLogs', 'getAppTask', 'getTask', 'operationIndex', 'listIndices', 'pushEvents', 'getRecommendations',
       'batchRecommendRules', 'getRecommendStatus', 'getRecommendRule', 'searchRecommendRules', 'deleteRecommendRule',
+      'getSources', 'replaceSources', 'appendSource', 'deleteSource',
     ];
     for (const operationId of served) expect(spec.has(operationId), `${operationId} in the specs`).toBe(true);
     expect(served.filter((operationId) => !checked.has(operationId))).toEqual([]);

@@ -165,6 +165,16 @@ export class Authenticator {
     return this.securedContext(apiKey, keyHash, this.referer(request), ip, (reason) => this.fail(ip, keyHash, reason === 'unsigned'));
   }
 
+  /**
+   * Whether the request carries the application id and the admin key (compared as `authenticate` does), for the
+   * allowed sources' loopback rule; a mismatch counts against no budget (no key was refused yet).
+   */
+  presentsAdminKey(request: FastifyRequest): boolean {
+    const appId = credential(request, 'x-algolia-application-id');
+    const apiKey = credential(request, 'x-algolia-api-key');
+    return appId !== undefined && apiKey !== undefined && sameSecret(digest(appId), this.appIdDigest) && sameSecret(digest(apiKey), this.adminDigest);
+  }
+
   /** What the search-only key may do; in-process readers acting for the storefront (the page renderer) use it. */
   searchKeyContext(): AuthContext {
     const keyHash = this.searchDigest.toString('hex');

@@ -2,6 +2,7 @@
 import type { Insights } from '@vitrine/insights';
 import type { SearchObserver, ServerLimits } from '../config.ts';
 import type { KeyStore } from '../auth/api-keys.ts';
+import type { AllowedSources } from '../auth/allowed-sources.ts';
 import type { ApiLogs } from '../http/api-logs.ts';
 import type { CountryReader } from '../http/country.ts';
 import type { AuthCaller } from '../auth/insights-caller.ts';
@@ -15,6 +16,8 @@ export interface RouteDeps {
   store: Store;
   limits: ServerLimits;
   keys: KeyStore;
+  /** The application's allowed sources (`/1/security/sources`), enforced for every request by `app.ts`. */
+  sources: AllowedSources;
   onSearch?: SearchObserver;
   /** Told each search call's time on its thread (or the main thread's scheduler), in seconds: `/metrics`. */
   searchTimed?: (seconds: number) => void;
