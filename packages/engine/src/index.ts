@@ -16,6 +16,8 @@ export { SearchIndex } from './search-index.ts';
 // How the engine reads settings' attribute lists and records' attributes, for callers that must agree with it.
 export { parseAttributesForFaceting, parseSearchableAttributes } from './settings.ts';
 export { leaves, parsePath, topLevelAttributes } from './index/attributes.ts';
+// What a caller may see of a record (attributesToRetrieve, unretrievableAttributes), as hits show it.
+export { parseRetrieve, retrieve } from './response/retrieve.ts';
 export type { RecordSource, RecordsStamp } from './index/record-list.ts';
 export { loadSnapshot, snapshotLayout, type SectionPlacement, type SnapshotBytes } from './snapshot/index.ts';
 export { EngineError, createEngineError, engineErrors, type EngineErrorCode } from './errors.ts';

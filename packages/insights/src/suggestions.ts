@@ -21,11 +21,16 @@ const MAX_QUERIES = 1000;
 const SEARCH_SLICE_MS = 8;
 const SUGGESTIONS_SUFFIX = '_query_suggestions';
 
-export const suggestionsSettings: IndexSettings = {
-  searchableAttributes: ['query'],
-  customRanking: ['desc(popularity)'],
-  attributesForFaceting: [],
-};
+/**
+ * A suggestions index's settings. Each source's category values are facets
+ * (`<source>.facets.exact_matches.<attr>.value`, through a key holding a dot): Algolia's autocomplete filters
+ * suggestions by them ("In Home", "In other categories":
+ * `facetFilters: ["instant_search.facets.exact_matches.hierarchicalCategories.lvl0.value:Home"]`).
+ */
+export function suggestionsSettings(config: QuerySuggestionsConfig): IndexSettings {
+  const categories = config.sources.flatMap((source) => source.facets.map((facet) => `${source.indexName}.facets.exact_matches.${facet.attribute}.value`));
+  return { searchableAttributes: ['query'], customRanking: ['desc(popularity)'], attributesForFaceting: [...new Set(categories)] };
+}
 
 export interface SuggestionsReport {
   indexName: string;
@@ -107,7 +112,7 @@ export async function buildQuerySuggestions(db: InsightsDb, deps: InsightsDeps, 
       }
     }
     const list = [...records.values()].sort((a, b) => b.popularity - a.popularity || (a.query < b.query ? -1 : 1));
-    await deps.saveSuggestions(config.indexName, list, structuredClone(suggestionsSettings));
+    await deps.saveSuggestions(config.indexName, list, suggestionsSettings(config));
     reports.push({ indexName: config.indexName, sources: config.sources.map((s) => s.indexName), records: list.length });
   }
   return reports;

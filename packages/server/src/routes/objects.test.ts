@@ -89,6 +89,13 @@ describe('record routes', () => {
     expect(retrieve(record, undefined, undefined)).toBe(record);
   });
 
+  it('retrieves and hides paths through keys that hold dots, as searches do', () => {
+    const record = { objectID: 'd', 'meta.size': 'S', meta: { size: 'M', color: 'red' }, secret: { 'cost.eur': 3, note: 'n' } };
+    expect(retrieve(record, ['meta.size'], undefined)).toEqual({ objectID: 'd', 'meta.size': 'S', meta: { size: 'M' } });
+    expect(retrieve(record, ['*'], ['secret.cost.eur', 'meta.size'])).toEqual({ objectID: 'd', meta: { color: 'red' }, secret: { note: 'n' } });
+    expect(record.secret).toEqual({ 'cost.eur': 3, note: 'n' });
+  });
+
   it('answers 404 for a missing index and for a missing record', async () => {
     expect((await t.call('GET', '/1/indexes/nowhere/x')).json()).toEqual({ message: 'Index does not exist', status: 404 });
     expect((await t.call('POST', '/1/indexes/nowhere/query', {})).statusCode).toBe(404);

@@ -3,6 +3,7 @@
  * delete, get one or many, clear, delete by query. Writes answer once durable with the task to wait for.
  */
 import type { FastifyInstance } from 'fastify';
+import { parseRetrieve, retrieve as retrieveAttributes } from '@vitrine/engine';
 import type { IndexRecord } from '@vitrine/protocol';
 import type { RouteDeps } from './deps.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
@@ -27,45 +28,15 @@ function requestsOf(body: unknown): unknown[] {
   return body.requests;
 }
 
-/** Copies the value at a dotted path (`hierarchicalCategories.lvl0`) of `from` into `to`, creating parents. */
-function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: string[]): void {
-  const [head, ...rest] = path;
-  if (!Object.hasOwn(from, head)) return;
-  const value = from[head];
-  if (rest.length === 0) {
-    to[head] = value;
-    return;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-  const existing = to[head];
-  const child = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
-  copyPath(value as Record<string, unknown>, child, rest);
-  if (Object.keys(child).length > 0) to[head] = child;
-}
-
 /**
- * Attributes a caller may see: `attributesToRetrieve` ('*', nested `a.b` paths, '-attr' exclusions of
- * top-level attributes), minus unretrievable ones.
+ * Attributes a caller may see: `attributesToRetrieve` ('*', nested `a.b` paths, '-attr' exclusions), minus
+ * unretrievable ones, read as a search's hits read them (keys may hold dots).
  */
 export function retrieve(record: IndexRecord, attributes: unknown, unretrievable: string[] | undefined): IndexRecord {
-  let out: IndexRecord = record;
-  const list = typeof attributes === 'string' ? attributes.split(',').map((a) => a.trim()) : Array.isArray(attributes) ? attributes.map(String) : undefined;
-  if (list && !(list.length === 1 && list[0] === '*')) {
-    const excluded = new Set(list.filter((a) => a.startsWith('-')).map((a) => a.slice(1)));
-    const included = list.filter((a) => !a.startsWith('-'));
-    out = { objectID: record.objectID };
-    if (included.includes('*')) {
-      for (const [key, value] of Object.entries(record)) if (!excluded.has(key)) out[key] = value;
-    } else {
-      for (const path of included) if (!excluded.has(path.split('.')[0])) copyPath(record, out, path.split('.'));
-    }
-    out.objectID = record.objectID;
-  }
-  if (unretrievable && unretrievable.length > 0) {
-    out = { ...out };
-    for (const key of unretrievable) if (key !== 'objectID') delete out[key];
-  }
-  return out;
+  const list = typeof attributes === 'string' ? attributes.split(',').map((a) => a.trim()) : Array.isArray(attributes) ? attributes.map(String) : ['*'];
+  const hidden = (unretrievable ?? []).filter((attribute) => attribute !== 'objectID');
+  if (list.length === 1 && list[0] === '*' && hidden.length === 0) return record;
+  return retrieveAttributes(record, parseRetrieve(list, hidden)) as IndexRecord;
 }
 
 /**

@@ -5,32 +5,18 @@
  * block list (`suggestionsExclude`, or a configuration's `exclude`) keeps out every query holding a listed word or
  * phrase.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ID, SEARCH_KEY, startTestServer } from '../../src/test-support.ts';
+import { startTestServer } from '../../src/test-support.ts';
 import type { TestServer } from '../../src/test-support.ts';
 import { searchStore } from '../../src/search/in-process.ts';
 import { PRODUCTS, SETTINGS } from '../catalogue.ts';
+import { searchFrom as searchFromAddress } from './search-from.ts';
 
 describe('query suggestions built from searches', () => {
   let t: TestServer;
 
   /** One search with the public key from `address` (a loopback address of its own), as `userToken`. */
-  const searchFrom = (address: string, query: string, userToken: string) =>
-    new Promise<number>((resolve, reject) => {
-      const request = httpRequest(
-        {
-          host: '127.0.0.1', port: t.server.port, localAddress: address, method: 'POST', path: '/1/indexes/products/query',
-          headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': SEARCH_KEY, 'x-algolia-usertoken': userToken, 'content-type': 'application/json' },
-        },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode!));
-        },
-      );
-      request.on('error', reject);
-      request.end(JSON.stringify({ query }));
-    });
+  const searchFrom = (address: string, query: string, userToken: string) => searchFromAddress(t.server.port, address, 'products', query, userToken);
   const suggested = async () => {
     const built = await t.call('POST', '/1/vitrine/query-suggestions/build');
     expect(built.status).toBe(200);
