@@ -195,3 +195,26 @@ export function killHard(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/**
+ * Crash tests' round: `writers` loops of `write` (each runs while `running()` holds, and returns when a request
+ * fails: the server died under it), then `kill` at a random moment 150–550 ms in, so that kills land anywhere in
+ * the write path (commit, apply, snapshot). Resolves once every loop has ended.
+ */
+export async function writeUntilKilled(kill: () => Promise<void>, writers: number, write: (running: () => boolean) => Promise<void>): Promise<void> {
+  let stop = false;
+  const loops = Array.from({ length: writers }, () => write(() => !stop));
+  await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 400));
+  await kill();
+  stop = true;
+  await Promise.all(loops);
+}
+
+/** Polls `check` every 25 ms until it holds (hooks cannot use `expect.poll`); rejects after `timeout` ms. */
+export async function waitUntil(check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
+  const deadline = performance.now() + timeout;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

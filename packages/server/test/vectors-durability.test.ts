@@ -7,7 +7,7 @@
  * the restart (the server looks for records without one when it starts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, APP_ID, removeDir, spawnServer, tempDir } from '../src/test-support.ts';
+import { ADMIN_KEY, APP_ID, removeDir, spawnServer, tempDir, waitUntil as until, writeUntilKilled } from '../src/test-support.ts';
 import { restEmbedderSettings, startTestEmbedder } from './fixtures/embedder-server.ts';
 
 const ROUNDS = Number(process.env.VITRINE_DURABILITY_ROUNDS ?? (process.env.CI ? 6 : 3));
@@ -33,13 +33,6 @@ async function call(url: string, method: string, path: string, body?: unknown): 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function until(check: () => Promise<boolean>, timeout = 30_000): Promise<void> {
-  const deadline = performance.now() + timeout;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function vectorsOf(url: string, index: string): Promise<Map<string, number[] | undefined>> {
   const out = new Map<string, number[] | undefined>();
@@ -75,9 +68,8 @@ describe('records with vectors under kill -9', () => {
         const { body } = await call(url, 'POST', '/1/indexes/crash/query', { vector: vectorOf(id), hitsPerPage: 1 });
         expect((body.hits as Array<{ objectID: string }>)[0].objectID, `nearest to ${id}'s own vector after restart ${round}`).toBe(id);
       }
-      let stop = false;
-      const writer = async () => {
-        while (!stop) {
+      await writeUntilKilled(kill, 2, async (running) => {
+        while (running()) {
           const ids = Array.from({ length: 20 }, () => `r${next++}`);
           const body = { requests: ids.map((id) => ({ action: 'updateObject', body: { objectID: id, name: `record ${id}`, _vectors: { v: vectorOf(id) } } })) };
           try {
@@ -87,12 +79,7 @@ describe('records with vectors under kill -9', () => {
             return;
           }
         }
-      };
-      const writers = [writer(), writer()];
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 400));
-      await kill();
-      stop = true;
-      await Promise.all(writers);
+      });
     }
     expect(acked.size).toBeGreaterThan(0);
   });

@@ -11,19 +11,10 @@
  *   with the reason, the status says why, and the vectors follow once the embedder is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/test-support.ts';
+import { startTestServer, waitUntil as until, type TestServer } from '../src/test-support.ts';
 import { restEmbedderSettings, startTestEmbedder, type TestEmbedder } from './fixtures/embedder-server.ts';
 
 const DIMS = 32;
-
-/** Polls `check` until it holds (hooks cannot use expect.poll); fails after `timeout` ms. */
-async function until(check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
-  const deadline = performance.now() + timeout;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 const LIMITS = { embedderQueryTimeoutMs: 400, embedderQueryAttempts: 2, embedderDocumentTimeoutMs: 600, embedderRetryMaxMs: 300 };
 const products = [
   { objectID: 't1', name: 'Steel thermos flask', brand: 'Kelvo', category: 'kitchen' },
