@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { facetValues, keyPathsIn, leaves, parsePath } from './attributes.ts';
+import { pathCuts } from './path-cuts.ts';
 
 /** A query-suggestions record as Algolia's and Vitrine's builds write it. */
 const suggestion = {
@@ -74,15 +75,6 @@ describe('attribute paths', () => {
 
 // The oracle: every way of cutting the path into keys, each walked as a plain key sequence.
 
-function cuts(segments: string[]): string[][] {
-  if (segments.length === 0) return [[]];
-  const out: string[][] = [];
-  for (let end = segments.length; end >= 1; end--) {
-    for (const rest of cuts(segments.slice(end))) out.push([segments.slice(0, end).join('.'), ...rest]);
-  }
-  return out;
-}
-
 function plainWalk(value: unknown, keys: string[], out: unknown[]): void {
   if (value === undefined || value === null) return;
   if (Array.isArray(value)) return value.forEach((item) => plainWalk(item, keys, out));
@@ -97,12 +89,12 @@ function plainWalk(value: unknown, keys: string[], out: unknown[]): void {
 
 function oracleLeaves(record: Record<string, unknown>, attribute: string): unknown[] {
   const out: unknown[] = [];
-  for (const keys of cuts(attribute.split('.'))) plainWalk(record, keys, out);
+  for (const keys of pathCuts(attribute.split('.'))) plainWalk(record, keys, out);
   return out;
 }
 
 function oracleKeyPaths(record: Record<string, unknown>, attribute: string): string[][] {
-  return cuts(attribute.split('.')).filter((keys) => {
+  return pathCuts(attribute.split('.')).filter((keys) => {
     let node: unknown = record;
     for (const key of keys) {
       if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, key)) return false;

@@ -2,6 +2,7 @@
 // Test and benchmark use only; do not change (see ./index.ts), except where the meaning of a path changed
 // (keys holding dots: every cut of the path the record holds is mirrored).
 import type { HighlightResult, HighlightResultOption, SnippetResult } from '@vitrine/protocol';
+import { pathCuts } from '../../index/path-cuts.ts';
 import { snippetText } from './snippet.ts';
 import { analyseText, matchedWordsOf, matchLevelOf, renderText } from './text.ts';
 import type { HighlightOptions, HighlightQuery, SnippetOptions } from '../types.ts';
@@ -24,20 +25,10 @@ function resolvePaths(record: Record<string, unknown>, attributes: string[]): st
       for (const key of Object.keys(record)) if (key !== 'objectID' && !key.startsWith('_')) paths.push([key]);
     } else {
       // Every way of cutting the dotted path into keys that the record holds (keys may contain dots).
-      paths.push(...cuts(attribute.split('.')).filter((keys) => valueAt(record, keys) !== undefined));
+      paths.push(...pathCuts(attribute.split('.')).filter((keys) => valueAt(record, keys) !== undefined));
     }
   }
   return paths;
-}
-
-/** Every way of cutting `segments` into keys, the longest first key first. */
-function cuts(segments: string[]): string[][] {
-  if (segments.length === 0) return [[]];
-  const out: string[][] = [];
-  for (let end = segments.length; end >= 1; end--) {
-    for (const rest of cuts(segments.slice(end))) out.push([segments.slice(0, end).join('.'), ...rest]);
-  }
-  return out;
 }
 
 function valueAt(record: Record<string, unknown>, path: string[]): unknown {
