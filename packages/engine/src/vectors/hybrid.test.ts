@@ -149,6 +149,17 @@ describe('the merged set', () => {
     expect(response.nbHits).toBe(5);
   });
 
+  it('stays a keyword search on a replica sorting by an attribute, merged on one ranking by relevance', () => {
+    const idx = index();
+    const byBrand = { ...settings, ranking: ['desc(brand)', 'typo', 'words', 'proximity', 'attribute', 'exact', 'custom'] };
+    expect(ids(idx.search(query(), byBrand))).toEqual(ids(idx.search({ query: 'coffee' }, byBrand)));
+    expect(idx.search(query(), byBrand).nbHits).toBe(3);
+    const relevant = { ...settings, customRanking: ['desc(brand)'], relevancyStrictness: 50 };
+    expect(ids(idx.search(query(), relevant))).toEqual(ids(idx.search({ query: 'coffee' }, relevant)));
+    const replica = { ...settings, customRanking: ['desc(brand)'] };
+    expect(idx.search(query(), replica).nbHits).toBe(6);
+  });
+
   it('pages through the merged list', () => {
     const idx = index();
     const all = ids(idx.search(query({ hitsPerPage: 6 })));
