@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index.ts';
 import type { RunningServer } from '../src/index.ts';
-import { ADMIN_KEY, APP_ID, removeDir, SEARCH_KEY, spawnServer, tempDir } from '../src/test-support.ts';
+import { ADMIN_KEY, APP_ID, removeDir, SEARCH_KEY, spawnServer, tempDir, writeUntilKilled } from '../src/test-support.ts';
 import { clientFrom, refusal } from './client-from.ts';
 
 const dirs: string[] = [];
@@ -43,26 +43,22 @@ describe('allowed sources on disk', () => {
     const admin = clientFrom(hostOf(child.url), ADMIN_KEY);
     const range = (i: number) => `10.${i >> 8}.${i & 255}.0/24`;
     let acknowledged = 0;
-    let killed = false;
-    let reached!: () => void;
-    const twenty = new Promise<void>((resolve) => (reached = resolve));
-    // Appends one after the other until the kill cuts one off.
-    const writer = (async () => {
-      for (let i = 0; !killed; i++) {
-        await admin.appendSource({ source: range(i), description: `range ${i}` });
-        acknowledged = i + 1;
-        if (acknowledged === 20) reached();
+    // One writer appending, one range after the other, until the kill lands, at a random moment.
+    await writeUntilKilled(() => child.kill(), 1, async (running) => {
+      try {
+        for (let i = 0; running(); i++) {
+          await admin.appendSource({ source: range(i), description: `range ${i}` });
+          acknowledged = i + 1;
+        }
+      } catch {
+        // The server died under the request.
       }
-    })();
-    // Killed while the next append is under way (a writer failing earlier fails the test).
-    await Promise.race([twenty, writer]);
-    killed = true;
-    await child.kill();
-    await writer.catch(() => undefined);
+    });
 
     child = await spawnServer({ VITRINE_DATA_DIR: dataDir });
     try {
       const kept = await clientFrom(hostOf(child.url), ADMIN_KEY).getSources();
+      expect(acknowledged).toBeGreaterThan(0);
       // Every acknowledged append, in order; the one the kill cut off may or may not have landed, whole.
       expect([acknowledged, acknowledged + 1]).toContain(kept.length);
       expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => ({ source: range(i), description: `range ${i}` })));
