@@ -14,7 +14,6 @@
  * the events past the last id they read (`model-update.ts`), so an id given again would never be counted.
  */
 import type { InsightsDb } from './db.ts';
-import { getMeta } from './db.ts';
 import type { SearchLog } from './search-log.ts';
 import type { StoredEvent } from './validate.ts';
 
@@ -50,7 +49,7 @@ export class EventLog {
   private readonly dropOldestUnindexed;
   private readonly dropOldest;
   private readonly insert;
-  private readonly lastId;
+  private readonly firstFreeId;
   private readonly saveNextId;
   /** The next event's id (see the file's comment). */
   private nextId: number;
@@ -76,9 +75,10 @@ export class EventLog {
     this.dropOldest = db.prepare('DELETE FROM events ORDER BY id LIMIT ?');
     this.insert = db.prepare(`INSERT INTO events (id, ts, received_at, index_name, type, subtype, name, user_token, auth_token, query_id, object_ids, positions, filters, object_data, value, currency)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.lastId = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
+    // The counter as a model build may have raised it (`model-changes.ts`), and past ids other writers gave.
+    this.firstFreeId = db.prepare("SELECT max(coalesce((SELECT max(id) FROM events), 0) + 1, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'events_next_id'), 1))").pluck();
     this.saveNextId = db.prepare("INSERT INTO meta (key, value) VALUES ('events_next_id', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
-    this.nextId = Number(getMeta(db, 'events_next_id') ?? 1);
+    this.nextId = 1;
     this.findTracked = db.prepare('SELECT index_name, day, tags, query, flags FROM tracked WHERE query_id = ?');
     this.setFlags = db.prepare('UPDATE tracked SET flags = ? WHERE query_id = ?');
     this.bumpQuery = db.prepare(`
@@ -110,8 +110,7 @@ export class EventLog {
       // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
       // an event names is final: the shopper stopped typing there).
       this.searchLog.writeTracked(queryIDsOf(events));
-      // Past events another writer numbered, if any (tests and tools insert rows of their own).
-      this.nextId = Math.max(this.nextId, (this.lastId.get() as number) + 1);
+      this.nextId = Math.max(this.nextId, this.firstFreeId.get() as number);
       for (const batch of batches) for (const event of batch.events) this.store(event, batch.receivedAt);
       this.saveNextId.run(String(this.nextId));
       return events.length - this.trim(events);

@@ -59,10 +59,20 @@ export function advanceModelsFrom(db: InsightsDb, now: number, options: Insights
   if (from > current) relaxed(db, () => setMeta(db, 'models_from', String(from)));
 }
 
+/**
+ * Event ids below `next` that another writer gives again (SQLite's largest id plus one: an older Vitrine, a
+ * tool) are logged by the insert trigger: the counter of `event-log.ts` follows every id given, not only its own.
+ */
+function raiseNextId(db: InsightsDb, next: number): void {
+  db.prepare(`INSERT INTO meta (key, value) VALUES ('events_next_id', ?)
+    ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))`).run(String(next));
+}
+
 /** Before a build starts: every deletion is logged until it answers. */
 export function beginModelBuild(db: InsightsDb, now: number, options: InsightsOptions): void {
   relaxed(db, () => {
     modelsEpoch(db);
+    raiseNextId(db, (db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck().get() as number) + 1);
     setMeta(db, 'models_read_to', READING);
     if (getMeta(db, 'models_from') === undefined) setMeta(db, 'models_from', String(keptFromDay(now, options) * DAY_MS));
   });
@@ -71,7 +81,10 @@ export function beginModelBuild(db: InsightsDb, now: number, options: InsightsOp
 
 /** Once no build runs: deletions of events past `readTo` (never counted) are no longer logged. */
 export function endModelBuild(db: InsightsDb, readTo: number): void {
-  relaxed(db, () => setMeta(db, 'models_read_to', String(readTo)));
+  relaxed(db, () => {
+    setMeta(db, 'models_read_to', String(readTo));
+    raiseNextId(db, readTo + 1);
+  });
 }
 
 /** Clears the changes the aggregates counted (up to `changesTo`), a step at a time. */

@@ -7,7 +7,8 @@
  *   order (the same order whatever order they were written in).
  * - `state`: what the aggregates count, committed in the same transaction as every change to them: the last
  *   event id read (`readTo`), the last change of the insights database's `model_changes` taken into account
- *   (`changesTo`), the first day held, the event log they count (its epoch) and the fold's settings.
+ *   (`changesTo`), the first day held, the event log they count (its epoch), the fold's settings, and where a
+ *   build from scratch is (`fill`).
  *
  * A file of its own, not tables of `insights.sqlite`: a build writes for seconds when it starts from scratch,
  * and a writer of the insights database holds its one write lock, for which the main thread's event commits
@@ -38,6 +39,11 @@ export interface AggregatesState {
   readTo: number;
   changesTo: number;
   firstDay: number;
+  /**
+   * A build from scratch under way (`model-update.ts`): the events up to id `to` are read in time order, the
+   * last read being (`ts`, `id`); '' once done.
+   */
+  fill: string;
 }
 
 export class ModelStore {
@@ -68,6 +74,7 @@ export class ModelStore {
       readTo: Number(values.get('readTo')),
       changesTo: Number(values.get('changesTo')),
       firstDay: Number(values.get('firstDay')),
+      fill: values.get('fill') ?? '',
     };
   }
 

@@ -19,6 +19,13 @@
  * trusted to follow this log: none yet, another layout or fold, another event log (epoch), a window reaching
  * back before their first day, deletions possibly not logged (`models_from` past the window), or a `readTo` /
  * `changesTo` the log never reached (a file copied from elsewhere).
+ *
+ * From scratch, the events up to the last id are read in time order instead (`fill`, through `events_ts`), so
+ * that every event continues its group's fold: read in id order, a log written out of time order (a bulk
+ * import, clients sending late) made steps fold the same groups again and again (100,000 events stored newest
+ * first: 400,000 rows read). The changes logged meanwhile wait until the fill is done, then are taken as above
+ * (a group folded again for an event deleted before the fill reached it changes nothing). A build that finds
+ * more new events than it counted so far (a bulk import) starts from scratch too (`mostlyNew`).
  */
 import type { InsightsDb } from './db.ts';
 import type { InsightsOptions } from './deps.ts';
@@ -93,6 +100,7 @@ class Updater {
   private readonly lastChange;
   private readonly changes;
   private readonly newEvents;
+  private readonly inTimeOrder;
   private readonly byAuth;
   private readonly byUser;
   readonly report: UpdateReport = { full: false, eventsScanned: 0, readTo: 0, changesTo: 0 };
@@ -109,6 +117,8 @@ class Updater {
     this.lastChange = events.prepare('SELECT coalesce(max(seq), 0) FROM model_changes').pluck();
     this.changes = events.prepare('SELECT seq, id, index_name, user, ts FROM model_changes WHERE seq > ? ORDER BY seq LIMIT ?');
     this.newEvents = events.prepare('SELECT id, ts, index_name, type, subtype, user_token, auth_token, object_ids, filters FROM events WHERE id > ? ORDER BY id LIMIT ?');
+    this.inTimeOrder = events.prepare(`SELECT id, ts, index_name, type, subtype, user_token, auth_token, object_ids, filters FROM events INDEXED BY events_ts
+      WHERE ts >= ? AND NOT (ts = ? AND id <= ?) AND id <= ? ORDER BY ts, id LIMIT ?`);
     const columns = 'id, ts, type, subtype, object_ids, filters';
     const where = "index_name = ? AND ts >= ? AND ts < ? AND id <= ? AND type != 'instantsearch'";
     this.byAuth = events.prepare(`SELECT ${columns} FROM events INDEXED BY events_auth WHERE auth_token = ? AND ${where}`);
@@ -137,10 +147,12 @@ class Updater {
       const from = meta.get('models_from');
       const trusted = state !== undefined && !full && epoch !== '' && state.epoch === epoch && state.fold === foldSettings(this.options) &&
         this.fromDay >= state.firstDay && from !== undefined && Number(from) <= this.fromDay * DAY_MS &&
-        state.readTo < nextId && state.readTo <= Number(meta.get('models_read_to') ?? -1) && state.changesTo <= lastChange;
+        state.readTo < nextId && state.readTo <= Number(meta.get('models_read_to') ?? -1) && state.changesTo <= lastChange &&
+        (state.fill !== '' || !this.mostlyNew(state.readTo));
       if (!trusted) {
         this.store.clear();
-        state = { epoch, fold: foldSettings(this.options), readTo: 0, changesTo: lastChange, firstDay: this.fromDay };
+        const fill = JSON.stringify({ to: this.lastId.get() as number, ts: this.fromDay * DAY_MS, id: 0 });
+        state = { epoch, fold: foldSettings(this.options), readTo: 0, changesTo: lastChange, firstDay: this.fromDay, fill };
         this.report.full = true;
       } else if (this.fromDay > state!.firstDay) {
         this.store.dropBefore(this.fromDay);
@@ -148,6 +160,7 @@ class Updater {
       }
     }
     const before: AggregatesState = state!;
+    if (before.fill !== '') return this.fillStep(before);
     const changes = this.changes.all(before.changesTo, this.chunk) as ChangeRow[];
     const rows = this.newEvents.all(before.readTo, this.chunk) as EventRow[];
     this.report.eventsScanned += rows.length;
@@ -164,6 +177,31 @@ class Updater {
     this.report.readTo = after.readTo;
     this.report.changesTo = after.changesTo;
     return rows.length === this.chunk || changes.length === this.chunk;
+  }
+
+  /**
+   * More events past `readTo` than up to it (and more than a step): a build from scratch reads no more, in time
+   * order, where these events, if stored out of time order, would make many steps fold the same groups again.
+   */
+  private mostlyNew(readTo: number): boolean {
+    const unread = (this.lastId.get() as number) - readTo;
+    return unread > this.chunk && unread > readTo;
+  }
+
+  /** A step of a build from scratch: the next events up to `fill.to`, in time order, each continuing its group. */
+  private fillStep(before: AggregatesState): boolean {
+    const fill = JSON.parse(before.fill) as { to: number; ts: number; id: number };
+    const rows = this.inTimeOrder.all(Math.max(fill.ts, before.firstDay * DAY_MS), fill.ts, fill.id, fill.to, this.chunk) as EventRow[];
+    this.report.eventsScanned += rows.length;
+    // Every group's events come in order: none is marked.
+    this.foldNew(rows, before.firstDay, new Marked());
+    const last = rows[rows.length - 1];
+    const done = rows.length < this.chunk;
+    const after = done ? { ...before, readTo: fill.to, fill: '' } : { ...before, fill: JSON.stringify({ to: fill.to, ts: last.ts, id: last.id }) };
+    this.store.setState(after);
+    this.report.readTo = after.readTo;
+    this.report.changesTo = after.changesTo;
+    return true;
   }
 
   private foldNew(rows: EventRow[], firstDay: number, marked: Marked): void {
