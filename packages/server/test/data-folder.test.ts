@@ -54,6 +54,7 @@ describe('a data folder written before folders recorded their format', () => {
   it('opens and answers as before: records, settings, replicas, synonyms, rules, dictionaries, keys, analytics', { timeout: 60_000 }, async () => {
     const dataDir = fixtureCopy();
     expect(existsSync(join(dataDir, 'format.json'))).toBe(false);
+    expect(existsSync(join(dataDir, 'insights-models.sqlite'))).toBe(false);
     const keys = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')) as { adminApiKey: string; searchApiKey: string };
     const server = await startServer({ dataDir, appId: 'vitrine', ...keys, port: 0, searchThreads: 1, now: () => FIXTURE_NOW });
     try {
@@ -92,6 +93,10 @@ describe('a data folder written before folders recorded their format', () => {
       const day = new Date(FIXTURE_NOW).toISOString().slice(0, 10);
       const searches = (await call('GET', `/2/searches?index=products&startDate=${day}&endDate=${day}`)).body as { searches: Array<{ search: string; count: number }> };
       expect(searches.searches.find((row) => row.search === 'lamp')?.count).toBe(2);
+      // Written before the models kept aggregates: built from scratch once (at start), from them since.
+      const first = await server.insights.rebuildModels();
+      expect(first).toMatchObject({ eventsRead: 3, full: false, eventsScanned: 0, trendingItems: 3 });
+      expect(existsSync(join(dataDir, 'insights-models.sqlite'))).toBe(true);
     } finally {
       await server.close();
     }

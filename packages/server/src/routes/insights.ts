@@ -41,7 +41,12 @@ export function insightsRoutes(api: FastifyInstance, { insights, limits }: Route
     return insights.recommend(request.body, request.auth ? insightsCaller(request.auth) : null);
   });
 
-  api.post('/1/vitrine/recommend/build', async () => insights.rebuildModels());
+  api.post('/1/vitrine/recommend/build', async (request) => {
+    // `{"full": true}` rebuilds the models' aggregates from every stored event; without it, from those since the last build.
+    const full = (request.body as { full?: unknown } | null | undefined)?.full ?? false;
+    if (typeof full !== 'boolean') throw createError('INVALID_PARAMETER', 'full', 'expected true or false');
+    return insights.rebuildModels({ full });
+  });
   api.post('/1/vitrine/query-suggestions/build', async () => ({ indices: await insights.buildQuerySuggestions() }));
 
   analyticsRoutes(api, insights);

@@ -191,5 +191,11 @@ describe('Recommend API and query suggestions', () => {
     expect(built.status).toBe(200);
     expect(built.body).toMatchObject({ eventsRead: history.events.length, builtAt: new Date(NOW).toISOString() });
     expect(built.body.boughtTogetherItems).toBeGreaterThan(0);
+    // Built when seeded: this build reads nothing new; asked in full, it reads every event again, to the same models.
+    expect(built.body).toMatchObject({ full: false, eventsScanned: 0 });
+    const full = await t.call('POST', '/1/vitrine/recommend/build', { full: true });
+    expect(full.body).toEqual({ ...built.body, full: true, eventsScanned: history.events.length, buildMs: expect.any(Number) });
+    const wrong = await t.call('POST', '/1/vitrine/recommend/build', { full: 'yes' });
+    expect(wrong).toMatchObject({ status: 400, body: { message: 'Invalid value for "full": expected true or false', status: 400 } });
   });
 });
