@@ -36,6 +36,8 @@ describe('hybrid search through the official clients', () => {
 
   beforeAll(async () => {
     fixture = await startTestServer({ config: { searchThreads: 1 } });
+    // A thread starting on a loaded machine can take longer than the client's timeouts: searches wait for it.
+    await fixture.server.app.searchThreads?.whenReady();
     client = connect(ADMIN_KEY);
     const settings = await client.setSettings({
       indexName: 'catalog',
