@@ -7,7 +7,14 @@
  * 2. flood: `POST /1/events` with the public search key, 1,000 view events a request, `--connections` connections
  *    from each of `--ips` source addresses (127.0.0.2 on: with `VITRINE_TRUST_PROXY` unset, the connection's
  *    address is the client's IP), for `--duration` seconds, from a thread of its own;
- * 3. rebuilds: `--rebuilds` model rebuilds asked in a row (`POST /1/vitrine/recommend/build`), the flood over.
+ * 3. rebuilds: `--rebuilds` model rebuilds asked in a row (`POST /1/vitrine/recommend/build`), the flood over:
+ *    incremental ones (the aggregates take the events since the last build).
+ *
+ * With `--preload N`, N stored events of shoppers' sessions over the last 20 days are written first, straight into
+ * the insights database through the package's own event log (the product started once to create its folder,
+ * stopped, preloaded, started again), and one build from scratch (`{"full": true}`) is asked before the prefill.
+ * Each rebuild prints whether it was full, its time in the model thread, the events it read and the probe's p99
+ * while it ran.
  *
  * Meanwhile a shopper searches every 100 ms (an InstantSearch multi-query with the search key, from 127.0.0.1) and
  * `/1/isalive` is asked every 500 ms. Prints, every 5 s, the data folder's size (and the insights database's and its
@@ -15,7 +22,7 @@
  * probe's p50 / p99 / max, `/1/isalive`'s slowest answer, events accepted and refused. Target: probe p99 ≤ 100 ms
  * during the flood and the rebuilds, the data folder bounded.
  *
- *   npm run bench:events [-- --size 10000] [--prefill 1000000] [--duration 60] [--ips 4] [--connections 2] [--rebuilds 3] [--keep DIR]
+ *   npm run bench:events [-- --size 10000] [--prefill 1000000] [--preload 0] [--duration 60] [--ips 4] [--connections 2] [--rebuilds 3] [--keep DIR]
  *
  * Run it on a quiet machine: the flood's sender shares the machine with the server.
  */
@@ -27,6 +34,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { generateProducts } from '@vitrine/demo';
+import { openInsightsDb } from '../../insights/src/db.ts';
+import { EventLog } from '../../insights/src/event-log.ts';
+import { SearchLog } from '../../insights/src/search-log.ts';
+import type { StoredEvent } from '../../insights/src/validate.ts';
 import { ADMIN_KEY, APP_ID, SEARCH_KEY, processRssMb, removeDir, tempDir } from '../src/test-support.ts';
 import { SEARCH_PATH, workloadOf } from './workload.ts';
 
@@ -34,6 +45,7 @@ const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '10000' },
     prefill: { type: 'string', default: '1000000' },
+    preload: { type: 'string', default: '0' },
     duration: { type: 'string', default: '60' },
     ips: { type: 'string', default: '4' },
     connections: { type: 'string', default: '2' },
@@ -43,6 +55,7 @@ const { values } = parseArgs({
 });
 const SIZE = Number(values.size);
 const PREFILL = Number(values.prefill);
+const PRELOAD = Number(values.preload);
 const DURATION_MS = Number(values.duration) * 1000;
 const IPS = Array.from({ length: Number(values.ips) }, (_, i) => `127.0.0.${i + 2}`);
 const CONNECTIONS = Number(values.connections);
@@ -80,7 +93,7 @@ function serverPid(command: ChildProcess): number | undefined {
   return children.length > 0 ? Number(children[0]) : command.pid;
 }
 
-type Phase = 'prefill' | 'flood' | 'rebuilds' | 'after';
+type Phase = 'full build' | 'prefill' | 'flood' | 'rebuilds' | 'after';
 let phase: Phase = 'prefill';
 const probes: Array<{ at: number; ms: number; phase: Phase }> = [];
 const alive: Array<{ ms: number; phase: Phase }> = [];
@@ -147,9 +160,8 @@ function probe(url: string): () => Promise<void> {
 }
 
 /** Events of shoppers' sessions over the last 20 days: views, clicks, some purchases of neighbouring products. */
-function prefillBody(batch: number): string {
-  const now = Date.now();
-  const events = Array.from({ length: 1000 }, (_, i) => {
+function prefillEvents(batch: number, now = Date.now()) {
+  return Array.from({ length: 1000 }, (_, i) => {
     const session = batch * 125 + Math.floor(i / 8);
     const item = 1 + ((session * 7919 + (i % 8) * 13) % SIZE);
     const kind = (session + i) % 20;
@@ -159,7 +171,37 @@ function prefillBody(batch: number): string {
       objectIDs: [String(item), String(1 + (item % SIZE))], timestamp: now - Math.floor(((session % 20_000) / 20_000) * 20 * DAY_MS) - (i % 8) * 60_000,
     };
   });
-  return JSON.stringify({ events });
+}
+
+const prefillBody = (batch: number) => JSON.stringify({ events: prefillEvents(batch) });
+
+/**
+ * `--preload`: the prefill's events, written into the stopped product's insights database by its own event log
+ * (ids, counts and budgets as the server writes them), batches of 10,000 without an fsync each.
+ */
+function preload(dataDir: string): void {
+  const started = performance.now();
+  const db = openInsightsDb(dataDir);
+  const searchLog = new SearchLog(db, Date.now, 1e9, 1e9, 0);
+  const eventLog = new EventLog(db, searchLog, { maxEventsPerIndex: Math.max(1_000_000, PRELOAD), maxEvents: Math.max(2_000_000, PRELOAD) });
+  const now = Date.now();
+  db.pragma('synchronous = NORMAL');
+  for (let batch = 0; batch * 1000 < PRELOAD; batch += 10) {
+    const events: StoredEvent[] = [];
+    for (let b = batch; b < batch + 10 && b * 1000 < PRELOAD; b++) {
+      for (const event of prefillEvents(b, now)) {
+        events.push({
+          ts: event.timestamp, index: event.index, type: event.eventType as StoredEvent['type'], subtype: (event.eventSubtype ?? null) as StoredEvent['subtype'],
+          name: event.eventName, userToken: event.userToken, authToken: null, queryID: null, objectIDs: event.objectIDs, positions: null,
+          filters: null, objectData: null, value: null, currency: null,
+        });
+      }
+    }
+    eventLog.commit([{ events, receivedAt: now }]);
+  }
+  searchLog.close();
+  db.close();
+  console.log(`preload: ${PRELOAD.toLocaleString('en-US')} events written into insights.sqlite in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function prefill(url: string): Promise<void> {
@@ -234,14 +276,19 @@ function runFlood(url: string): Promise<void> {
   });
 }
 
-async function rebuilds(url: string): Promise<void> {
-  const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY };
-  for (let i = 0; i < REBUILDS; i++) {
+/** `count` model builds asked in a row (`full`: from scratch), each with the probe's p99 while it ran. */
+async function rebuilds(url: string, count: number, full = false): Promise<void> {
+  const headers = { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY, 'content-type': 'application/json' };
+  for (let i = 0; i < count; i++) {
     const started = performance.now();
-    const response = await fetch(`${url}/1/vitrine/recommend/build`, { method: 'POST', headers });
-    const summary = (await response.json()) as { eventsRead?: number; relatedItems?: number; trendingItems?: number };
-    console.log(`rebuild ${i + 1}: ${response.status}, ${((performance.now() - started) / 1000).toFixed(1)} s, ${summary.eventsRead?.toLocaleString('en-US')} events read, ` +
-      `${summary.relatedItems} items with related, ${summary.trendingItems} trending`);
+    const from = Date.now();
+    const response = await fetch(`${url}/1/vitrine/recommend/build`, { method: 'POST', headers, body: JSON.stringify({ full }) });
+    const summary = (await response.json()) as { full?: boolean; buildMs?: number; eventsScanned?: number; eventsRead?: number; relatedItems?: number; trendingItems?: number };
+    const during = probes.filter((p) => p.at >= from).map((p) => p.ms).sort((a, b) => a - b);
+    console.log(`${full ? 'full build' : `rebuild ${i + 1}`}: ${response.status}, ${summary.full ? 'from scratch' : 'incremental'}, ` +
+      `${((summary.buildMs ?? NaN) / 1000).toFixed(1)} s in the model thread (${((performance.now() - started) / 1000).toFixed(1)} s asked), ` +
+      `${summary.eventsScanned?.toLocaleString('en-US')} events read, ${summary.eventsRead?.toLocaleString('en-US')} counted, ` +
+      `${summary.relatedItems} items with related, ${summary.trendingItems} trending; probe p99 ${percentile(during, 99).toFixed(1)} ms over ${during.length}`);
   }
 }
 
@@ -264,7 +311,8 @@ function timeline(dataDir: string, child: ChildProcess): { stop: () => void; pea
     const recent = probes.filter((p) => p.at > Date.now() - 5000).map((p) => p.ms).sort((a, b) => a - b);
     console.log(
       `${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s  ${phase.padEnd(8)} folder ${mb(folder).padStart(5)} MB ` +
-        `(insights ${mb(fileBytes(join(dataDir, 'insights.sqlite')))} MB + log ${mb(fileBytes(join(dataDir, 'insights.sqlite-wal')))} MB)  ` +
+        `(insights ${mb(fileBytes(join(dataDir, 'insights.sqlite')))} MB + log ${mb(fileBytes(join(dataDir, 'insights.sqlite-wal')))} MB, ` +
+        `models ${mb(fileBytes(join(dataDir, 'insights-models.sqlite')) + fileBytes(join(dataDir, 'insights-models.sqlite-wal')))} MB)  ` +
         `stored ${storedEvents().toLocaleString('en-US').padStart(10)}  RSS ${processRssMb(serverPid(child)).toFixed(0)} MB  ` +
         `flood accepted ${flood.accepted.toLocaleString('en-US')} refused ${flood.refusedEvents.toLocaleString('en-US')}  ` +
         `probe p99 ${percentile(recent, 99).toFixed(1)} ms (max ${(recent.at(-1) ?? NaN).toFixed(1)})`,
@@ -277,7 +325,7 @@ function timeline(dataDir: string, child: ChildProcess): { stop: () => void; pea
 
 function summary(startBytes: number, peakBytes: number, endBytes: number): void {
   console.log('\nphase     probes   p50 ms   p99 ms   max ms  >100 ms  isalive max ms');
-  for (const name of ['prefill', 'flood', 'rebuilds', 'after'] as Phase[]) {
+  for (const name of ['full build', 'prefill', 'flood', 'rebuilds', 'after'] as Phase[]) {
     const times = probes.filter((p) => p.phase === name).map((p) => p.ms).sort((a, b) => a - b);
     const aliveMax = Math.max(...alive.filter((a) => a.phase === name).map((a) => a.ms));
     console.log(`${name.padEnd(9)} ${String(times.length).padStart(6)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 99).toFixed(1).padStart(8)} ` +
@@ -289,17 +337,33 @@ function summary(startBytes: number, peakBytes: number, endBytes: number): void 
   console.log(`data folder: ${mb(startBytes)} MB before the prefill, peak ${mb(peakBytes)} MB, ${mb(endBytes)} MB at the end`);
 }
 
+async function stopProduct(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 const dataDir = tempDir('vitrine-events-flood-');
+if (PRELOAD > 0) {
+  // Started once to create its folder (a folder holding only insights would be refused), stopped, preloaded.
+  await stopProduct((await startProduct(dataDir)).child);
+  preload(dataDir);
+}
 const { child, url } = await startProduct(dataDir);
 const startBytes = folderBytes(dataDir);
 const stopProbe = probe(url);
 const line = timeline(dataDir, child);
 try {
+  if (PRELOAD > 0) {
+    phase = 'full build';
+    await rebuilds(url, 1, true);
+  }
+  phase = 'prefill';
   if (PREFILL > 0) await prefill(url);
   phase = 'flood';
   await runFlood(url);
   phase = 'rebuilds';
-  await rebuilds(url);
+  await rebuilds(url, REBUILDS);
   phase = 'after';
   await sleep(3000);
 } finally {
@@ -307,9 +371,7 @@ try {
   line.stop();
   const endBytes = folderBytes(dataDir);
   summary(startBytes, line.peakBytes(), endBytes);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await stopProduct(child);
   if (values.keep !== undefined) cpSync(dataDir, values.keep, { recursive: true });
   removeDir(dataDir);
 }
