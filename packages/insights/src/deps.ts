@@ -128,9 +128,12 @@ export interface InsightsOptions {
   modelWindowDays: number;
   /** Length of the recent window the trending models compare with the one before it (days). Default 7. */
   trendingWindowDays: number;
-  /** A session ends after this long without an event from the user (ms). Default 30 minutes. */
+  /** A session ends after this long without an event from the user (ms), or at midnight UTC. Default 30 minutes. */
   sessionGapMs: number;
-  /** Items bought by one user within this span count as bought together (ms). Default 1 day. */
+  /**
+   * Items bought by one user within this span of a first purchase count as bought together (ms); a span ends at
+   * midnight UTC. Default 1 day.
+   */
   boughtTogetherSpanMs: number;
   attributes: RecommendAttributes;
   /** Query suggestions indices; default one `<index>_query_suggestions` per index with logged searches. */
