@@ -2,15 +2,18 @@
  * `npm run bench:keystroke`: what a shopper typing feels, in the product as users run it. Starts the compiled
  * `vitrine start` on a temporary data folder with `VITRINE_DEMO_SIZE` demo products (default 10,000; building
  * first when the build is missing or older than the sources), then types 20 fixed queries into the home page's
- * search box in headless Chromium (`CHROME_PATH`, default /usr/bin/chromium), one key every 120 ms, each query
- * on a fresh page. Each query is typed twice, into the page as shipped and into `/?dropdown=off` (the search box
- * without its dropdown: the baseline), in alternating order so both see the same machine.
+ * search box in headless Chromium (`CHROME_PATH`, default /usr/bin/chromium), one key every 120 ms, clearing
+ * the box between queries. Two pages, each opened once: the page as shipped and `/?dropdown=off` (the search box
+ * without its dropdown: the baseline); each query is typed into both, in alternating order, so both see the
+ * same machine.
  *
  * Prints, for each: requests to `/1/indexes/*\/queries` per keystroke (the focus's own request for the dropdown
  * is not a keystroke's; the no-results page's follow-up after an empty answer is counted apart), and the time
  * from a key's `keydown` to the `vitrine:results` mark of the results for the text it made (`SearchStatus`: set
  * once they are rendered), p50/p95; keystrokes whose results were never shown (a newer keystroke's came first)
- * are counted apart. Target: 1 request per keystroke, p95 ≤ 50 ms, and
+ * are counted apart; and where the median keystroke's time goes (keydown → its request sent, the request,
+ * the answer → results rendered). `-- --url http://host:port` types into a shop already running instead (no
+ * build, no start); `KEYSTROKE_DETAIL=1` prints every key's time. Target: 1 request per keystroke, p95 ≤ 50 ms, and
  * p95 ≤ 1.2× the baseline's.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,6 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
@@ -95,72 +99,101 @@ interface Typed {
   followUps: number;
   /** keydown → results rendered, per keystroke whose results were shown. */
   latencies: number[];
+  /** Where a shown keystroke's time went: keydown → its request sent, the request, its answer → results rendered. */
+  parts: Array<{ toRequest: number; request: number; toResults: number }>;
   superseded: number;
 }
 
-/** Types `query` into a fresh page at `path`, one key every `keyIntervalMs`, and reads what it took. */
-async function typeQuery(browser: Browser, baseURL: string, path: string, query: string): Promise<Typed> {
+/**
+ * One shopper's page: opened once, then each query typed into the box after clearing it, as a shopper searches
+ * one thing after another.
+ */
+async function openShop(browser: Browser, baseURL: string, path: string) {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 900 } });
   const page: Page = await context.newPage();
-  try {
-    await page.addInitScript(() => {
-      document.addEventListener('keydown', () => performance.mark('bench:keydown'), true);
-    });
-    await page.goto(path, { waitUntil: 'networkidle' });
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-    let requests = 0;
-    let followUps = 0;
-    let pending = 0;
-    page.on('request', (request) => {
-      if (new URL(request.url()).pathname !== searchPath) return;
-      pending += 1;
-      // The no-results page's own follow-up (which shorter queries find something: counts only) comes after
-      // an empty answer, with or without the dropdown: counted apart.
-      const { requests: queries } = request.postDataJSON() as { requests: Array<{ hitsPerPage?: number }> };
-      if (queries.every((query) => query.hitsPerPage === 0)) followUps += 1;
-      else requests += 1;
-    });
-    const settle = () => (pending -= 1);
-    page.on('requestfinished', (request) => new URL(request.url()).pathname === searchPath && settle());
-    page.on('requestfailed', (request) => new URL(request.url()).pathname === searchPath && settle());
-    // The focus asks for the dropdown of the empty box (the page as shipped): settled before the first key.
-    await page.locator('.vt-header-search .ais-SearchBox-input').focus();
-    if (!path.includes('dropdown=off')) while (requests === 0 || pending > 0) await sleep(10);
-    requests = 0;
-    followUps = 0;
-
-    const started = performance.now();
-    for (let i = 0; i < query.length; i++) {
-      await sleep(started + i * keyIntervalMs - performance.now());
-      await page.keyboard.press(query[i] === ' ' ? 'Space' : query[i]);
-    }
-    // Done once the whole query's results are shown and no search is in flight.
-    await page.waitForFunction(
-      (text) => (performance.getEntriesByName('vitrine:results') as PerformanceMark[]).some((mark) => (mark.detail as { query?: string } | null)?.query === text),
-      query,
-    );
+  await page.addInitScript(() => {
+    document.addEventListener('keydown', () => performance.mark('bench:keydown'), true);
+    // Room for every request of the run (product images fill the default 250 entries).
+    performance.setResourceTimingBufferSize(1_000_000);
+  });
+  await page.goto(path, { waitUntil: 'networkidle' });
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  let requests = 0;
+  let followUps = 0;
+  let pending = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname !== searchPath) return;
+    pending += 1;
+    // The no-results page's own follow-up (which shorter queries find something: counts only) comes after
+    // an empty answer, with or without the dropdown: counted apart.
+    const { requests: queries } = request.postDataJSON() as { requests: Array<{ hitsPerPage?: number }> };
+    if (queries.every((query) => query.hitsPerPage === 0)) followUps += 1;
+    else requests += 1;
+  });
+  const settle = () => (pending -= 1);
+  page.on('requestfinished', (request) => new URL(request.url()).pathname === searchPath && settle());
+  page.on('requestfailed', (request) => new URL(request.url()).pathname === searchPath && settle());
+  const input = page.locator('.vt-header-search .ais-SearchBox-input');
+  const settled = async () => {
+    await sleep(50);
     while (pending > 0) await sleep(10);
+  };
+  const shown = (text: string) =>
+    page.waitForFunction(
+      (query) => (performance.getEntriesByName('vitrine:results') as PerformanceMark[]).some((mark) => (mark.detail as { query?: string } | null)?.query === query),
+      text,
+    );
 
-    const { keys, results } = await page.evaluate(() => ({
-      keys: performance.getEntriesByName('bench:keydown').map((mark) => mark.startTime),
-      results: (performance.getEntriesByName('vitrine:results') as PerformanceMark[]).map((mark) => ({
-        at: mark.startTime,
-        query: (mark.detail as { query?: string } | null)?.query,
-      })),
-    }));
-    if (keys.length !== query.length) throw new Error(`${query.length} keys pressed, ${keys.length} keydown events`);
-    const latencies: number[] = [];
-    let superseded = 0;
-    keys.forEach((at, i) => {
-      const text = query.slice(0, i + 1);
-      const shown = results.find((mark) => mark.at > at && mark.query === text);
-      if (shown) latencies.push(shown.at - at);
-      else superseded += 1;
-    });
-    return { keystrokes: query.length, requests, followUps, latencies, superseded };
-  } finally {
-    await context.close();
-  }
+  return {
+    close: () => context.close(),
+    /** Clears the box (the home page's own requests, a pause), then types `query` one key every `keyIntervalMs`. */
+    async type(query: string): Promise<Typed> {
+      // Focus (the page as shipped asks for the dropdown of what the box holds) and clearing are no keystrokes.
+      await input.focus();
+      await input.fill('');
+      await shown('');
+      await settled();
+      await sleep(300);
+      requests = 0;
+      followUps = 0;
+      const since = await page.evaluate(() => performance.now());
+      const started = performance.now();
+      for (let i = 0; i < query.length; i++) {
+        await sleep(started + i * keyIntervalMs - performance.now());
+        await page.keyboard.press(query[i] === ' ' ? 'Space' : query[i]);
+      }
+      // Done once the whole query's results are shown and no search is in flight.
+      await shown(query);
+      await settled();
+      const { keys, results, fetches } = await page.evaluate(([from, pathname]) => ({
+        keys: performance.getEntriesByName('bench:keydown').filter((mark) => mark.startTime > from).map((mark) => mark.startTime),
+        results: (performance.getEntriesByName('vitrine:results') as PerformanceMark[])
+          .filter((mark) => mark.startTime > from)
+          .map((mark) => ({ at: mark.startTime, query: (mark.detail as { query?: string } | null)?.query })),
+        fetches: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((entry) => entry.startTime > from && new URL(entry.name).pathname === pathname)
+          .map((entry) => ({ start: entry.startTime, end: entry.responseEnd })),
+      }), [since, searchPath] as const);
+      if (keys.length !== query.length) throw new Error(`${query.length} keys pressed, ${keys.length} keydown events`);
+      const latencies: number[] = [];
+      const parts: Typed['parts'] = [];
+      let superseded = 0;
+      keys.forEach((at, i) => {
+        const text = query.slice(0, i + 1);
+        const mark = results.find((result) => result.at > at && result.query === text);
+        if (!mark) {
+          superseded += 1;
+          return;
+        }
+        latencies.push(mark.at - at);
+        // The request this key sent: the first one started after it and before the next key.
+        const sent = fetches.find((fetched) => fetched.start > at && fetched.start < (keys[i + 1] ?? Infinity) && fetched.end < mark.at);
+        if (sent) parts.push({ toRequest: sent.start - at, request: sent.end - sent.start, toResults: mark.at - sent.end });
+      });
+      if (process.env.KEYSTROKE_DETAIL) console.log(`${path} ${JSON.stringify(query)}: ${keys.map((at, i) => (results.find((result) => result.at > at && result.query === query.slice(0, i + 1))?.at ?? NaN) - at).map((ms) => ms.toFixed(0)).join(' ')}`);
+      return { keystrokes: query.length, requests, followUps, latencies, parts, superseded };
+    },
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -171,7 +204,12 @@ function summary(runs: Typed[]) {
   const keystrokes = runs.reduce((sum, run) => sum + run.keystrokes, 0);
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const parts = runs.flatMap((run) => run.parts);
+  const median = (part: keyof Typed['parts'][number]) => percentile(parts.map((entry) => entry[part]).sort((a, b) => a - b), 50);
   return {
+    toRequest: median('toRequest'),
+    request: median('request'),
+    toResults: median('toResults'),
     keystrokes,
     requests,
     followUps: runs.reduce((sum, run) => sum + run.followUps, 0),
@@ -182,37 +220,43 @@ function summary(runs: Typed[]) {
   };
 }
 
-buildIfNeeded();
+// `-- --url http://host:port`: a shop already running (no build, no start), e.g. to compare builds.
+const { values } = parseArgs({ options: { url: { type: 'string' } } });
+if (values.url === undefined) buildIfNeeded();
 const dataDir = await mkdtemp(join(tmpdir(), 'vitrine-bench-keystroke-'));
 let vitrine: { child: ChildProcess; url: string } | undefined;
 let browser: Browser | undefined;
 try {
-  console.log(`Starting vitrine start with ${size.toLocaleString('en-US')} demo products…`);
-  vitrine = await startVitrine(dataDir);
+  if (values.url === undefined) console.log(`Starting vitrine start with ${size.toLocaleString('en-US')} demo products…`);
+  vitrine = values.url === undefined ? await startVitrine(dataDir) : undefined;
+  const url = values.url ?? vitrine!.url;
   browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const shipped: Typed[] = [];
   const baseline: Typed[] = [];
+  const pages = { shipped: await openShop(browser, url, '/'), baseline: await openShop(browser, url, '/?dropdown=off') };
   // One untimed query on each page first: the server's and the browser's first searches warm caches and code.
-  await typeQuery(browser, vitrine.url, '/', 'warm');
-  await typeQuery(browser, vitrine.url, '/?dropdown=off', 'warm');
+  await pages.shipped.type('warm');
+  await pages.baseline.type('warm');
   for (const [i, query] of queries.entries()) {
     const order = i % 2 === 0 ? (['shipped', 'baseline'] as const) : (['baseline', 'shipped'] as const);
-    for (const which of order) {
-      if (which === 'shipped') shipped.push(await typeQuery(browser, vitrine.url, '/', query));
-      else baseline.push(await typeQuery(browser, vitrine.url, '/?dropdown=off', query));
-    }
+    for (const which of order) (which === 'shipped' ? shipped : baseline).push(await pages[which].type(query));
   }
+  await pages.shipped.close();
+  await pages.baseline.close();
   const withDropdown = summary(shipped);
   const without = summary(baseline);
-  const line = (label: string, s: ReturnType<typeof summary>) =>
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const line = (label: string, s: ReturnType<typeof summary>) => {
     console.log(
       `${label.padEnd(22)} ${s.perKeystroke.toFixed(2)} requests/keystroke (${s.requests} for ${s.keystrokes} keys, ` +
-        `and ${s.followUps} follow-ups of the no-results page)  ` +
-        `keystroke→results p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  (${s.superseded} keys' results never shown: a newer key's came first)`,
+        `and ${s.followUps} follow-ups of the no-results page)  keystroke→results p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  ` +
+        `(${s.superseded} keys' results never shown: a newer key's came first)`,
     );
+    console.log(`${''.padEnd(22)} medians: keydown→request sent ${ms(s.toRequest)}, request ${ms(s.request)}, answer→results rendered ${ms(s.toResults)}`);
+  };
   console.log(`\n${queries.length} queries, one key every ${keyIntervalMs} ms, ${size.toLocaleString('en-US')} products, ${new Date().toISOString()}`);
   line('with the dropdown', withDropdown);
   line('baseline (no dropdown)', without);
