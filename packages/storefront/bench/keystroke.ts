@@ -8,13 +8,15 @@
  * same machine.
  *
  * Prints, for each: requests to `/1/indexes/*\/queries` per keystroke (the focus's own request for the dropdown
- * is not a keystroke's; the no-results page's follow-up after an empty answer is counted apart), and the time
- * from a key's `keydown` to the `vitrine:results` mark of the results for the text it made (`SearchStatus`: set
- * once they are rendered), p50/p95; keystrokes whose results were never shown (a newer keystroke's came first)
- * are counted apart; and where the median keystroke's time goes (keydown → its request sent, the request,
- * the answer → results rendered). `-- --url http://host:port` types into a shop already running instead (no
- * build, no start); `KEYSTROKE_DETAIL=1` prints every key's time. Target: 1 request per keystroke, p95 ≤ 50 ms, and
- * p95 ≤ 1.2× the baseline's.
+ * is not a keystroke's; the no-results page's follow-up after an empty answer is counted apart); the time from
+ * a key's `keydown` to the `vitrine:results` mark of the results for the text it made (`SearchStatus`: set once
+ * they are rendered), p50/p95, keystrokes whose results were never shown (a newer keystroke's came first)
+ * counted apart; where the median keystroke's time goes (keydown → its request sent, the request, the answer →
+ * results rendered); and, with the dropdown, keydown to its answer rendered (`vitrine:dropdown`). Target: 1
+ * request per keystroke, p95 ≤ 50 ms, and p95 ≤ 1.2× the baseline's.
+ *
+ * `-- --url http://host:port` types into a shop already running instead (no build, no start);
+ * `KEYSTROKE_DETAIL=1` prints every key's time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -99,6 +101,8 @@ interface Typed {
   followUps: number;
   /** keydown → results rendered, per keystroke whose results were shown. */
   latencies: number[];
+  /** keydown → the dropdown's answer for the text rendered (`vitrine:dropdown`), the page as shipped only. */
+  dropdownLatencies: number[];
   /** Where a shown keystroke's time went: keydown → its request sent, the request, its answer → results rendered. */
   parts: Array<{ toRequest: number; request: number; toResults: number }>;
   superseded: number;
@@ -165,9 +169,12 @@ async function openShop(browser: Browser, baseURL: string, path: string) {
       // Done once the whole query's results are shown and no search is in flight.
       await shown(query);
       await settled();
-      const { keys, results, fetches } = await page.evaluate(([from, pathname]) => ({
+      const { keys, results, dropdowns, fetches } = await page.evaluate(([from, pathname]) => ({
         keys: performance.getEntriesByName('bench:keydown').filter((mark) => mark.startTime > from).map((mark) => mark.startTime),
         results: (performance.getEntriesByName('vitrine:results') as PerformanceMark[])
+          .filter((mark) => mark.startTime > from)
+          .map((mark) => ({ at: mark.startTime, query: (mark.detail as { query?: string } | null)?.query })),
+        dropdowns: (performance.getEntriesByName('vitrine:dropdown') as PerformanceMark[])
           .filter((mark) => mark.startTime > from)
           .map((mark) => ({ at: mark.startTime, query: (mark.detail as { query?: string } | null)?.query })),
         fetches: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
@@ -176,10 +183,13 @@ async function openShop(browser: Browser, baseURL: string, path: string) {
       }), [since, searchPath] as const);
       if (keys.length !== query.length) throw new Error(`${query.length} keys pressed, ${keys.length} keydown events`);
       const latencies: number[] = [];
+      const dropdownLatencies: number[] = [];
       const parts: Typed['parts'] = [];
       let superseded = 0;
       keys.forEach((at, i) => {
         const text = query.slice(0, i + 1);
+        const dropdown = dropdowns.find((shown) => shown.at > at && shown.query === text);
+        if (dropdown) dropdownLatencies.push(dropdown.at - at);
         const mark = results.find((result) => result.at > at && result.query === text);
         if (!mark) {
           superseded += 1;
@@ -191,7 +201,7 @@ async function openShop(browser: Browser, baseURL: string, path: string) {
         if (sent) parts.push({ toRequest: sent.start - at, request: sent.end - sent.start, toResults: mark.at - sent.end });
       });
       if (process.env.KEYSTROKE_DETAIL) console.log(`${path} ${JSON.stringify(query)}: ${keys.map((at, i) => (results.find((result) => result.at > at && result.query === query.slice(0, i + 1))?.at ?? NaN) - at).map((ms) => ms.toFixed(0)).join(' ')}`);
-      return { keystrokes: query.length, requests, followUps, latencies, parts, superseded };
+      return { keystrokes: query.length, requests, followUps, latencies, dropdownLatencies, parts, superseded };
     },
   };
 }
@@ -204,6 +214,7 @@ function summary(runs: Typed[]) {
   const keystrokes = runs.reduce((sum, run) => sum + run.keystrokes, 0);
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const dropdownLatencies = runs.flatMap((run) => run.dropdownLatencies).sort((a, b) => a - b);
   const parts = runs.flatMap((run) => run.parts);
   const median = (part: keyof Typed['parts'][number]) => percentile(parts.map((entry) => entry[part]).sort((a, b) => a - b), 50);
   return {
@@ -216,6 +227,9 @@ function summary(runs: Typed[]) {
     perKeystroke: requests / keystrokes,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
+    dropdownP50: percentile(dropdownLatencies, 50),
+    dropdownP95: percentile(dropdownLatencies, 95),
+    dropdownShown: dropdownLatencies.length,
     superseded: runs.reduce((sum, run) => sum + run.superseded, 0),
   };
 }
@@ -256,6 +270,7 @@ try {
         `(${s.superseded} keys' results never shown: a newer key's came first)`,
     );
     console.log(`${''.padEnd(22)} medians: keydown→request sent ${ms(s.toRequest)}, request ${ms(s.request)}, answer→results rendered ${ms(s.toResults)}`);
+    if (s.dropdownShown > 0) console.log(`${''.padEnd(22)} keystroke→dropdown rendered p50 ${ms(s.dropdownP50)}  p95 ${ms(s.dropdownP95)} (${s.dropdownShown} keys)`);
   };
   console.log(`\n${queries.length} queries, one key every ${keyIntervalMs} ms, ${size.toLocaleString('en-US')} products, ${new Date().toISOString()}`);
   line('with the dropdown', withDropdown);
