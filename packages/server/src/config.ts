@@ -99,8 +99,8 @@ export interface ServerLimits {
   /**
    * While searches are being answered (one in the last second), the share of its time each apply loop (the main
    * thread's, each search thread's) may spend applying writes; it rests the rest (`storage/indexing-share.ts`).
-   * Default 0.2: a shopper's p99 during a 100 MB import ~300 → under 50 ms, the import ~47 → 97–135 s (at 0.25,
-   * 60–72 ms and 66–81 s; docs/PERFORMANCE.md). 1: never rests.
+   * Default 0.2: the highest share that kept a shopper's p99 under 50 ms during a 100 MB import, which then takes
+   * two to three times as long (docs/PERFORMANCE.md, *Figures behind the code*). 1: never rests.
    */
   indexingShareWhileSearching: number;
   /**

@@ -5,21 +5,19 @@
  *
  * - **Huge pages** for the large buffers, on Linux. A server at a million products fills gigabytes of fresh
  *   memory on every start (a 1.1 GB snapshot read, then arrays grown by the log's replay), and on this kind of
- *   machine the kernel's 4 KB page faults, not the copying, were the cost: filling 500 MB of fresh typed array
- *   took 1.5–2.1 s, reading the 1.1 GB snapshot 4.3 s. With transparent huge pages (2 MB) the same took 40 ms
- *   and 0.44 s (docs/PERFORMANCE.md, crash recovery). Most Linux distributions enable them only for memory that
- *   asks (`madvise` mode), which Node's buffers never do; glibc asks for every large allocation with
+ *   machine the kernel's 4 KB page faults, not the copying, were the cost: 2 MB pages made them ten to forty times
+ *   faster (docs/PERFORMANCE.md, *Figures behind the code*). Most Linux distributions enable them only for
+ *   memory that asks (`madvise` mode), which Node's buffers never do; glibc asks for every large allocation with
  *   `glibc.malloc.hugetlb=1` (glibc ≥ 2.35).
  * - **A fixed mmap threshold** (128 KB, glibc's initial one). glibc raises the threshold to the size of every
  *   mapped block freed (up to 32 MB): after an import's first 600 KB request bodies and postings buffers are
  *   freed, the next ones come from the threads' heaps, whose freed holes stay resident. Fixed, a large block is
- *   mapped on its own and given back whole when freed: 50–70 MB less resident memory at the peak of a 100 MB
- *   import through the console (docs/PERFORMANCE.md).
+ *   mapped on its own and given back whole when freed.
  * - **Heap growth of 30%** (`--heap-growing-percent`, `VITRINE_HEAP_GROWTH`) rather than V8's up to 300% on a
  *   machine with gigabytes: between two full collections a thread's heap grows to 1.3 times what the last one
- *   kept, not 4 times. The main thread keeps 30–50 MB live while an import sends it bodies to parse and log
- *   several times a second; its heap reached 220 MB between collections, 70–110 MB with 30–60%. Search
- *   throughput over HTTP was the same with 30%, 60% or V8's own (1,054, 1,031, 1,036 requests/s, one run each).
+ *   kept, not 4 times. The main thread keeps little live while an import sends it bodies to parse and log
+ *   several times a second, so most of its heap between collections was garbage; search throughput did not
+ *   change with the setting.
  *
  * Rejected: a native addon calling madvise (a compiler on every machine, for one call); `always` mode (a
  * system setting, not ours to change); `--max-old-space-size` for the same growth (a hard limit as well, the

@@ -81,9 +81,8 @@ const ELEMENT_GAP = 8;
 /**
  * Catalogues repeat short values endlessly (brands, categories, colours): their tokenisation is cached, keyed by
  * the raw string, once a value is seen a second time (`seenOnce`). Bounded, and never evicted: the frequent
- * values are cached early. Caching every value up to 100,000 filled the cache with product names seen once:
- * 32 MB of heap for a 165,695-product import (a typed array and a map entry each), for no speed (build 5.8 s
- * with it, 6.1 s without any cache, 5.2 s with 4,096 entries; docs/PERFORMANCE.md).
+ * values are cached early. Caching every value at its first sighting filled the cache with product names seen
+ * once, a typed array and a map entry each, for no speed (docs/PERFORMANCE.md, *Figures behind the code*).
  */
 const MAX_CACHED_LENGTH = 96;
 const MAX_CACHED_VALUES = 16_384;

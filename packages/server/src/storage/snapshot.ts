@@ -349,8 +349,8 @@ const READ_PIECE_BYTES = 64 << 20;
  * A snapshot file's bytes in a buffer of their own (the engine keeps views into it: it must not be a pool's
  * slice), read in large pieces; the sections that writes extend (the forward index, facet columns) each into a
  * buffer with room to grow, so the replay after a crash extends them in place rather than copying 320 MB at a
- * million products. `readFile` reads 512 KB per request: a million products' snapshot (1.1 GB) took 2.8 s that
- * way against 0.45 s in 64 MB pieces, with huge pages (docs/PERFORMANCE.md, crash recovery).
+ * million products. Not `readFile`: it asks for 512 KB at a time, six times slower for a million products'
+ * snapshot (docs/PERFORMANCE.md, *Figures behind the code*).
  */
 export async function readSnapshotFile(path: string, { apartMinBytes, headBytes = 1 << 16 }: { apartMinBytes?: number; headBytes?: number } = {}): Promise<SnapshotBytes> {
   const handle = await open(path, 'r');
