@@ -153,6 +153,38 @@ export class VectorColumn {
     return doc;
   }
 
+  /** The slot holding `doc`'s vector, or -1. */
+  slotOfDoc(doc: number): number {
+    return this.has(doc) ? this.slotOf.data[doc] - 1 : -1;
+  }
+
+  /** The document a slot (numbered across chunks) holds a vector for, or -1 (freed slots keep their codes). */
+  docAtSlot(slot: number): number {
+    const chunk = this.chunkOf(slot);
+    return this.docOfSlot(chunk, slot - chunk.start);
+  }
+
+  /** Slots numbered so far (free ones included). */
+  get slots(): number {
+    return this.slotCount;
+  }
+
+  /**
+   * Each slot's number in another numbering of the live vectors (-1: none): `to(doc)` of its document, for a
+   * live slot, -1 for others. With `to` omitted, the live slots' rank in slot order (the order `save` keeps).
+   */
+  slotMap(to?: (doc: number) => number): Int32Array {
+    const map = new Int32Array(this.slotCount).fill(-1);
+    let rank = 0;
+    for (const chunk of this.chunks) {
+      for (let local = 0; local < chunk.used; local++) {
+        const doc = this.docOfSlot(chunk, local);
+        if (doc >= 0) map[chunk.start + local] = to === undefined ? rank++ : to(doc);
+      }
+    }
+    return map;
+  }
+
   /** The slot's chunk and offset for a document's vector, or undefined. */
   locate(doc: number): { chunk: VectorChunk; local: number } | undefined {
     if (!this.has(doc)) return undefined;
@@ -173,7 +205,8 @@ export class VectorColumn {
     return this.slotCount++;
   }
 
-  private chunkOf(slot: number): VectorChunk {
+  /** The chunk holding a slot (slots are numbered across chunks, in order). */
+  chunkOf(slot: number): VectorChunk {
     const chunks = this.chunks;
     let lo = 0;
     let hi = chunks.length - 1;

@@ -11,15 +11,23 @@ import type { IndexRecord } from '@vitrine/protocol';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { sameVectors, type EmbedderSpec } from './embedders.ts';
-import { ExactVectorIndex } from './exact-index.ts';
+import { ApproximateVectorIndex } from './approximate-index.ts';
+import { HnswGraph } from './hnsw-graph.ts';
 import type { VectorIndex } from './vector-index.ts';
 import { VectorColumn } from './vector-column.ts';
 
 export class VectorStore {
   private readonly columns = new Map<string, VectorColumn>();
+  /** Each column's approximate index (`hnsw-graph.ts`), kept in step with it by every write. */
+  private readonly graphs = new Map<string, HnswGraph>();
 
   constructor(readonly embedders: readonly EmbedderSpec[]) {
-    for (const embedder of embedders) this.columns.set(embedder.name, new VectorColumn(embedder.dimensions));
+    for (const embedder of embedders) this.keep(embedder.name, new VectorColumn(embedder.dimensions));
+  }
+
+  private keep(name: string, column: VectorColumn, graph = new HnswGraph(column)): void {
+    this.columns.set(name, column);
+    this.graphs.set(name, graph);
   }
 
   get empty(): boolean {
@@ -34,18 +42,25 @@ export class VectorStore {
     return this.columns.get(name);
   }
 
-  /** The index searches use for an embedder's vectors (an exact scan in this version). */
+  /** The index searches use for an embedder's vectors: the graph, or an exact scan where that is faster. */
   indexOf(name: string): VectorIndex | undefined {
     const column = this.columns.get(name);
-    return column === undefined ? undefined : new ExactVectorIndex(column);
+    return column === undefined ? undefined : new ApproximateVectorIndex(column, this.graphs.get(name)!);
+  }
+
+  /** An embedder's graph (benchmarks, tests). */
+  graphOf(name: string): HnswGraph | undefined {
+    return this.graphs.get(name);
   }
 
   /** `doc` now holds a record with these vectors (null: none): any other vector it had is taken away. */
   assign(doc: number, vectors: ReadonlyMap<string, Float32Array | null> | null): void {
     for (const [name, column] of this.columns) {
       const vector = vectors?.get(name);
-      if (vector) column.set(doc, vector);
-      else column.delete(doc);
+      if (vector) {
+        column.set(doc, vector);
+        this.graphs.get(name)!.insert(column.slotOfDoc(doc), vector);
+      } else column.delete(doc);
     }
   }
 
@@ -79,7 +94,13 @@ export class VectorStore {
   /** The same vectors under new ids (compaction, rebuild): `newId(old)` < 0 drops one. */
   remap(newId: (doc: number) => number): VectorStore {
     const next = new VectorStore(this.embedders);
-    for (const [name, column] of this.columns) next.columns.set(name, column.remap(newId));
+    for (const [name, column] of this.columns) {
+      const moved = column.remap(newId);
+      next.keep(name, moved, this.graphs.get(name)!.renumbered(moved, column.slotMap((doc) => {
+        const to = newId(doc);
+        return to < 0 ? -1 : moved.slotOfDoc(to);
+      })));
+    }
     return next;
   }
 
@@ -88,7 +109,7 @@ export class VectorStore {
     const next = new VectorStore(embedders);
     for (const embedder of embedders) {
       const kept = this.columns.get(embedder.name);
-      if (kept !== undefined && sameVectors(embedder, this.embedder(embedder.name))) next.columns.set(embedder.name, kept);
+      if (kept !== undefined && sameVectors(embedder, this.embedder(embedder.name))) next.keep(embedder.name, kept, this.graphs.get(embedder.name));
     }
     return next;
   }
@@ -97,7 +118,11 @@ export class VectorStore {
   save(w: SnapshotWriter): void {
     if (this.embedders.length === 0) return;
     w.json('vectors.meta', { embedders: this.embedders.map(({ name, dimensions }) => ({ name, dimensions })) });
-    this.embedders.forEach((embedder, i) => this.columns.get(embedder.name)!.save(w, `vectors.${i}`));
+    this.embedders.forEach((embedder, i) => {
+      const column = this.columns.get(embedder.name)!;
+      column.save(w, `vectors.${i}`);
+      this.graphs.get(embedder.name)!.save(w, `vectors.${i}.graph`, column.slotMap(), column.count);
+    });
   }
 
   /** The store of a snapshot, for these embedders (the snapshot's settings), over `documents` ids. */
@@ -109,7 +134,9 @@ export class VectorStore {
     meta.embedders.forEach((saved, i) => {
       const embedder = embedders.find((e) => e.name === saved.name);
       if (embedder === undefined || embedder.dimensions !== saved.dimensions) throw createEngineError('INVALID_SNAPSHOT', `vectors of ${String(saved.name)} do not match the settings`);
-      store.columns.set(embedder.name, VectorColumn.load(r, `vectors.${i}`, embedder.dimensions, documents));
+      const column = VectorColumn.load(r, `vectors.${i}`, embedder.dimensions, documents);
+      // Snapshots from before the graph existed: built once here, from the restored vectors.
+      store.keep(embedder.name, column, r.has(`vectors.${i}.graph.meta`) ? HnswGraph.load(r, `vectors.${i}.graph`, column) : HnswGraph.build(column));
     });
     return store;
   }

@@ -1,0 +1,73 @@
+/**
+ * Approximate nearest neighbours: the HNSW graph over the column's 8-bit codes (`hnsw-graph.ts`) finds `ef`
+ * candidates, re-scored from their float32 vectors (or ranked by their codes alone, `rescore: false`, the
+ * measured alternative for a column that would not hold its float32 vectors in memory).
+ *
+ * Filters: the graph search walks through the documents a filter refuses (and deleted ones) without keeping
+ * them, so it goes on until it has `ef` allowed ones; the fewer a filter allows, the more nodes that takes, and
+ * below a share of the vectors the exact index walking the allowed documents is faster and exact
+ * (`exactShare`, placed by `npm run bench:vectors`). A small column is scanned exactly too (`exactCodes`): its
+ * scan costs about what a graph search does, and is exact where codes of few dimensions tie many vectors.
+ */
+import type { Bitset } from '../structures/bitset.ts';
+import { cosine, ExactVectorIndex } from './exact-index.ts';
+import { unit, type HnswGraph } from './hnsw-graph.ts';
+import type { VectorColumn } from './vector-column.ts';
+import type { VectorHit, VectorIndex } from './vector-index.ts';
+
+export interface ApproximateOptions {
+  /** Candidates a search keeps (at least k). */
+  efSearch: number;
+  /** Columns of at most this many codes (vectors × dimensions) are scanned exactly. */
+  exactCodes: number;
+  /** A filter allowing less than this share of the vectors is answered by the exact index. */
+  exactShare: number;
+  /** Re-score the candidates from their float32 vectors (else their codes' estimates are the scores). */
+  rescore: boolean;
+}
+
+export const DEFAULT_APPROXIMATE: ApproximateOptions = { efSearch: 64, exactCodes: 1_000_000, exactShare: 0.02, rescore: true };
+
+export class ApproximateVectorIndex implements VectorIndex {
+  private readonly options: ApproximateOptions;
+
+  constructor(
+    private readonly column: VectorColumn,
+    private readonly graph: HnswGraph,
+    options: Partial<ApproximateOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_APPROXIMATE, ...options };
+  }
+
+  /** Whether a search with this filter size goes to the exact index. */
+  answersExactly(allowedCount: number | null): boolean {
+    const vectors = this.column.count;
+    return vectors * this.column.dimensions <= this.options.exactCodes || this.graph.nodes === 0 || (allowedCount !== null && allowedCount < vectors * this.options.exactShare);
+  }
+
+  nearest(query: Float32Array, k: number, allowed: Bitset | null, allowedCount?: number): VectorHit[] {
+    const column = this.column;
+    if (k <= 0 || column.count === 0 || query.length !== column.dimensions) return [];
+    const count = allowed === null ? null : (allowedCount ?? allowed.count());
+    if (this.answersExactly(count)) return new ExactVectorIndex(column).nearest(query, k, allowed, count ?? undefined);
+    const accept = allowed === null ? (slot: number) => column.docAtSlot(slot) >= 0 : (slot: number) => {
+      const doc = column.docAtSlot(slot);
+      return doc >= 0 && allowed.has(doc);
+    };
+    const found = this.graph.search(unit(query), Math.max(k, this.options.efSearch), accept);
+    // Fewer than k found: fewer allowed vectors than k, or some the graph cannot reach (a filter's documents
+    // without vectors, links lost to deletions): the exact index finds all there are.
+    if (found.count < k) return new ExactVectorIndex(column).nearest(query, k, allowed, count ?? undefined);
+    const hits: VectorHit[] = [];
+    const d = column.dimensions;
+    for (let i = 0; i < found.count; i++) {
+      const slot = found.slots[i];
+      const chunk = column.chunkOf(slot);
+      const local = slot - chunk.start;
+      hits.push({ doc: chunk.docs[local], score: this.options.rescore ? cosine(query, chunk.full, local * d) : found.sims[i] });
+    }
+    hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    if (hits.length > k) hits.length = k;
+    return hits;
+  }
+}
