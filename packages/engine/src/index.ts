@@ -32,6 +32,7 @@ export { optionalFiltersToNodes } from './filter/lists.ts';
 export type { FilterNode, FilterSource, NumericOperator, FilterLimits, OptionalFilter } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';
 export { validateRule } from './rules/validate.ts';
+export { checkSettingValues } from './query/options.ts';
 export { searchRules } from './rules/rule-set.ts';
 export { Dictionaries, DICTIONARY_NAMES, emptyDictionaryState, type DictionaryState } from './query/dictionaries.ts';
 export { standardStopWords, STOP_WORD_LANGUAGES } from './query/standard-stop-words.ts';

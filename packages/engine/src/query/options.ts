@@ -118,6 +118,55 @@ function readEnum<T extends string>(name: string, value: unknown, allowed: reado
 
 const FACET_ORDERS = ['count', 'alpha'] as const;
 
+/** Values Algolia's spec lists for these settings and parameters (`SearchEnums.yml`, `IndexSettings.yml`). */
+const QUERY_TYPES = ['prefixLast', 'prefixAll', 'prefixNone'] as const;
+const REMOVE_WORDS = ['none', 'lastWords', 'firstWords', 'allOptional'] as const;
+const EXACT_SINGLE_WORD = ['attribute', 'word', 'none'] as const;
+const ENUMS: Record<string, readonly string[]> = {
+  queryType: QUERY_TYPES,
+  removeWordsIfNoResults: REMOVE_WORDS,
+  exactOnSingleWordQuery: EXACT_SINGLE_WORD,
+};
+const MODES = ['keywordSearch', 'neuralSearch'] as const;
+const ENUM_LISTS: Record<string, readonly string[]> = {
+  advancedSyntaxFeatures: ['exactPhrase', 'excludeWords'],
+  alternativesAsExact: ['ignorePlurals', 'singleWordSynonym', 'multiWordsSynonym', 'ignoreConjugations'],
+};
+
+function readEnumList(name: string, value: unknown, allowed: readonly string[]): string[] | undefined {
+  const list = readList(name, value);
+  const wrong = list?.find((entry) => !allowed.includes(entry));
+  if (wrong !== undefined) invalid(name, `${JSON.stringify(wrong)} is none of ${allowed.join(', ')}`);
+  return list;
+}
+
+function readTypoTolerance(value: unknown): QueryOptions['typoTolerance'] {
+  if (value === undefined || value === null || value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  if (value === 'min' || value === 'strict') return value;
+  invalid('typoTolerance', 'expected true, false, "min" or "strict"');
+}
+
+/**
+ * Values checked though not read: `mode` (Algolia's NeuralSearch switch: Vitrine's hybrid search has parameters
+ * of its own), `alternativesAsExact` (the engine ranks as its default says) and `advancedSyntaxFeatures`' entries
+ * (only the two it lists are looked for).
+ */
+function checkUnread(source: Source): void {
+  readEnum('mode', source.mode, MODES, 'keywordSearch');
+  for (const [name, allowed] of Object.entries(ENUM_LISTS)) readEnumList(name, source[name], allowed);
+}
+
+/**
+ * Refuses (`INVALID_PARAMETER`) a setting whose value is not one the spec lists. A search reads these settings:
+ * stored, a wrong value would make every search of the index fail, so settings are checked before they are.
+ */
+export function checkSettingValues(settings: Record<string, unknown>): void {
+  for (const [name, allowed] of Object.entries(ENUMS)) readEnum(name, settings[name], allowed, allowed[0]);
+  checkUnread(settings);
+  readTypoTolerance(settings.typoTolerance);
+}
+
 /**
  * The `sortFacetValuesBy` that applies: the search's, else the index's. An empty string is no value (the spec
  * types the parameter as any string, and Algolia's own clients send `""` with their other empty parameters).
@@ -155,12 +204,9 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
   const p = params as Source;
   const get = (key: string): unknown => (p[key] !== undefined ? p[key] : index[key]);
   const query = readString('query', p.query, '');
-  const typo = get('typoTolerance');
-  let typoTolerance: QueryOptions['typoTolerance'];
-  if (typo === undefined || typo === null || typo === true || typo === 'true') typoTolerance = true;
-  else if (typo === false || typo === 'false') typoTolerance = false;
-  else if (typo === 'min' || typo === 'strict') typoTolerance = typo;
-  else invalid('typoTolerance', 'expected true, false, "min" or "strict"');
+  // The index's own values were checked when they were set; values stored before that still search.
+  checkUnread(p);
+  const typoTolerance = readTypoTolerance(get('typoTolerance'));
   const features = readList('advancedSyntaxFeatures', get('advancedSyntaxFeatures')) ?? ['exactPhrase', 'excludeWords'];
   const optional = get('optionalWords');
   const optionalList = typeof optional === 'string' ? [optional] : (readList('optionalWords', optional) ?? []);
@@ -178,7 +224,7 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     offset: p.offset === undefined ? undefined : readInt('offset', p.offset, 0, 0, Number.MAX_SAFE_INTEGER),
     length: p.length === undefined ? undefined : readInt('length', p.length, 20, 0, 1000),
     paginationLimitedTo: readInt('paginationLimitedTo', index.paginationLimitedTo, 1000, 0, 20000),
-    queryType: readEnum('queryType', get('queryType'), ['prefixLast', 'prefixAll', 'prefixNone'] as const, 'prefixLast'),
+    queryType: readEnum('queryType', get('queryType'), QUERY_TYPES, 'prefixLast'),
     typoTolerance,
     minWordSizefor1Typo: readInt('minWordSizefor1Typo', get('minWordSizefor1Typo'), 4, 0, 1000),
     minWordSizefor2Typos: readInt('minWordSizefor2Typos', get('minWordSizefor2Typos'), 8, 0, 1000),
@@ -189,7 +235,7 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     stopWordLanguages: languagesFor(get('removeStopWords'), get('queryLanguages'), index.indexLanguages),
     decompoundLanguages: readBool('decompoundQuery', get('decompoundQuery'), true) ? compoundLanguages(get('queryLanguages'), index.indexLanguages) : [],
     synonyms: readBool('synonyms', p.synonyms, true),
-    removeWordsIfNoResults: readEnum('removeWordsIfNoResults', get('removeWordsIfNoResults'), ['none', 'lastWords', 'firstWords', 'allOptional'] as const, 'none'),
+    removeWordsIfNoResults: readEnum('removeWordsIfNoResults', get('removeWordsIfNoResults'), REMOVE_WORDS, 'none'),
     optionalWords: new Set(optionalList.flatMap((entry) => terms(entry, readString('separatorsToIndex', index.separatorsToIndex, '')))),
     advancedSyntax: readBool('advancedSyntax', get('advancedSyntax'), false),
     exactPhrase: features.includes('exactPhrase'),
@@ -213,7 +259,7 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     attributeForDistinct: typeof index.attributeForDistinct === 'string' && index.attributeForDistinct !== '' ? index.attributeForDistinct : undefined,
     getRankingInfo: readBool('getRankingInfo', p.getRankingInfo, false),
     minProximity: readInt('minProximity', get('minProximity'), 1, 1, 7),
-    exactOnSingleWordQuery: readEnum('exactOnSingleWordQuery', get('exactOnSingleWordQuery'), ['attribute', 'word', 'none'] as const, 'attribute'),
+    exactOnSingleWordQuery: readEnum('exactOnSingleWordQuery', get('exactOnSingleWordQuery'), EXACT_SINGLE_WORD, 'attribute'),
     aroundLatLng: readLatLng(p.aroundLatLng),
     aroundRadius: p.aroundRadius === 'all' ? 'all' : p.aroundRadius === undefined ? undefined : readInt('aroundRadius', p.aroundRadius, 0, 1, Number.MAX_SAFE_INTEGER),
     aroundPrecision: typeof precision === 'number' ? Math.max(1, precision) : 1,
