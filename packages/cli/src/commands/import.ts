@@ -92,8 +92,15 @@ Streams records from a file into an index of a running server (any Algolia-compa
 Records the server refuses, and lines that cannot be read, are listed in an error report; the others land.
 
 Formats (from the extension, or --format):
-  .json            a JSON array of objects
-  .ndjson, .jsonl  one JSON object per line
+  .json            a JSON array of objects, on one line or pretty-printed, read element by element: each is
+                   reported at the line where it starts, with its number in the array, and one that does not
+                   parse costs only itself. Where brackets do not balance, reading resynchronises: a string
+                   ends at the end of its line; a closing bracket closes the innermost open one of its kind
+                   (one with none is ignored); a line starting with { or [ at no more indentation than the
+                   array's first element starts the next element, the open one reported as not closed. On a
+                   one-line array, a bracket left open costs the rest of the line. A file that is not a JSON
+                   array is reported at line 1 and not read.
+  .ndjson, .jsonl  one JSON object per line; blank lines are skipped, a malformed line is listed and skipped
   .csv             a header row, then one record per row. Cell types are inferred: empty = absent,
                    true/false = boolean, plain numbers = number, [..] or {..} = JSON, a|b = list, else text.
                    Force a type with a header suffix (zip:string, price:number, active:boolean, meta:json,
