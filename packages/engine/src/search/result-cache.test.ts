@@ -192,6 +192,21 @@ describe('result cache', () => {
     expect(second.facets).toEqual(first.facets);
   });
 
+  it('never answers the queryID a caller gave the search it kept', () => {
+    const index = new SearchIndex(SETTINGS);
+    index.saveObjects(Array.from({ length: 5 }, (_, id) => product(id, new Seeded(id + 1))));
+    const params: SearchParams = { query: 'lamp', hitsPerPage: 2 };
+    for (const queryID of ['q1', 'q2']) {
+      // As the server answers clickAnalytics: the queryID set as the search starts, its hits built after.
+      const search = index.searchInSteps({ ...params, clickAnalytics: true });
+      search.response.queryID = queryID;
+      search.buildHits(Number.POSITIVE_INFINITY);
+    }
+    const cached = index.searchInSteps(params);
+    expect(index.resultCacheStats().hits).toBe(1);
+    expect(cached.response).not.toHaveProperty('queryID');
+  });
+
   it('stays off when its budget is 0, and within its budget otherwise', () => {
     const index = new SearchIndex(SETTINGS);
     index.saveObjects(Array.from({ length: 5 }, (_, id) => product(id, new Seeded(id + 1))));

@@ -126,8 +126,10 @@ export class ResultCache {
     }
     const previous = this.entries.get(key);
     if (previous !== undefined) this.drop(key, previous, store);
-    // A copy: the caller may set top-level fields (index, queryID) on the response it returns.
-    const entry: Entry = { response: { ...response }, generation: store.generation, version: store.version, dependencies, bytes: estimateBytes(response) };
+    // A copy: the caller may set top-level fields (index, queryID) on the response it returns. Not its queryID,
+    // which the server sets before the hits are built (so before this offer) and names that one search only.
+    const { queryID: _queryID, ...kept } = response;
+    const entry: Entry = { response: kept, generation: store.generation, version: store.version, dependencies, bytes: estimateBytes(response) };
     if (entry.bytes > this.maxBytes / 4) return;
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
