@@ -51,6 +51,8 @@ export class EventLog {
   private readonly insert;
   private readonly firstFreeId;
   private readonly saveNextId;
+  /** Attributes events further, in the same transaction (A/B tests' variants: `abtests/tally.ts`). */
+  attribution?: { flush(): void; attribute(event: StoredEvent): void };
   /** The next event's id (see the file's comment). */
   private nextId: number;
   private readonly findTracked;
@@ -110,6 +112,7 @@ export class EventLog {
       // Tracked searches still in memory must exist before their clicks are attributed to them (and a search
       // an event names is final: the shopper stopped typing there).
       this.searchLog.writeTracked(queryIDsOf(events));
+      this.attribution?.flush();
       this.nextId = Math.max(this.nextId, this.firstFreeId.get() as number);
       for (const batch of batches) for (const event of batch.events) this.store(event, batch.receivedAt);
       this.saveNextId.run(String(this.nextId));
@@ -143,6 +146,7 @@ export class EventLog {
     this.insert.run(this.nextId++, event.ts, receivedAt, event.index, event.type, event.subtype, event.name, event.userToken, event.authToken, event.queryID,
       json(event.objectIDs), json(event.positions), json(event.filters), json(event.objectData), event.value, event.currency);
     this.attribute(event);
+    this.attribution?.attribute(event);
   }
 
   private attribute(event: StoredEvent): void {

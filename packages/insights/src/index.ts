@@ -11,6 +11,7 @@
  */
 import type { InsightsHistory, RecommendationsResult, SearchLogEntry } from '@vitrine/protocol';
 import { join } from 'node:path';
+import { AbTests } from './abtests/abtests.ts';
 import { Analytics } from './analytics.ts';
 import { Checkpointer } from './checkpointer.ts';
 import { openInsightsDb } from './db.ts';
@@ -40,7 +41,9 @@ export type { SuggestionsReport } from './suggestions.ts';
 export type { RecordedEvent } from './event-log.ts';
 export type { EventAdmission } from './event-intake.ts';
 export type { Analytics, AnalyticsQuery, OrderBy } from './analytics.ts';
+export type { AbTestDefinition, AbTestRoute, AbTests, ListAbTestsQuery } from './abtests/abtests.ts';
 export { dayOf, normalizeQuery, parseDay, tagsClause } from './days.ts';
+export { sampleSizePerVariant } from './abtests/significance.ts';
 export { InsightsError } from './errors.ts';
 export { MAX_EVENTS_BODY_BYTES } from './validate.ts';
 export { searchLogEntry, TOP_HITS_COUNTED } from './search-summary.ts';
@@ -105,6 +108,8 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   readonly analytics: Analytics;
   /** Writes the searches waiting in memory, in chunks while requests go on. */
   settleSearches(): Promise<void>;
+  /** A/B tests (`/2/abtests`): definitions, the routing of searches, each variant's figures. */
+  readonly abTests: AbTests;
   /** The insights clock (`InsightsDeps.now`). */
   now(): number;
   /** Commits and closes at once. */
@@ -121,6 +126,9 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   const checkpointer = options.checkpointIntervalMs > 0 ? new Checkpointer(db, options.checkpointIntervalMs, logError) : null;
   const searchLog = new SearchLog(db, now, options.searchFlushIntervalMs, options.searchFlushBatch, options.searchAggregationMs);
   const eventLog = new EventLog(db, searchLog, options);
+  const abTests = new AbTests(db, now, options.searchFlushIntervalMs);
+  searchLog.onCounted = (entry, queryIDs) => abTests.tally.counted(entry, queryIDs);
+  eventLog.attribution = abTests.tally;
   const intake = new EventIntake(eventLog);
   const analytics = new Analytics(db);
   const modelsFile = join(deps.dataDir, MODELS_FILE);
@@ -302,6 +310,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     recommend: (body, caller) => recommender.recommend(body, caller, now),
     analytics,
     settleSearches: () => searchLog.settle(),
+    abTests,
     now,
     async stop() {
       closing = true;
@@ -318,6 +327,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       // Batches in line are stored, as they would have been: their clients are waiting for the acknowledgement.
       intake.drain();
       searchLog.close();
+      abTests.close();
       void builder.stop();
       void checkpointer?.stop();
       db.close();

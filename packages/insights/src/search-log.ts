@@ -40,11 +40,14 @@ export class SearchLog {
   private readonly closeSequence = (sequence: SearchSequence): void => {
     const { entry, ts, query, queryIDs } = sequence;
     this.pending.add(entry, ts, query);
+    this.onCounted?.(entry, queryIDs);
     if (queryIDs.length === 0) return;
     const day = dayOf(ts);
     const tags = tagsKey(entry.analyticsTags);
     for (const queryID of queryIDs) if (isQueryId(queryID)) this.trackedRows.push([queryID, entry.index, day, tags, query]);
   };
+  /** Told each search as it is counted, with the queryIDs of its sequence (A/B tests' figures: `abtests/tally.ts`). */
+  onCounted?: (entry: SearchLogEntry, queryIDs: readonly string[]) => void;
   /** Tracked searches not yet written (few: only clickAnalytics searches), apart from the rollups. */
   private trackedRows: TrackedRow[] = [];
   /** Callers of `settle()` waiting for the background writer to finish. */

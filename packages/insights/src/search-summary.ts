@@ -3,7 +3,7 @@
  * hits only, not the response) and the search-log entry made of it. A module of its own, with no database, so
  * the host's search threads can import it without loading the rest of insights.
  */
-import type { SearchLogEntry, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { ABTestAssignment, SearchLogEntry, SearchParams, SearchResponse } from '@vitrine/protocol';
 
 /** How many of a search's first hits count in the top-hits analytics (and so are kept in a summary). */
 export const TOP_HITS_COUNTED = 10;
@@ -16,7 +16,7 @@ export interface SearchSummary {
 }
 
 /** The search-log entry of a search, from its parameters and response (a convenience for the search routes). */
-export function searchLogEntry(indexName: string, params: SearchParams, response: Pick<SearchResponse, 'nbHits' | 'queryID' | 'hits'> | SearchSummary, extra: { userToken?: string; ip?: string; country?: string; timestamp?: number } = {}): SearchLogEntry {
+export function searchLogEntry(indexName: string, params: SearchParams, response: Pick<SearchResponse, 'nbHits' | 'queryID' | 'hits'> | SearchSummary, extra: { userToken?: string; ip?: string; country?: string; timestamp?: number; abTest?: ABTestAssignment } = {}): SearchLogEntry {
   return {
     index: indexName,
     query: typeof params.query === 'string' ? params.query : '',
@@ -33,5 +33,6 @@ export function searchLogEntry(indexName: string, params: SearchParams, response
     analytics: params.analytics !== false && (params.analytics as unknown) !== 'false',
     analyticsTags: Array.isArray(params.analyticsTags) ? params.analyticsTags : undefined,
     timestamp: extra.timestamp,
+    ...(extra.abTest ? { abTest: extra.abTest } : {}),
   };
 }

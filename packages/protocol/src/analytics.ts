@@ -2,6 +2,7 @@
  * Search analytics: what the search routes log after each search (`SearchLogEntry`) and the responses of the
  * Analytics API v2 endpoints (`GET /2/...`). Rates are `null` when their denominator is zero.
  */
+import type { ABTestAssignment } from './abtests.ts';
 import type { FilterList } from './search-params.ts';
 
 /** One search, as logged by the search routes after answering it. */
@@ -26,6 +27,8 @@ export interface SearchLogEntry {
   analyticsTags?: string[];
   /** Milliseconds since the epoch; now when absent. */
   timestamp?: number;
+  /** The A/B test that routed the search, and its variant (1 or 2), for the test's figures. */
+  abTest?: ABTestAssignment;
 }
 
 export type AnalyticsRate = number | null;

@@ -76,6 +76,11 @@ export interface SearchResponse<T extends IndexRecord = IndexRecord> {
   params: string;
   index?: string;
   queryID?: string;
+  /** Set when an A/B test routed the search (`abtests.ts`). */
+  abTestID?: number;
+  abTestVariantID?: number;
+  /** The index an A/B test sent the search to, when it is not the one the request named. */
+  indexUsed?: string;
   nbSortedHits?: number;
   appliedRelevancyStrictness?: number;
   parsedQuery?: string;

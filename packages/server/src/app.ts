@@ -49,6 +49,7 @@ import { QueryVectors } from './embedders/query-vectors.ts';
 import { DocumentVectors } from './embedders/document-vectors.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { recommendRuleRoutes } from './routes/recommend-rules.ts';
+import { abTestRoutes } from './routes/abtests/abtests.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
@@ -183,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     insights = opened;
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
-      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country }));
+      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country, abTest: search.abTest }));
       observer?.(search);
     };
     // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
@@ -212,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     synonymRoutes(api, routeDeps);
     ruleRoutes(api, routeDeps);
     recommendRuleRoutes(api, routeDeps);
+    abTestRoutes(api, routeDeps);
     dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);

@@ -41,6 +41,7 @@ export const errorCatalogue = {
   RULE_NOT_FOUND: { status: 404, template: 'ObjectID does not exist' },
   KEY_NOT_FOUND: { status: 404, template: 'Key does not exist' },
   SOURCE_NOT_FOUND: { status: 404, template: 'Source does not exist: %s' },
+  ABTEST_NOT_FOUND: { status: 404, template: 'A/B test %s does not exist' },
   // Validation.
   MISSING_PARAMETER: { status: 400, template: 'Missing parameter: %s' },
   INVALID_PARAMETER: { status: 400, template: 'Invalid value for "%s": %s' },
@@ -61,6 +62,8 @@ export const errorCatalogue = {
   INVALID_RECORD: { status: 400, template: 'Invalid record at the position %s: %s' },
   INVALID_RULE: { status: 400, template: 'Invalid rule at the position %s: %s' },
   INVALID_SOURCE: { status: 400, template: 'Invalid source %s: %s' },
+  INVALID_ABTEST: { status: 400, template: 'Invalid A/B test: %s' },
+  ABTEST_REFUSED: { status: 400, template: 'A/B test %s: %s' },
   SOURCES_LOCK_OUT: {
     status: 400,
     template: 'This change would refuse the address making the request (%s): keep a source that includes it, or make the change from the server\'s own machine (loopback), where the admin key is always allowed',

@@ -85,6 +85,12 @@ describe('answers against the OpenAPI specs, through the official v5 client', ()
     await check('searchSingleIndex', search.searchSingleIndex({ indexName, searchParams: { query: 'lamp', facets: ['*'], getRankingInfo: true, clickAnalytics: true } }));
     await check('search', search.search({ requests: [{ indexName, query: 'lamp', facets: ['brand'] }, { indexName: 'replay_price', query: '' }, { indexName, type: 'facet', facet: 'brand', facetQuery: 'lu' }] }));
     await check('searchForFacetValues', search.searchForFacetValues({ indexName, facetName: 'brand', searchForFacetValuesRequest: { facetQuery: 'n' } }));
+    // Searches an A/B test routes carry abTestID, abTestVariantID and indexUsed (the abtesting API has no spec here).
+    const abtesting = client.initAbtesting({ options: { hosts: [{ url: fixture.host, protocol: 'http', accept: 'readWrite' }] } });
+    const abTest = await abtesting.addABTests({ name: 'replay', variants: [{ index: indexName, trafficPercentage: 1 }, { index: 'replay_price', trafficPercentage: 99 }], endAt: new Date(Date.now() + 86_400_000).toISOString() });
+    await check('searchSingleIndex', search.searchSingleIndex({ indexName, searchParams: { query: 'lamp', userToken: 'u2' } }));
+    await check('search', search.search({ requests: [{ indexName, query: 'lamp', userToken: 'u2' }] }));
+    await abtesting.deleteABTest({ id: abTest.abTestID });
     await check('browse', client.browse({ indexName, browseParams: { hitsPerPage: 2 } }));
 
     // Synonyms and rules.

@@ -15,6 +15,7 @@ import type { QuerySpec, SearchAnswer, SearchCall } from '../search/queries.ts';
 import { SearchScheduler } from '../search/scheduler.ts';
 import { readAuth } from '../search/reads.ts';
 import { requestParams, withForcedParams } from '../search/run.ts';
+import { routeQueries } from './abtests/routing.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -50,7 +51,7 @@ function inTurns(pieces: Uint8Array[]): Readable {
   });
 }
 
-export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, searchTimed, threads, reads, countryOf, queryVectors }: RouteDeps): void {
+export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, searchTimed, threads, reads, countryOf, queryVectors, insights }: RouteDeps): void {
   /** Without search threads, searches are answered here in slices, HTTP going on between. */
   const mainThread = new SearchScheduler(() => store.registry);
 
@@ -75,7 +76,8 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
         const params = query.params;
         const userToken = typeof params.userToken === 'string' ? params.userToken : typeof header === 'string' ? header : undefined;
         try {
-          onSearch({ indexName: query.indexName, params, response: summary, userToken, ip: request.ip, ...(country === undefined ? {} : { country }) });
+          const abTest = query.abTest && { abTestID: query.abTest.abTestID, abTestVariantID: query.abTest.abTestVariantID };
+          onSearch({ indexName: query.indexName, params, response: summary, userToken, ip: request.ip, ...(country === undefined ? {} : { country }), ...(abTest ? { abTest } : {}) });
         } catch (error) {
           request.log.warn({ err: error }, 'search observer failed');
         }
@@ -88,7 +90,7 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
     return reply.type(JSON_TYPE).header('content-length', answer.bytes).send(inTurns(answer.body));
   };
   const searchCall = (request: FastifyRequest, queries: QuerySpec[], strategy: SearchCall['strategy'], withIndex: boolean): SearchCall =>
-    ({ queries, strategy, forcedFilter: null, ...readAuth(request.auth), withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes });
+    ({ queries: routeQueries(queries, request, insights.abTests, limits), strategy, forcedFilter: null, ...readAuth(request.auth), withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes });
   /** One search as a single-query route answers it: the response alone. */
   const single = (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) =>
     execute(request, reply, searchCall(request, [{ indexName, type: 'default', params }], 'none', false));

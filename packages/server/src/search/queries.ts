@@ -11,7 +11,7 @@
  * with no more work spent on it.
  */
 import type { FilterNode, SteppedSearch } from '@vitrine/engine';
-import type { SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { ABTestAssignment, SearchParams, SearchResponse } from '@vitrine/protocol';
 import { createError } from '../errors.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 import { TOP_HITS_COUNTED } from '@vitrine/insights/search-summary';
@@ -27,6 +27,8 @@ export interface QuerySpec {
   params: SearchParams;
   /** The query text's vector, from the index's rest embedder (`embedders/query-vectors.ts`), for a hybrid search. */
   queryVector?: number[];
+  /** The A/B test that routed this query (`indexName` is then its variant's), and the index the request named. */
+  abTest?: ABTestAssignment & { requestedIndex: string };
 }
 
 export interface SearchCall {
@@ -213,7 +215,13 @@ export class CallInSteps {
   }
 
   private withIndex(query: QuerySpec, response: SearchResponse): SearchResponse {
-    if (this.call.withIndex) response.index = query.indexName;
+    const { abTest } = query;
+    if (this.call.withIndex) response.index = abTest?.requestedIndex ?? query.indexName;
+    if (abTest) {
+      response.abTestID = abTest.abTestID;
+      response.abTestVariantID = abTest.abTestVariantID;
+      if (abTest.requestedIndex !== query.indexName) response.indexUsed = query.indexName;
+    }
     return response;
   }
 
