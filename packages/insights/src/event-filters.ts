@@ -23,3 +23,12 @@ export function parseEventFilter(decoded: string): EventFilter | null {
   return { attribute: decoded.slice(0, colon), operator: ':', value: decoded.slice(colon + 1) };
 }
 
+/**
+ * The key of a facet filter's value in the models' counts (`attribute\u0000value`); null for a numeric filter,
+ * which names a range rather than a facet value, and for neither form.
+ */
+export function facetKeyOf(decoded: string): string | null {
+  const filter = parseEventFilter(decoded);
+  return filter?.operator === ':' ? `${filter.attribute}\u0000${filter.value}` : null;
+}
+

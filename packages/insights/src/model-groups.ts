@@ -20,6 +20,7 @@
  * Both end with the day: a session past midnight (UTC) goes on as a new one.
  */
 import type { InsightsOptions } from './deps.ts';
+import { facetKeyOf } from './event-filters.ts';
 import { BASKET_ITEMS_CAP } from './pair-counts.ts';
 
 export const ITEMS_PER_GROUP = 200;
@@ -61,7 +62,7 @@ export interface GroupState {
 
 /** What the fold depends on, besides the caps: a state folded under other values is folded again. */
 export function foldSettings(options: InsightsOptions): string {
-  return JSON.stringify({ v: 1, items: ITEMS_PER_GROUP, facets: FACETS_PER_GROUP, baskets: BASKETS_PER_GROUP, basket: BASKET_ITEMS_CAP, sessionGapMs: options.sessionGapMs, spanMs: options.boughtTogetherSpanMs });
+  return JSON.stringify({ v: 2, items: ITEMS_PER_GROUP, facets: FACETS_PER_GROUP, baskets: BASKETS_PER_GROUP, basket: BASKET_ITEMS_CAP, sessionGapMs: options.sessionGapMs, spanMs: options.boughtTogetherSpanMs });
 }
 
 /** An event's weight in the trending counts. */
@@ -109,7 +110,9 @@ export class GroupFold {
     const weight = weightOf(event.type, event.subtype);
     if (event.filters) {
       for (const filter of event.filters) {
-        const key = filter.replace(':', '\u0000');
+        // A numeric filter (`rating>=4`) is no facet value: counted, it would take a facet's place in the group.
+        const key = facetKeyOf(filter);
+        if (key === null) continue;
         const facet = this.facets.get(key);
         if (facet) facet[1] += weight;
         else if (state.f.length < FACETS_PER_GROUP) this.facets.set(key, state.f[state.f.push([key, weight]) - 1]);

@@ -14,7 +14,8 @@
  * - trending: weighted event counts per item in the last `trendingWindowDays` days (today included) against the
  *   days before (view 0.5, click 1, add-to-cart 3, purchase 5, other conversions 3). Velocity (recent + k) /
  *   (previous + k) times volume, so a steady best-seller and a sudden riser both rank; normalised so the first
- *   scores 100. Events of a day ahead (clocks up to an hour fast) count in neither window.
+ *   scores 100. Events stamped on a later day (a client's clock may run up to `maxEventFutureMs`, a day,
+ *   fast) count in neither window until that day.
  * - facet signals: the same counts for `filters` events (`brand:Apple`), merged into trending facets.
  *
  * Memory is bounded whatever the events hold (events name any objectID, the index need not have it): past
