@@ -12,6 +12,7 @@ import type {
   SynonymHit,
 } from '@vitrine/protocol';
 import type { FilterNode } from './filter/types.ts';
+import type { SearchPersonalization } from '@vitrine/protocol';
 
 /** Per-call options the server adds to a search, beyond the caller's parameters. */
 export interface SearchOptions {
@@ -46,6 +47,8 @@ export interface SearchOptions {
    * the server calls it, the engine never leaves its thread). A `vector` parameter wins over it.
    */
   queryVector?: ArrayLike<number>;
+  /** Personalization: the searching user's affinities (`rank/personalization.ts` decides whether they apply). */
+  personalization?: SearchPersonalization;
 }
 
 /**

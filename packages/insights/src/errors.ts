@@ -7,7 +7,7 @@
 export class InsightsError extends Error {
   override readonly name = 'InsightsError';
   constructor(
-    readonly code: 'INVALID_EVENT' | 'INVALID_PARAMETER' | 'MISSING_PARAMETER' | 'INDEX_NOT_FOUND' | 'TOO_MANY_EVENTS',
+    readonly code: 'INVALID_EVENT' | 'INVALID_PARAMETER' | 'MISSING_PARAMETER' | 'INDEX_NOT_FOUND' | 'NOT_FOUND' | 'TOO_MANY_EVENTS',
     readonly statusCode: number,
     message: string,
   ) {

@@ -9,7 +9,7 @@
  * handle; errors a caller can cause are `InsightsError`s carrying their status (`errors.ts`). What the host
  * must provide is `InsightsDeps` (searches, record reads, index names, saving a suggestions index).
  */
-import type { InsightsHistory, RecommendationsResult, SearchLogEntry } from '@vitrine/protocol';
+import type { DeleteUserProfileResponse, InsightsHistory, RecommendationsResult, SearchLogEntry } from '@vitrine/protocol';
 import { join } from 'node:path';
 import { AbTests } from './abtests/abtests.ts';
 import { Analytics } from './analytics.ts';
@@ -29,6 +29,9 @@ import { MODELS_FILE, ModelStore } from './model-store.ts';
 import type { Models } from './models.ts';
 import { buildModels, emptyModels, modelsView } from './models.ts';
 import { Recommender } from './recommend.ts';
+import { Personalization } from './personalization/profiles.ts';
+import type { ProfilesReport } from './personalization/profiles.ts';
+import { PROFILES_FILE } from './personalization/profile-store.ts';
 import { purgeSteps } from './retention.ts';
 import { SearchLog } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
@@ -46,6 +49,7 @@ export { dayOf, normalizeQuery, parseDay, tagsClause } from './days.ts';
 export { sampleSizePerVariant } from './abtests/significance.ts';
 export { InsightsError } from './errors.ts';
 export { MAX_EVENTS_BODY_BYTES } from './validate.ts';
+export type { Personalization, ProfilesReport } from './personalization/profiles.ts';
 export { searchLogEntry, TOP_HITS_COUNTED } from './search-summary.ts';
 export type { SearchSummary } from './search-summary.ts';
 
@@ -67,6 +71,8 @@ export interface ModelsSummary {
   boughtTogetherItems: number;
   relatedItems: number;
   trendingItems: number;
+  /** The user profiles built after the models (`personalization/`): how many, their time, facet values fetched. */
+  personalization: ProfilesReport;
 }
 
 export interface Insights<C extends InsightsCaller = InsightsCaller> {
@@ -100,8 +106,10 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   recordEvents(body: unknown, admit?: EventAdmission): Promise<void>;
   /** Events stored, all indices together. */
   storedEvents(): number;
-  /** `DELETE /1/usertokens/{userToken}`: forgets the user's events of every index. */
-  deleteUserEvents(userToken: string): void;
+  /** `DELETE /1/usertokens/{userToken}`: forgets the user's events of every index, and their profile at once. */
+  deleteUserEvents(userToken: string): DeleteUserProfileResponse;
+  /** Personalization: the strategy, user profiles (built after each model build), a search's affinities. */
+  readonly personalization: Personalization;
   /** `POST /1/indexes/*\/recommendations`, as `caller` may see them (null: an internal call, nothing forced). */
   recommend(body: unknown, caller: C | null): Promise<{ results: RecommendationsResult[] }>;
   /** The Analytics API's reads (`GET /2/...`); `settleSearches()` first for answers that count every search. */
@@ -136,6 +144,10 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   let models: Models = emptyModels();
   let lastBuild: BuildResult['report'] = { full: false, eventsScanned: 0, readTo: 0, changesTo: 0, ms: 0 };
   const recommender = new Recommender<C>(deps, options, () => models);
+  const personalization = new Personalization(db, { modelsFile, profilesFile: join(deps.dataDir, PROFILES_FILE) }, options, {
+    getObjects: (indexName, objectIDs) => deps.getObjects(indexName, objectIDs, null),
+    now,
+  });
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
   /** Set as `stop()` or `close()` begins: builds and purges cut short from then on are no failures. */
@@ -143,6 +155,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
 
   const summary = (): ModelsSummary => ({
     builtAt: new Date(models.builtAt).toISOString(), eventsRead: models.eventsRead, full: lastBuild.full, eventsScanned: lastBuild.eventsScanned, buildMs: lastBuild.ms, ...models.counts,
+    personalization: personalization.report,
   });
   /**
    * The protocol of `model-changes.ts` around a build, on the main thread or in the model thread: deletions all
@@ -175,15 +188,19 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     return summary();
   };
   const buildInThread = async (full: boolean): Promise<ModelsSummary> => {
+    const startedAt = now();
     beforeBuild();
     let result: BuildResult;
     try {
-      result = await builder.build(now(), full);
+      result = await builder.build(startedAt, full);
     } catch (error) {
       afterBuild();
       throw error;
     }
-    return afterBuild(result);
+    afterBuild(result);
+    // The profiles follow from the aggregates just updated; their failure leaves the last ones, not the models.
+    if (!closing) await personalization.build(startedAt).catch((error: unknown) => closing || logError('insights: profile build failed', error));
+    return summary();
   };
   let building: Promise<ModelsSummary> | undefined;
   let nextBuild: Promise<ModelsSummary> | undefined;
@@ -306,7 +323,9 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     deleteUserEvents(userToken) {
       if (!USER_TOKEN.test(userToken)) throw invalidEvents('userToken must be 1 to 129 characters among letters, digits and _ = / + -');
       eventLog.deleteUser(userToken);
+      return personalization.forget(userToken);
     },
+    personalization,
     recommend: (body, caller) => recommender.recommend(body, caller, now),
     analytics,
     settleSearches: () => searchLog.settle(),
@@ -317,6 +336,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       clearImmediate(first);
       // The other threads' connections closed first: the main one, the last, then checkpoints and removes the log.
       await builder.stop();
+      await personalization.stop();
       await checkpointer?.stop();
       insights.close();
     },
@@ -329,6 +349,7 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
       searchLog.close();
       abTests.close();
       void builder.stop();
+      personalization.close();
       void checkpointer?.stop();
       db.close();
     },

@@ -22,6 +22,8 @@
 import type { InsightsOptions } from './deps.ts';
 import { facetKeyOf } from './event-filters.ts';
 import { BASKET_ITEMS_CAP } from './pair-counts.ts';
+import { foldPersonal, PERSONAL_FOLD } from './personalization/fold.ts';
+import type { PersonalEntry } from './personalization/fold.ts';
 
 export const ITEMS_PER_GROUP = 200;
 export const FACETS_PER_GROUP = 50;
@@ -33,6 +35,8 @@ export interface FoldedEvent {
   ts: number;
   type: string;
   subtype: string | null;
+  /** The event's name (personalization's strategies score events by name). */
+  name?: string;
   objectIDs: string[] | null;
   /** `attribute:value`, as stored. */
   filters: string[] | null;
@@ -58,11 +62,13 @@ export interface GroupState {
   p: string[][];
   pa: number | null;
   pk: 0 | 1;
+  /** Personalization's counts by event name and target (`personalization/fold.ts`); absent until one. */
+  e?: PersonalEntry[];
 }
 
 /** What the fold depends on, besides the caps: a state folded under other values is folded again. */
 export function foldSettings(options: InsightsOptions): string {
-  return JSON.stringify({ v: 2, items: ITEMS_PER_GROUP, facets: FACETS_PER_GROUP, baskets: BASKETS_PER_GROUP, basket: BASKET_ITEMS_CAP, sessionGapMs: options.sessionGapMs, spanMs: options.boughtTogetherSpanMs });
+  return JSON.stringify({ v: 2, personal: PERSONAL_FOLD, items: ITEMS_PER_GROUP, facets: FACETS_PER_GROUP, baskets: BASKETS_PER_GROUP, basket: BASKET_ITEMS_CAP, sessionGapMs: options.sessionGapMs, spanMs: options.boughtTogetherSpanMs });
 }
 
 /** An event's weight in the trending counts. */
@@ -108,6 +114,7 @@ export class GroupFold {
     state.t = event.ts;
     state.d = event.id;
     const weight = weightOf(event.type, event.subtype);
+    foldPersonal(state, event);
     if (event.filters) {
       for (const filter of event.filters) {
         // A numeric filter (`rating>=4`) is no facet value: counted, it would take a facet's place in the group.

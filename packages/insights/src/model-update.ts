@@ -53,6 +53,7 @@ interface EventRow {
   index_name: string | null;
   type: string;
   subtype: string | null;
+  name: string;
   user_token: string;
   auth_token: string | null;
   object_ids: string | null;
@@ -67,11 +68,12 @@ interface ChangeRow {
   ts: number;
 }
 
-const folded = (row: Pick<EventRow, 'id' | 'ts' | 'type' | 'subtype' | 'object_ids' | 'filters'>): FoldedEvent => ({
+const folded = (row: Pick<EventRow, 'id' | 'ts' | 'type' | 'subtype' | 'name' | 'object_ids' | 'filters'>): FoldedEvent => ({
   id: row.id,
   ts: row.ts,
   type: row.type,
   subtype: row.subtype,
+  name: row.name,
   objectIDs: row.object_ids === null ? null : (JSON.parse(row.object_ids) as string[]),
   filters: row.filters === null ? null : (JSON.parse(row.filters) as string[]),
 });
@@ -116,10 +118,10 @@ class Updater {
     this.lastId = events.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
     this.lastChange = events.prepare('SELECT coalesce(max(seq), 0) FROM model_changes').pluck();
     this.changes = events.prepare('SELECT seq, id, index_name, user, ts FROM model_changes WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.newEvents = events.prepare('SELECT id, ts, index_name, type, subtype, user_token, auth_token, object_ids, filters FROM events WHERE id > ? ORDER BY id LIMIT ?');
-    this.inTimeOrder = events.prepare(`SELECT id, ts, index_name, type, subtype, user_token, auth_token, object_ids, filters FROM events INDEXED BY events_ts
+    this.newEvents = events.prepare('SELECT id, ts, index_name, type, subtype, name, user_token, auth_token, object_ids, filters FROM events WHERE id > ? ORDER BY id LIMIT ?');
+    this.inTimeOrder = events.prepare(`SELECT id, ts, index_name, type, subtype, name, user_token, auth_token, object_ids, filters FROM events INDEXED BY events_ts
       WHERE ts >= ? AND NOT (ts = ? AND id <= ?) AND id <= ? ORDER BY ts, id LIMIT ?`);
-    const columns = 'id, ts, type, subtype, object_ids, filters';
+    const columns = 'id, ts, type, subtype, name, object_ids, filters';
     const where = "index_name = ? AND ts >= ? AND ts < ? AND id <= ? AND type != 'instantsearch'";
     this.byAuth = events.prepare(`SELECT ${columns} FROM events INDEXED BY events_auth WHERE auth_token = ? AND ${where}`);
     this.byUser = events.prepare(`SELECT ${columns} FROM events INDEXED BY events_user WHERE user_token = ? AND auth_token IS NULL AND ${where}`);

@@ -1,6 +1,7 @@
 import type { IndexRecord } from './records.ts';
 import type { RenderingContent } from './search-params.ts';
 import type { AppliedRule } from './rules.ts';
+import type { PersonalizationRankingInfo } from './personalization.ts';
 
 export type MatchLevel = 'none' | 'partial' | 'full';
 
@@ -31,6 +32,8 @@ export interface RankingInfo {
   filters: number;
   /** The record was pinned by a rule's `promote`. */
   promoted?: boolean;
+  /** Personalized searches: how the user's affinities placed the hit. */
+  personalization?: PersonalizationRankingInfo;
   /** Hybrid searches: the hit's place among the keyword results (1-based; absent: not a keyword hit). */
   keywordRank?: number;
   /** Hybrid searches: the hit's place among the nearest vectors (1-based; absent: not among them). */

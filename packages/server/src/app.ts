@@ -50,6 +50,7 @@ import { DocumentVectors } from './embedders/document-vectors.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { recommendRuleRoutes } from './routes/recommend-rules.ts';
 import { abTestRoutes } from './routes/abtests/abtests.ts';
+import { personalizationRoutes } from './routes/personalization.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ruleRoutes(api, routeDeps);
     recommendRuleRoutes(api, routeDeps);
     abTestRoutes(api, routeDeps);
+    personalizationRoutes(api, routeDeps);
     dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);

@@ -23,6 +23,7 @@ import type { DocumentScanner } from '../rank/scan.ts';
 import type { RankContext, RankRule, OptionalFilter } from '../rank/rule.ts';
 import { computeSortOrder, customOrderFor, extendSortOrder, sortOrderDeps, type CustomOrder } from '../rank/custom-rank.ts';
 import { buildRules } from '../rank/rules/index.ts';
+import { insertPersonalization, personalizationRule } from '../rank/personalization.ts';
 import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
 import type { VectorStore } from '../vectors/vector-store.ts';
@@ -190,5 +191,6 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     geoKey: geoKeyFor(store, options),
   };
   const rules = buildRules(options.ranking, context);
+  insertPersonalization(rules, personalizationRule(store, env.settings, override, params, extra));
   return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
 }

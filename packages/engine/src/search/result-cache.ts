@@ -60,6 +60,10 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
     if (keyed === params) keyed = { ...params };
     delete keyed[name];
   }
+  // A personalized search depends on the user's affinities and on the two parameters that turn them on and weigh them.
+  if (options?.personalization !== undefined) {
+    keyed = { ...keyed, '\u0000personalization': [options.personalization, params.enablePersonalization ?? null, params.personalizationImpact ?? null] };
+  }
   try {
     const settings = override === undefined ? '' : JSON.stringify(override);
     const filter = options?.extraFilter === undefined ? '' : JSON.stringify(options.extraFilter);

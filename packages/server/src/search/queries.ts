@@ -11,7 +11,7 @@
  * with no more work spent on it.
  */
 import type { FilterNode, SteppedSearch } from '@vitrine/engine';
-import type { ABTestAssignment, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { ABTestAssignment, SearchParams, SearchPersonalization, SearchResponse } from '@vitrine/protocol';
 import { createError } from '../errors.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 import { TOP_HITS_COUNTED } from '@vitrine/insights/search-summary';
@@ -29,6 +29,8 @@ export interface QuerySpec {
   queryVector?: number[];
   /** The A/B test that routed this query (`indexName` is then its variant's), and the index the request named. */
   abTest?: ABTestAssignment & { requestedIndex: string };
+  /** The searching user's affinities (from insights' profiles, looked up on the main thread). */
+  personalization?: SearchPersonalization;
 }
 
 export interface SearchCall {
@@ -190,7 +192,7 @@ export class CallInSteps {
       this.write(JSON.stringify(emptyResult(query.indexName, String(query.params.query ?? ''), Number(query.params.hitsPerPage ?? 20))));
       this.summaries.push(undefined);
     } else {
-      const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth, query.queryVector);
+      const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth, query.queryVector, query.personalization);
       if (search.response.hits.length + search.hitsToBuild <= ONE_STEP_HITS && search.recordBytesToBuild <= ONE_STEP_RECORD_BYTES) {
         search.buildHits(ONE_STEP_HITS);
         this.finishQuery(query, search.response, JSON.stringify(this.withIndex(query, search.response)));

@@ -27,10 +27,10 @@ export const BACKUP_MARKER = 'backup.json';
 
 /**
  * What Vitrine itself keeps in a data folder (beside SQLite's `-wal`, `-shm` and `-journal` files). The models'
- * aggregates (`insights-models.sqlite`, `@vitrine/insights`) are derived from the insights database and rebuilt
- * when missing: backups leave them out.
+ * aggregates (`insights-models.sqlite`, `@vitrine/insights`) and personalization's profiles
+ * (`insights-profiles.sqlite`) are derived from the insights database and rebuilt when missing: backups leave them out.
  */
-const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'insights-models.sqlite', 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', 'sync-state.json', FORMAT_FILE, BACKUP_MARKER]);
+const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'insights-models.sqlite', 'insights-profiles.sqlite', 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', 'sync-state.json', FORMAT_FILE, BACKUP_MARKER]);
 
 export class DataFolderError extends Error {
   readonly code = 'VITRINE_DATA_FOLDER';

@@ -1,0 +1,129 @@
+/**
+ * Personalization as a ranking criterion (`personalization.ts`): it orders hits tied on the textual criteria by
+ * the user's affinities, and never changes which records are hits, nor moves a rule's pinned record.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { IndexRecord, IndexSettings, Rule, SearchParams, SearchPersonalization } from '@vitrine/protocol';
+import { SearchIndex } from '../search-index.ts';
+
+const BRANDS = ['Lumio', 'Nordlys', 'Oakhaus', 'Vela'];
+const COLORS = ['red', 'blue', 'green'];
+const SETTINGS: IndexSettings = {
+  searchableAttributes: ['name'],
+  attributesForFaceting: ['brand', 'color', 'filterOnly(stock)'],
+  customRanking: ['desc(popularity)'],
+};
+
+function records(count: number): IndexRecord[] {
+  return Array.from({ length: count }, (_, i) => ({
+    objectID: String(i),
+    name: i % 3 === 0 ? 'desk lamp' : i % 3 === 1 ? 'floor lamp' : 'oak chair',
+    brand: BRANDS[i % BRANDS.length],
+    color: COLORS[i % COLORS.length],
+    stock: i % 5,
+    popularity: count - i,
+  }));
+}
+
+function indexWith(count: number, rules: Rule[] = []): SearchIndex {
+  const index = new SearchIndex(SETTINGS);
+  index.saveObjects(records(count));
+  if (rules.length > 0) index.setRules(rules);
+  return index;
+}
+
+const ids = (hits: Array<{ objectID: string }>) => hits.map((hit) => hit.objectID);
+
+describe('personalization criterion', () => {
+  const nordlys: SearchPersonalization = { affinities: [['brand', 'Nordlys', 100]], impact: 100 };
+
+  it('moves the user\'s brand up within a textual tie, only when enabled, and explains it', () => {
+    const index = indexWith(40);
+    const params: SearchParams = { query: 'lamp', hitsPerPage: 10, getRankingInfo: true };
+    const plain = index.search(params);
+    const off = index.search(params, undefined, { personalization: nordlys });
+    expect(ids(off.hits)).toEqual(ids(plain.hits));
+    const on = index.search({ ...params, enablePersonalization: true }, undefined, { personalization: nordlys });
+    expect(on.nbHits).toBe(plain.nbHits);
+    const leading = on.hits.slice(0, 5).map((hit) => hit.brand);
+    expect(leading.every((brand) => brand === 'Nordlys')).toBe(true);
+    expect(on.hits[0]._rankingInfo?.personalization).toEqual({ filtersScore: 0, rankingScore: 100, score: 100 });
+    expect(plain.hits[0]._rankingInfo?.personalization).toBeUndefined();
+    // The index's setting turns it on too; the parameter wins over it.
+    index.setSettings({ ...SETTINGS, enablePersonalization: true });
+    expect(ids(index.search(params, undefined, { personalization: nordlys }).hits)).toEqual(ids(on.hits));
+    expect(ids(index.search({ ...params, enablePersonalization: false }, undefined, { personalization: nordlys }).hits)).toEqual(ids(plain.hits));
+  });
+
+  it('never puts a weaker textual match first: words before affinities', () => {
+    const index = new SearchIndex(SETTINGS);
+    index.saveObjects([
+      { objectID: 'exact', name: 'desk lamp', brand: 'Lumio', popularity: 1 },
+      { objectID: 'partial', name: 'desk', brand: 'Nordlys', popularity: 9 },
+    ]);
+    const result = index.search({ query: 'desk lamp', optionalWords: ['lamp'], enablePersonalization: true }, undefined, { personalization: nordlys });
+    expect(ids(result.hits)).toEqual(['exact', 'partial']);
+  });
+
+  it('lets customRanking decide more as the impact falls', () => {
+    const index = indexWith(40);
+    const weak: SearchPersonalization = { affinities: [['brand', 'Nordlys', 40]], impact: 100 };
+    const params: SearchParams = { query: '', hitsPerPage: 5, enablePersonalization: true };
+    expect(index.search(params, undefined, { personalization: weak }).hits.every((hit) => hit.brand === 'Nordlys')).toBe(true);
+    // At impact 50 a step is 51 points: a score of 40 is below it, so customRanking alone orders the page.
+    const halved = index.search({ ...params, personalizationImpact: 50 }, undefined, { personalization: weak });
+    expect(ids(halved.hits)).toEqual(ids(index.search({ query: '', hitsPerPage: 5 }).hits));
+    expect(ids(index.search({ ...params, personalizationImpact: 0 }, undefined, { personalization: nordlys }).hits)).toEqual(['0', '1', '2', '3', '4']);
+  });
+
+  it('costs a search little: 10,000 records, personalization on and off alternately (figures in the output)', () => {
+    const index = indexWith(10_000);
+    index.setResultCacheBytes(0);
+    // Affinities for every record (each brand and two colours: the worst case), and for a quarter of them.
+    const everything: SearchPersonalization = { affinities: [...BRANDS.map((b, i): [string, string, number] => ['brand', b, 100 - 20 * i]), ['color', 'blue', 30], ['color', 'red', 10]], impact: 100 };
+    const typical: SearchPersonalization = { affinities: [['brand', 'Vela', 100], ['color', 'blue', 20]], impact: 100 };
+    for (const [query, profile, name] of [['', everything, 'every record'], ['lamp', everything, 'every record'], ['', typical, 'one brand, one colour']] as const) {
+      const times: Record<'on' | 'off', number[]> = { on: [], off: [] };
+      for (let i = 0; i < 400; i++) {
+        const on = i % 2 === 0;
+        const started = performance.now();
+        index.search({ query, hitsPerPage: 20, enablePersonalization: on }, undefined, { personalization: profile });
+        (on ? times.on : times.off).push(performance.now() - started);
+      }
+      const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1];
+      console.log(`engine search "${query}" over 10,000 records, affinities for ${name}: median ${(median(times.on) * 1000).toFixed(0)} us personalized, ${(median(times.off) * 1000).toFixed(0)} us not (200 each)`);
+      expect(median(times.on)).toBeLessThan(median(times.off) * 3 + 2);
+    }
+  });
+
+  it('property: never changes the hit set, nbHits or facets, never moves a pinned record, keeps secured filters', () => {
+    const affinity = fc.tuple(fc.constantFrom('brand', 'color', 'unknown'), fc.constantFrom(...BRANDS, ...COLORS, 'nothing'), fc.integer({ min: 1, max: 100 }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 120 }),
+        fc.array(affinity, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.constantFrom('', 'lamp', 'oak', 'desk lamp'),
+        fc.option(fc.constantFrom('color:red', 'stock > 2', 'brand:Vela OR color:blue'), { nil: undefined }),
+        fc.integer({ min: 0, max: 20 }),
+        (count, affinities, impact, query, filters, pinned) => {
+          // Without a condition, the rule applies to every search.
+          const pin: Rule = { objectID: 'pin', consequence: { promote: [{ objectID: String(pinned), position: 1 }] } };
+          const index = indexWith(count, [pin]);
+          const params: SearchParams = { query, hitsPerPage: 1000, facets: ['brand', 'color'], ...(filters === undefined ? {} : { filters }) };
+          const secured = { extraFilter: { kind: 'numeric' as const, attribute: 'stock', operator: '<=' as const, value: 3 } };
+          const plain = index.search(params, undefined, secured);
+          const personal = index.search({ ...params, enablePersonalization: true }, undefined, { ...secured, personalization: { affinities, impact } });
+          expect(personal.nbHits).toBe(plain.nbHits);
+          expect(personal.facets).toEqual(plain.facets);
+          expect(ids(personal.hits).sort()).toEqual(ids(plain.hits).sort());
+          for (const hit of personal.hits) expect(Number(hit.stock)).toBeLessThanOrEqual(3);
+          const pinnedAt = ids(plain.hits).indexOf(String(pinned));
+          expect(ids(personal.hits).indexOf(String(pinned))).toBe(pinnedAt);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
