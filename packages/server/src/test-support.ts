@@ -210,6 +210,12 @@ export async function writeUntilKilled(kill: () => Promise<void>, writers: numbe
   await Promise.all(loops);
 }
 
+/** `POST /1/vitrine/backup` of the server at `url` into `to` with the admin key; resolves to the events it streamed. */
+export async function backupTo(url: string, to: string): Promise<string[]> {
+  const answer = await fetch(`${url}/1/vitrine/backup`, { method: 'POST', headers: headersFor(ADMIN_KEY), body: JSON.stringify({ to }) });
+  return (await answer.text()).trim().split('\n').map((line) => (JSON.parse(line) as { event: string }).event);
+}
+
 /** Polls `check` every 25 ms until it holds (hooks cannot use `expect.poll`); rejects after `timeout` ms. */
 export async function waitUntil(check: () => Promise<boolean>, timeout = 20_000): Promise<void> {
   const deadline = performance.now() + timeout;

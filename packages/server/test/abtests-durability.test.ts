@@ -7,7 +7,7 @@ import { algoliasearch } from 'algoliasearch';
 import type { AbtestingClient, Algoliasearch } from 'algoliasearch';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index.ts';
-import { ADMIN_KEY, APP_ID, removeDir, SEARCH_KEY, spawnServer, tempDir, writeUntilKilled } from '../src/test-support.ts';
+import { ADMIN_KEY, APP_ID, backupTo, removeDir, SEARCH_KEY, spawnServer, tempDir, writeUntilKilled } from '../src/test-support.ts';
 import { PRODUCTS } from './catalogue.ts';
 
 const dirs: string[] = [];
@@ -88,12 +88,7 @@ describe('A/B tests on disk', () => {
       const { admin, abtesting } = clients(server.url);
       for (const indexName of ['products', 'products_b']) await admin.saveObjects({ indexName, objects: PRODUCTS, waitForTasks: true });
       ({ abTestID: id } = await abtesting.addABTests(test('kept')));
-      const answer = await fetch(`${server.url}/1/vitrine/backup`, {
-        method: 'POST',
-        headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY },
-        body: JSON.stringify({ to: copy }),
-      });
-      expect((await answer.text()).trim().split('\n').map((line) => JSON.parse(line).event)).toContain('done');
+      expect(await backupTo(server.url, copy)).toContain('done');
     } finally {
       await server.close();
     }

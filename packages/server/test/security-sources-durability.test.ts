@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index.ts';
 import type { RunningServer } from '../src/index.ts';
-import { ADMIN_KEY, APP_ID, removeDir, SEARCH_KEY, spawnServer, tempDir, writeUntilKilled } from '../src/test-support.ts';
+import { ADMIN_KEY, APP_ID, backupTo, removeDir, SEARCH_KEY, spawnServer, tempDir, writeUntilKilled } from '../src/test-support.ts';
 import { clientFrom, refusal } from './client-from.ts';
 
 const dirs: string[] = [];
@@ -72,12 +72,7 @@ describe('allowed sources on disk', () => {
     const copy = `${folder()}/backup`;
     try {
       await clientFrom(hostOf(server.url), ADMIN_KEY).replaceSources({ source: LIST });
-      const answer = await fetch(`${server.url}/1/vitrine/backup`, {
-        method: 'POST',
-        headers: { 'x-algolia-application-id': APP_ID, 'x-algolia-api-key': ADMIN_KEY },
-        body: JSON.stringify({ to: copy }),
-      });
-      expect((await answer.text()).trim().split('\n').map((line) => JSON.parse(line).event)).toContain('done');
+      expect(await backupTo(server.url, copy)).toContain('done');
     } finally {
       await server.close();
     }
