@@ -21,6 +21,19 @@ const SERVER_LEVELS = [
   [['app', ['app.ts']]],
   [['index', ['index.ts', 'test-support.ts']]],
 ];
+/**
+ * The storefront's layers, bottom to top: `lib` (services, formatting, search state, pure helpers) knows nothing
+ * of components, routing or pages; components know nothing of routing or pages; `routing.ts` (URL ↔ search
+ * state) is known only to the pages and the entry points.
+ */
+const STOREFRONT_SRC = './packages/storefront/src';
+const STOREFRONT_LEVELS = [
+  [['lib', ['lib']]],
+  [['components', ['components']]],
+  [['routing', ['routing.ts']]],
+  [['app', ['app']]],
+  [['entry points', ['ssr', 'main.tsx', 'index.ts']]],
+];
 /** How import-x reads the workspace: TypeScript sources parsed as such, packages resolved through node_modules. */
 const importSettings = {
   'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
@@ -28,17 +41,21 @@ const importSettings = {
   // The workspace's packages resolve to their sources (`source` export condition), as in tests and type checks.
   'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'], conditionNames: ['source', 'types', 'import', 'node', 'default'] })],
 };
-const inServer = (paths) => paths.map((path) => `${SERVER_SRC}/${path}`);
-const serverLayerZones = SERVER_LEVELS.flatMap((level, i) =>
-  level.map(([name, paths]) => ({
-    target: inServer(paths),
-    from: [
-      ...level.filter(([sibling]) => sibling !== name).flatMap(([, siblingPaths]) => inServer(siblingPaths)),
-      ...SERVER_LEVELS.slice(i + 1).flat().flatMap(([, above]) => inServer(above)),
-    ],
-    message: `The server's ${name} layer imports only its own layer and those below it (docs/ARCHITECTURE.md).`,
-  })),
-).filter((zone) => zone.from.length > 0);
+/** no-restricted-paths zones for a package's ordered levels: no import from a sibling on its level nor from above. */
+function layerZones(src, levels, owner) {
+  const within = (paths) => paths.map((path) => `${src}/${path}`);
+  return levels.flatMap((level, i) =>
+    level.map(([name, paths]) => ({
+      target: within(paths),
+      from: [
+        ...level.filter(([sibling]) => sibling !== name).flatMap(([, siblingPaths]) => within(siblingPaths)),
+        ...levels.slice(i + 1).flat().flatMap(([, above]) => within(above)),
+      ],
+      message: `The ${owner}'s ${name} layer imports only its own layer and those below it (docs/ARCHITECTURE.md).`,
+    })),
+  ).filter((zone) => zone.from.length > 0);
+}
+const serverLayerZones = layerZones(SERVER_SRC, SERVER_LEVELS, 'server');
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-server/**', '**/dist-node/**', 'data/**', '**/coverage/**', '.vitrine-tmp/**'] },
@@ -79,6 +96,15 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['packages/storefront/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones(STOREFRONT_SRC, STOREFRONT_LEVELS, 'storefront') }],
     },
   },
   {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '@vitrine/protocol';
 import { productPath, slugify } from '../src/lib/catalog.ts';
-import { pageStateElementId } from '../src/ssr/page-state.ts';
+import { pageStateElementId } from '../src/lib/page-state.ts';
 import { useShop } from './harness.ts';
 
 const hostile: Product = {

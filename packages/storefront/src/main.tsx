@@ -2,7 +2,7 @@
  * Startup: read the runtime config, create the search client (the one seam), load the category tree that
  * category URLs are read against, set up insights, then render. A failure here shows a message, not a blank page.
  *
- * A server-rendered page carries its config, category tree and first results (`ssr/page-state.ts`): the app
+ * A server-rendered page carries its config, category tree and first results (`lib/page-state.ts`): the app
  * then hydrates the markup it came with, asking the network for nothing before the shopper acts.
  */
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -10,14 +10,14 @@ import 'instantsearch.css/themes/satellite-min.css';
 import './styles/app.css';
 import './styles/pages.css';
 import { Root } from './app/Root.tsx';
-import type { Services } from './app/services.ts';
+import type { Services } from './lib/services.ts';
 import { loadCategoryTree } from './lib/catalog.ts';
 import { CartStore } from './lib/cart.ts';
 import { parseStorefrontConfig } from './lib/config.ts';
 import { createInsights } from './lib/insights.ts';
 import { createSearchClient, insightsHost, loadConfig } from './lib/search-client.ts';
-import { readPageState } from './ssr/page-state.ts';
-import type { PageState } from './ssr/page-state.ts';
+import { readPageState } from './lib/page-state.ts';
+import type { PageState } from './lib/page-state.ts';
 
 async function boot(state: PageState | undefined): Promise<Services> {
   const config = state ? parseStorefrontConfig(state.config) : await loadConfig();

@@ -5,10 +5,12 @@
  * (one history entry per pause, not per keystroke) and restores the state on back/forward.
  */
 import { history } from 'instantsearch.js/es/lib/routers';
-import type { IndexUiState, UiState } from 'instantsearch.js';
+import type { UiState } from 'instantsearch.js';
 import { categoryAttributes, categoryToSlugs, slugsToCategory } from './lib/catalog.ts';
 import type { CategoryNode } from './lib/catalog.ts';
 import type { SortOption } from './lib/config.ts';
+import { maxQueryLength } from './lib/search-state.ts';
+import type { StorefrontIndexUiState, ViewMode } from './lib/search-state.ts';
 
 /** The search state as the URL carries it; every field is optional and absent means "the default". */
 export interface RouteState {
@@ -29,11 +31,6 @@ export interface RouteState {
   view?: ViewMode;
 }
 
-export type ViewMode = 'pages' | 'infinite';
-
-/** The index UI state with the storefront's own `view` key (owned by the view-mode widget). */
-export type StorefrontIndexUiState = IndexUiState & { view?: ViewMode };
-
 export interface RoutingContext {
   indexName: string;
   sortOptions: SortOption[];
@@ -42,7 +39,6 @@ export interface RoutingContext {
   hitsPerPageOptions: number[];
 }
 
-export const maxQueryLength = 512;
 const maxPage = 1000;
 
 const lvl0 = categoryAttributes[0];

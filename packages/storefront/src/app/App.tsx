@@ -6,7 +6,7 @@ import { PageLoadBoundary } from '../components/layout/PageLoadBoundary.tsx';
 import { usePage } from '../lib/navigation.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { SearchPage } from './SearchPage.tsx';
-import { useServices } from './services.ts';
+import { useServices } from '../lib/services.ts';
 
 // Product, cart, checkout and analytics pages are separate chunks: the search page's JS budget pays only for search.
 const ProductPage = lazy(() => import('./ProductPage.tsx'));

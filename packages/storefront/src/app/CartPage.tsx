@@ -4,7 +4,8 @@ import { OrderSummary } from '../components/cart/OrderSummary.tsx';
 import { QuantityStepper } from '../components/product/QuantityStepper.tsx';
 import { productPath } from '../lib/catalog.ts';
 import { handleLinkClick } from '../lib/navigation.ts';
-import { useCartLines, useFormat, useServices } from './services.ts';
+import { useCartLines, useServices } from '../lib/services.ts';
+import { useFormat } from '../lib/format.ts';
 
 export default function CartPage() {
   useDocumentTitle(pageTitles.cart);

@@ -12,7 +12,8 @@ import { checkoutFields, validateCheckout } from '../lib/checkout-form.ts';
 import type { CheckoutField, CheckoutValues } from '../lib/checkout-form.ts';
 import { formatPrice } from '../lib/catalog.ts';
 import { handleLinkClick } from '../lib/navigation.ts';
-import { useCartLines, useFormat, useServices } from './services.ts';
+import { useCartLines, useServices } from '../lib/services.ts';
+import { useFormat } from '../lib/format.ts';
 
 const emptyForm = Object.fromEntries(checkoutFields.map((field) => [field.name, ''])) as CheckoutValues;
 

@@ -14,7 +14,8 @@ import { cameFromInsideShop, handleLinkClick, navigate } from '../lib/navigation
 import { pageTitles, productTitle, useDocumentTitle } from '../lib/page-titles.ts';
 import { deliveryText, stockText } from '../lib/shipping.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
-import { takeInitialData, useAppLive, useFormat, useServices } from './services.ts';
+import { takeInitialData, useAppLive, useServices } from '../lib/services.ts';
+import { useFormat } from '../lib/format.ts';
 
 type Load = { state: 'loading' } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'ready'; product: Product };
 

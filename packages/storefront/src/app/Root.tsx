@@ -1,8 +1,8 @@
 import { StrictMode, useEffect } from 'react';
 import { ServerUrlContext } from '../lib/navigation.ts';
 import { App } from './App.tsx';
-import { ServicesContext } from './services.ts';
-import type { Services } from './services.ts';
+import { ServicesContext } from '../lib/services.ts';
+import type { Services } from '../lib/services.ts';
 
 /** The whole shop, as the browser and the server render it (`serverUrl` only on the server). */
 export function Root({ services, serverUrl = null }: { services: Services; serverUrl?: URL | null }) {

@@ -34,7 +34,7 @@ import { DropdownSearch } from '../lib/dropdown-search.ts';
 import { onBeforeNavigate, ServerUrlContext } from '../lib/navigation.ts';
 import { createRouting } from '../routing.ts';
 import type { RoutingContext } from '../routing.ts';
-import { takeInitialData, useServices } from './services.ts';
+import { takeInitialData, useServices } from '../lib/services.ts';
 
 export const hitsPerPageOptions = [20, 40, 60];
 const searchPlaceholder = 'Search products, brands, categories…';

@@ -3,7 +3,7 @@
  * module holds the decisions they are given.
  */
 import { listRefinements } from './refinements.ts';
-import type { StorefrontIndexUiState } from '../routing.ts';
+import type { StorefrontIndexUiState } from './search-state.ts';
 
 /** Items per carousel: enough to fill a row on a wide screen, few enough to load fast. */
 export const recommendLimits = { related: 8, boughtTogether: 4, trending: 8 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listRefinements, searchParamsFor } from './refinements.ts';
-import type { StorefrontIndexUiState } from '../routing.ts';
+import type { StorefrontIndexUiState } from './search-state.ts';
 
 const state: StorefrontIndexUiState = {
   query: 'lamp',

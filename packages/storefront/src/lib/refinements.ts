@@ -4,7 +4,7 @@
  * the shopper which filter to drop.
  */
 import { categoryAttributes, categorySeparator } from './catalog.ts';
-import type { StorefrontIndexUiState } from '../routing.ts';
+import type { StorefrontIndexUiState } from './search-state.ts';
 
 export interface ActiveRefinement {
   /** Stable identity for React keys and result lookups. */

@@ -12,7 +12,7 @@ import type { ReactNode } from 'react';
 import { getServerState } from 'react-instantsearch';
 import type { PageBackend, PageRenderer, PageRequest, Product, RenderedPage } from '@vitrine/protocol';
 import { Root } from '../app/Root.tsx';
-import type { Services } from '../app/services.ts';
+import type { Services } from '../lib/services.ts';
 import { hitsPerPageOptions } from '../app/SearchPage.tsx';
 import { CollectAllFacetsContext } from '../components/facets/Filters.tsx';
 import { CartStore } from '../lib/cart.ts';
@@ -31,8 +31,8 @@ import { backendSearchClient } from './backend-client.ts';
 import { fillShell, headTags } from './head.tsx';
 import { clientPageMeta, notFoundMeta, productPageMeta, searchPageMeta } from './page-meta.ts';
 import type { PageMeta } from './page-meta.ts';
-import { pageStateScript } from './page-state.ts';
-import type { PageState } from './page-state.ts';
+import { pageStateScript } from '../lib/page-state.ts';
+import type { PageState } from '../lib/page-state.ts';
 
 /** Markup of the whole tree once everything in it is ready (lazy page chunks included), as one string. */
 async function renderComplete(element: ReactNode): Promise<string> {

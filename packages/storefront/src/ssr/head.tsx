@@ -5,7 +5,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { shopName } from '../lib/page-titles.ts';
 import type { PageMeta } from './page-meta.ts';
-import { inertJson } from './page-state.ts';
+import { inertJson } from '../lib/page-state.ts';
 
 function Head({ meta }: { meta: PageMeta }) {
   return (

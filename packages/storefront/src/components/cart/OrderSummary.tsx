@@ -1,4 +1,4 @@
-import { useFormat } from '../../app/services.ts';
+import { useFormat } from '../../lib/format.ts';
 import type { CartLine } from '../../lib/cart.ts';
 import { freeShippingFrom, orderSummary } from '../../lib/shipping.ts';
 

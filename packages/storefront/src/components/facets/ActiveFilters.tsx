@@ -1,7 +1,7 @@
 import { useCurrentRefinements } from 'react-instantsearch';
 import type { CurrentRefinementsConnectorParamsItem } from 'instantsearch.js/es/connectors/current-refinements/connectCurrentRefinements';
-import { useFormat } from '../../app/services.ts';
-import type { Format } from '../../app/services.ts';
+import { useFormat } from '../../lib/format.ts';
+import type { Format } from '../../lib/format.ts';
 import { categoryAttributes, categorySeparator } from '../../lib/catalog.ts';
 
 const attributeLabels: Record<string, string> = {

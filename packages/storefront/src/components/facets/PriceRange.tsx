@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useRange } from 'react-instantsearch';
-import { useFormat } from '../../app/services.ts';
+import { useFormat } from '../../lib/format.ts';
 
 type Bounds = { from: string; to: string };
 

@@ -1,5 +1,5 @@
 import { useInstantSearch } from 'react-instantsearch';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 import { categoryAttributes } from '../../lib/catalog.ts';
 
 /** The top-level categories as links (`/c/<slug>`); a plain click refines the search in place. */

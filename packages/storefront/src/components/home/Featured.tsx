@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
-import { takeInitialData, useServices } from '../../app/services.ts';
+import { takeInitialData, useServices } from '../../lib/services.ts';
 import type { SearchClient } from '../../lib/search-client.ts';
 import { ProductCard } from './ProductCard.tsx';
 

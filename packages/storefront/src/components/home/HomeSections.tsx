@@ -1,5 +1,5 @@
 import { useInstantSearch } from 'react-instantsearch';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 import { isHomeState } from '../../lib/recommend.ts';
 import { CategoryNav } from './CategoryNav.tsx';
 import { Featured } from './Featured.tsx';

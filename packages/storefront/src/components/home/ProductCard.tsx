@@ -1,5 +1,5 @@
 import type { Product } from '@vitrine/protocol';
-import { useFormat } from '../../app/services.ts';
+import { useFormat } from '../../lib/format.ts';
 import { productPath } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useCartLines } from '../../app/services.ts';
+import { useCartLines } from '../../lib/services.ts';
 import { cartCount } from '../../lib/cart.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { maxQueryLength } from '../../routing.ts';
+import { maxQueryLength } from '../../lib/search-state.ts';
 import { navigate } from '../../lib/navigation.ts';
 
 /**

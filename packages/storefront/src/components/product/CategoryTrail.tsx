@@ -1,5 +1,5 @@
 import type { Product } from '@vitrine/protocol';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 import { categorySeparator, categoryToSlugs } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 

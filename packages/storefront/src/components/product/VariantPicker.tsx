@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Product } from '@vitrine/protocol';
-import { takeInitialData, useFormat, useServices } from '../../app/services.ts';
+import { takeInitialData, useServices } from '../../lib/services.ts';
+import { useFormat } from '../../lib/format.ts';
 import { productPath } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
 import type { SearchClient } from '../../lib/search-client.ts';

@@ -4,7 +4,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { TrendingItems, useInstantSearch } from 'react-instantsearch';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 import { isHomeState, recommendLimits } from '../../lib/recommend.ts';
 import { RecommendScope } from './RecommendScope.tsx';
 import { RecommendedItem } from './RecommendedItem.tsx';

@@ -3,7 +3,7 @@
  * through react-instantsearch's widgets (their default titles, our item component).
  */
 import { FrequentlyBoughtTogether, RelatedProducts } from 'react-instantsearch';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 import { recommendLimits } from '../../lib/recommend.ts';
 import { RecommendScope } from './RecommendScope.tsx';
 import { RecommendedItem } from './RecommendedItem.tsx';

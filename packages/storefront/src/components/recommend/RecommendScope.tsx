@@ -9,7 +9,7 @@
  */
 import type { ReactNode } from 'react';
 import { InstantSearch, InstantSearchSSRContext } from 'react-instantsearch';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 
 export function RecommendScope({ children }: { children: ReactNode }) {
   const { config, searchClient, insights } = useServices();

@@ -4,7 +4,7 @@
  * click otherwise) and keeps that queryID so an add to cart on the product page is attributed to it.
  */
 import type { Product } from '@vitrine/protocol';
-import { useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
 import { ProductCard } from '../home/ProductCard.tsx';
 
 /** A recommended record as the widgets hand it over (position and queryID added by InstantSearch). */

@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { ClearRefinements, useInstantSearch } from 'react-instantsearch';
-import { useFormat, useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
+import { useFormat } from '../../lib/format.ts';
 import { categoryAttributes } from '../../lib/catalog.ts';
 import { relaxedQueries } from '../../lib/relax-query.ts';
 import { listRefinements, searchParamsFor } from '../../lib/refinements.ts';
-import type { StorefrontIndexUiState } from '../../routing.ts';
+import type { StorefrontIndexUiState } from '../../lib/search-state.ts';
 
 /**
  * Shows `fallback` instead of the results when a real (not placeholder) response has no hits. Checking

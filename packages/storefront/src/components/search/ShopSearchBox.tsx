@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, InputHTMLAttributes } from 'react';
 import { useInstantSearch, useSearchBox } from 'react-instantsearch';
-import { maxQueryLength } from '../../routing.ts';
+import { maxQueryLength } from '../../lib/search-state.ts';
 
 export interface ShopSearchBoxProps {
   placeholder: string;

@@ -1,4 +1,4 @@
-import { useFormat } from '../../app/services.ts';
+import { useFormat } from '../../lib/format.ts';
 import type { ComboboxOption } from '../../lib/combobox.ts';
 import { splitHighlight } from '../../lib/highlight.ts';
 

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { useFormat, useServices } from '../../app/services.ts';
+import { useServices } from '../../lib/services.ts';
+import { useFormat } from '../../lib/format.ts';
 
 interface StatsTextParts {
   nbHits: number;

@@ -5,8 +5,8 @@
  */
 import { useConnector } from 'react-instantsearch';
 import type { Connector, IndexUiState } from 'instantsearch.js';
-import { useServices } from '../../app/services.ts';
-import type { StorefrontIndexUiState, ViewMode } from '../../routing.ts';
+import { useServices } from '../../lib/services.ts';
+import type { StorefrontIndexUiState, ViewMode } from '../../lib/search-state.ts';
 
 type ViewModeRenderState = { view: ViewMode };
 

@@ -6,7 +6,7 @@
  */
 import type { InitialResults } from 'instantsearch.js';
 import type { Product } from '@vitrine/protocol';
-import type { CategoryNode } from '../lib/catalog.ts';
+import type { CategoryNode } from './catalog.ts';
 
 export const pageStateElementId = 'vitrine-state';
 
