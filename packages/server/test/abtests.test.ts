@@ -176,5 +176,17 @@ describe('A/B tests through the official clients', () => {
     // Echoed as the test was made (the client's `Variant` type leaves the field out; Algolia's answers carry it).
     expect((await abtesting.getABTest({ id })).variants[1]).toMatchObject({ customSearchParameters: { filters: 'stock > 0' } });
     await abtesting.deleteABTest({ id });
+
+    // Two indexes: the variant's index answers the secured key within the key's filter too.
+    const { abTestID: other } = await abtesting.addABTests({ ...twoIndexes(), variants: [{ index: 'products', trafficPercentage: 50 }, { index: 'products_cheap', trafficPercentage: 50 }] });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => secured.searchSingleIndex({ indexName: 'products', searchParams: { query: '', userToken: `t${i}` } })));
+    const onB = answers.filter((answer) => (answer as { abTestVariantID?: number }).abTestVariantID === 2);
+    expect(onB.length).toBeGreaterThan(0);
+    for (const answer of onB) {
+      expect(answer).toMatchObject({ abTestID: other, indexUsed: 'products_cheap' });
+      // Nordhus only, cheapest first: the chair (90), then the desk (300).
+      expect(answer.hits.map((hit) => hit.objectID)).toEqual(['p4', 'p3']);
+    }
+    await abtesting.deleteABTest({ id: other });
   });
 });
