@@ -57,14 +57,17 @@ export interface IndexSettings {
   numericAttributesForFiltering?: string[];
   allowCompressionOfIntegerArray?: boolean;
   userData?: unknown;
-  /** Personalization by the searching user's affinities (off by default; the `enablePersonalization` parameter wins). */
-  enablePersonalization?: boolean;
   /**
    * Vitrine's extension (named as Meilisearch names it): where records' and queries' vectors come from, by
    * embedder name. Records carry theirs in `_vectors: { <name>: number[] }`; searches use them with `vector` and
    * `hybrid` (SearchParams). Replaced whole by a settings update, as every setting.
    */
   embedders?: Record<string, EmbedderSettings>;
+  /**
+   * Vitrine's extension: the `hybrid` of searches that send neither `hybrid` nor `vector` (a search's own wins;
+   * `{ "semanticRatio": 0 }` in a search turns it off). Unset: such searches are keyword searches, as Algolia's.
+   */
+  hybrid?: { embedder?: string; semanticRatio?: number } | null;
   /** Anything else Algolia accepts is stored and returned untouched. */
   [setting: string]: unknown;
 }
@@ -73,9 +76,42 @@ export interface IndexSettings {
  * One embedder of `embedders`. `userProvided`: vectors come with the records (`_vectors`) and the queries
  * (`vector`). `rest`: an HTTP endpoint the shop runs (OpenAI-compatible, Ollama-style or any JSON shape the
  * `request` and `response` templates describe), called by the server for records after they are written and for
- * a query's text at search time.
+ * a query's text at search time. `huggingFace`: a sentence model in ONNX format, from a folder on the server's
+ * disk, run by the server itself for the same texts.
  */
-export type EmbedderSettings = UserProvidedEmbedder | RestEmbedder;
+export type EmbedderSettings = UserProvidedEmbedder | RestEmbedder | HuggingFaceEmbedder;
+
+/** Embedders whose vectors the server makes from records' texts and queries' text. */
+export type ComputedEmbedder = RestEmbedder | HuggingFaceEmbedder;
+
+/** How a record becomes the text an embedder is given. */
+export interface DocumentTemplateSettings {
+  /**
+   * The text of a record: `{{doc.attribute}}` placeholders (dotted paths; lists joined with ", "). Default: the
+   * searchable attributes' values, one `attribute: value` line each.
+   */
+  documentTemplate?: string;
+  /** A record's text is cut to this many bytes of UTF-8. Default 400, as Meilisearch. */
+  documentTemplateMaxBytes?: number;
+}
+
+/**
+ * A local sentence model (Meilisearch's `huggingFace` source, which downloads a model from the Hugging Face Hub:
+ * Vitrine downloads nothing). `model` names a folder inside the server's models folder (`<data folder>/models`
+ * by default) holding `tokenizer.json` and `model.onnx` (or `onnx/model.onnx`), as the Hub's ONNX exports lay
+ * them out: `"sentence-transformers/all-MiniLM-L6-v2"` is `<models>/sentence-transformers/all-MiniLM-L6-v2/`.
+ */
+export interface HuggingFaceEmbedder extends DocumentTemplateSettings {
+  source: 'huggingFace';
+  /** The model's output size (checked against the model when the settings are written). */
+  dimensions: number;
+  model: string;
+  /**
+   * How the model's token vectors become one: `useModel` (default: what the folder's `1_Pooling/config.json`
+   * says, else the mean), `forceMean` (the mean of the tokens' vectors), `forceCls` (the first token's).
+   */
+  pooling?: 'useModel' | 'forceMean' | 'forceCls';
+}
 
 export interface UserProvidedEmbedder {
   source: 'userProvided';
@@ -83,7 +119,7 @@ export interface UserProvidedEmbedder {
   dimensions: number;
 }
 
-export interface RestEmbedder {
+export interface RestEmbedder extends DocumentTemplateSettings {
   source: 'rest';
   dimensions: number;
   /** The endpoint, http or https, called with POST and a JSON body. */
@@ -102,11 +138,4 @@ export interface RestEmbedder {
   headers?: Record<string, string>;
   /** Sent as `Authorization: Bearer <apiKey>`; never logged, masked when settings are read. */
   apiKey?: string;
-  /**
-   * The text of a record: `{{doc.attribute}}` placeholders (dotted paths; lists joined with ", "). Default: the
-   * searchable attributes' values, one `attribute: value` line each.
-   */
-  documentTemplate?: string;
-  /** A record's text is cut to this many bytes of UTF-8. Default 400, as Meilisearch. */
-  documentTemplateMaxBytes?: number;
 }

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { EngineError } from '@vitrine/engine';
 import type { SearchObserver, ServerConfig, ServerLimits } from './config.ts';
 import { resolveLimits } from './config.ts';
@@ -47,10 +48,10 @@ import { backupRoutes } from './routes/backup.ts';
 import { embedderRoutes } from './routes/embedders.ts';
 import { QueryVectors } from './embedders/query-vectors.ts';
 import { DocumentVectors } from './embedders/document-vectors.ts';
+import { LocalModels } from './embedders/local-models.ts';
+import { MODELS_DIR } from './storage/data-folder.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { recommendRuleRoutes } from './routes/recommend-rules.ts';
-import { abTestRoutes } from './routes/abtests/abtests.ts';
-import { personalizationRoutes } from './routes/personalization.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
@@ -130,6 +131,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let insights: Insights<AuthCaller> | undefined;
   let threads: SearchThreads | undefined;
   let vectorFillers: DocumentVectors | undefined;
+  // Local models (huggingFace embedders) run on a thread of their own, started at their first use.
+  const localModels = new LocalModels(deps.config.modelsDir ?? join(deps.store.dataDir, MODELS_DIR));
+  app.addHook('onClose', async () => localModels.close());
+  const queryVectors = new QueryVectors(limits, localModels);
   // Reads of records go to the search threads when the server has them (they hold the only copy), else here.
   const localRecordReads = localReads(deps.store.registry);
   const reads: ReadTarget = { read: (call) => (threads ?? localRecordReads).read(call) };
@@ -185,7 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     insights = opened;
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
-      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country, abTest: search.abTest }));
+      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country }));
       observer?.(search);
     };
     // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
@@ -196,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     // Rest embedders: query texts embedded before a search goes to a thread; records' vectors filled after writes,
     // from the operations applied (and at start, for records whose vector a crash left out).
-    const documentVectors = new DocumentVectors(store, reads, limits);
+    const documentVectors = new DocumentVectors(store, reads, limits, localModels);
     const stopFollowing = store.onApplied((ops) => ops.forEach((applied) => documentVectors.noteApplied(applied.op)));
     // Over a store still loading, `startServer` wakes them once it is loaded.
     if (store.loaded) documentVectors.wakeAll();
@@ -205,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       stopFollowing();
       documentVectors.close();
     });
-    const routeDeps: RouteDeps = { store, limits, keys, sources, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, queryVectors: new QueryVectors(limits), documentVectors, ...(threads ? { threads } : {}) };
+    const routeDeps: RouteDeps = { store, limits, keys, sources, onSearch, searchTimed: (seconds) => metrics.observeSearch(seconds), insights: opened, apiLogs, countryOf: countryReader(deps.config.trustProxy), reads, queryVectors, localModels, documentVectors, ...(threads ? { threads } : {}) };
     insightsRoutes(api, routeDeps);
     searchRoutes(api, routeDeps);
     objectRoutes(api, routeDeps);
@@ -214,8 +219,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     synonymRoutes(api, routeDeps);
     ruleRoutes(api, routeDeps);
     recommendRuleRoutes(api, routeDeps);
-    abTestRoutes(api, routeDeps);
-    personalizationRoutes(api, routeDeps);
     dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);
@@ -241,7 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerStorefront(app, staticRoot, { serveIndex: !rendered });
   }
   if (rendered) {
-    const backend = storeBackend(deps.store, reads, authenticator.searchKeyContext());
+    const backend = storeBackend(deps.store, reads, authenticator.searchKeyContext(), queryVectors);
     const configuredKey = typeof storefrontConfig.searchApiKey === 'string' ? storefrontConfig.searchApiKey : '';
     // A page reads with the storefront key's rights, checked as the shopper's browser would be (from the
     // shopper's address, the page as referer); a key this server did not issue (hosted Algolia) reads as the
@@ -249,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const backendFor = (request: FastifyRequest, origin: string) => {
       const referer = `${origin}${request.url}`;
       const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
-      return context ? storeBackend(deps.store, reads, context) : backend;
+      return context ? storeBackend(deps.store, reads, context, queryVectors) : backend;
     };
     const onCatalogueChange = (listener: () => void) => void deps.store.onApplied(listener);
     pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig, onCatalogueChange, publicUrl: deps.config.publicUrl });

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { InsightsOptions } from '@vitrine/insights';
 import type { SearchSummary } from '@vitrine/insights/search-summary';
 import { MAX_JSON_DEPTH, MAX_RECORD_BYTES } from '@vitrine/protocol';
-import type { ABTestAssignment, SearchParams } from '@vitrine/protocol';
+import type { SearchParams } from '@vitrine/protocol';
 
 export interface ServerLimits {
   /** Maximum `query` length in bytes (UTF-8). Default 512, as Algolia. */
@@ -113,11 +113,15 @@ export interface ServerLimits {
   apiLogEntries: number;
   /**
    * A `rest` embedder called for a search's query text: how long one call may take (ms) and how many calls are
-   * made before the search answers 503. Defaults 1,500 and 2: within the official clients' 5 s read timeout.
+   * made before the search answers 503. Defaults 1,500 and 2: within the official clients' 5 s read timeout. A
+   * local model (`huggingFace`) has the same time for a query, once.
    */
   embedderQueryTimeoutMs: number;
   embedderQueryAttempts: number;
-  /** A `rest` embedder called for records' texts (after their write is logged): how long one call may take (ms). Default 30,000. */
+  /**
+   * A `rest` embedder called for records' texts (after their write is logged): how long one call may take (ms).
+   * Default 30,000. Also a local model's time to load, and to embed a batch of records' texts.
+   */
   embedderDocumentTimeoutMs: number;
   /** After a failed round of records' embeddings, the longest wait before the next (it doubles from 1 s). Default 60,000. */
   embedderRetryMaxMs: number;
@@ -184,8 +188,6 @@ export type SearchObserver = (search: {
   ip: string;
   /** The searcher's country, when a trusted proxy tells it (`http/country.ts`). */
   country?: string;
-  /** The A/B test that sent the search to its variant (`routes/abtests/routing.ts`). */
-  abTest?: ABTestAssignment;
 }) => void;
 
 export interface ServerConfig {
@@ -247,6 +249,11 @@ export interface ServerConfig {
    * being loaded (the CLI's demo on a first start); every other route answers meanwhile. Default true.
    */
   ready?: boolean;
+  /**
+   * The folder of local embedding models: a `huggingFace` embedder's `model` names a folder inside it. Default
+   * `<dataDir>/models`. Vitrine never downloads a model (README: *Search by meaning*).
+   */
+  modelsDir?: string;
   /**
    * Worker threads that answer searches, each with a replica of the indexes (memory grows with each one).
    * Default 0: searches run on the main thread. `vitrine start` uses 1 when the machine has 2 cores or more.

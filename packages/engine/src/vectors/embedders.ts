@@ -1,12 +1,13 @@
 /**
  * The `embedders` setting as the engine reads it: each embedder's name, source and dimensions. What a `rest`
- * embedder calls and how (url, templates, headers, key) is the server's: the engine never leaves its thread, so
- * it only checks that those fields are there to be checked by the server, and stores vectors of the given size.
+ * embedder calls and how (url, templates, headers, key), and the model a `huggingFace` one runs, are the
+ * server's: the engine never leaves its thread, so it only checks that those fields are there to be checked by
+ * the server, and stores vectors of the given size.
  */
 import type { IndexRecord } from '@vitrine/protocol';
 import { createEngineError } from '../errors.ts';
 
-export type EmbedderSource = 'userProvided' | 'rest';
+export type EmbedderSource = 'userProvided' | 'rest' | 'huggingFace';
 
 export interface EmbedderSpec {
   name: string;
@@ -20,7 +21,7 @@ export const MAX_DIMENSIONS = 4096;
 export const MAX_EMBEDDERS = 8;
 /** Names: letters, digits, `_` and `-`, so that `_vectors.<name>` is a plain attribute path. */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const SOURCES = new Set<string>(['userProvided', 'rest']);
+const SOURCES = new Set<string>(['userProvided', 'rest', 'huggingFace']);
 
 /** The embedders of `value` (the setting), validated; [] when not set. Throws `INVALID_SETTING`. */
 export function parseEmbedders(value: unknown): EmbedderSpec[] {
@@ -33,7 +34,7 @@ export function parseEmbedders(value: unknown): EmbedderSpec[] {
     if (!NAME.test(name)) throw createEngineError('INVALID_SETTING', 'embedders', `"${name}" is not a valid name (letters, digits, _ and -, at most 64)`);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw createEngineError('INVALID_SETTING', where, 'expected an object');
     const { source, dimensions } = raw as { source?: unknown; dimensions?: unknown };
-    if (typeof source !== 'string' || !SOURCES.has(source)) throw createEngineError('INVALID_SETTING', `${where}.source`, 'expected "userProvided" or "rest"');
+    if (typeof source !== 'string' || !SOURCES.has(source)) throw createEngineError('INVALID_SETTING', `${where}.source`, 'expected "userProvided", "rest" or "huggingFace"');
     if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
       throw createEngineError('INVALID_SETTING', `${where}.dimensions`, `expected an integer from 1 to ${MAX_DIMENSIONS}`);
     }

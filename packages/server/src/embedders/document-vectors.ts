@@ -1,8 +1,9 @@
 /**
- * Records' vectors of `rest` embedders, filled after their writes: a write is acknowledged once logged, as any
- * (the embedder is never on the durability path); its vector follows as a task of its own.
+ * Records' vectors of the embedders the server computes (`rest` endpoints, `huggingFace` local models), filled
+ * after their writes: a write is acknowledged once logged, as any (the embedder is never on the durability
+ * path); its vector follows as a task of its own.
  *
- * Each index with rest embedders has one worker. A round asks the records (on a search thread, which holds them)
+ * Each index with such embedders has one worker. A round asks the records (on a search thread, which holds them)
  * for those still without a vector of an embedder, renders their texts (`storage/document-template.ts`), embeds
  * them, and logs a batch of `fillVector` requests, which set each vector only if the record's text is still the
  * one embedded (`storage/vector-fill.ts`); then the next round, until no record lacks one. Rounds start when a
@@ -10,19 +11,21 @@
  * just before a crash, whose vector was never logged, is found then). Nothing is kept here that a restart
  * needs: what lacks a vector is read from the records.
  *
- * A failed round (the embedder down, hanging past `embedderDocumentTimeoutMs`, answering something unusable)
- * is tried again after 1 s, doubling up to `embedderRetryMaxMs`; meanwhile searches find those records by
+ * A failed round (the embedder down, hanging past `embedderDocumentTimeoutMs`, answering something unusable; a
+ * local model's folder gone or broken) is tried again after 1 s, doubling up to `embedderRetryMaxMs`; meanwhile searches find those records by
  * their keywords, and the index's status says why (`GET /1/indexes/{index}/embedders`). A record whose text is
  * empty, or for which the embedder answers a vector of zeros, is skipped until it is written again.
  */
-import type { IndexSettings, RestEmbedder } from '@vitrine/protocol';
+import type { ComputedEmbedder, EmbedderSettings, IndexSettings } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
 import type { Store } from '../storage/store.ts';
 import type { LoggedBatchRequest, Op } from '../storage/ops.ts';
-import { restEmbedders } from '../storage/embedder-settings.ts';
+import { computedEmbedders, isComputed } from '../storage/embedder-settings.ts';
 import { documentText, textHash } from '../storage/document-template.ts';
 import type { ReadTarget } from '../search/reads.ts';
-import { EmbedderError, embedTexts, vectorProblem } from './rest-client.ts';
+import { embedWith } from './embed.ts';
+import type { LocalModels } from './local-models.ts';
+import { EmbedderError, vectorProblem } from './rest-client.ts';
 
 /** Records embedded per round (a logged batch each). */
 const ROUND = 40;
@@ -31,12 +34,15 @@ const MAX_SKIPPED = 1000;
 const FIRST_RETRY_MS = 1000;
 
 export interface EmbedderStatus {
-  source: 'rest' | 'userProvided';
+  source: EmbedderSettings['source'];
   dimensions: number;
   /** Records holding a vector of this embedder, and those without one. */
   vectors: number;
   missing: number;
-  /** `embedding`: a round under way or due; `failing`: the last round failed (waiting to try again); `idle` otherwise. */
+  /**
+   * `embedding`: a round under way or due; `failing`: the last round failed (waiting to try again), or a local
+   * model's last load did; `idle` otherwise.
+   */
   state: 'idle' | 'embedding' | 'failing';
   lastError?: string;
   lastErrorAt?: string;
@@ -62,6 +68,7 @@ export class DocumentVectors {
     private readonly store: Store,
     private readonly reads: ReadTarget,
     private readonly limits: Pick<ServerLimits, 'embedderDocumentTimeoutMs' | 'embedderRetryMaxMs'>,
+    private readonly models: LocalModels,
   ) {}
 
   /** Wakes the workers of the indexes an applied operation touched (fills are followed by their own worker). */
@@ -77,8 +84,16 @@ export class DocumentVectors {
     else if (op.kind === 'operation') this.wake(op.destination);
   }
 
-  /** Every index with rest embedders (at start). */
+  /**
+   * Every index with embedders the server computes (at start), after loading their local models once each: the
+   * first query then finds its model ready, and a model whose folder went missing shows in the status at once.
+   */
   wakeAll(): void {
+    const models = new Map<string, Parameters<LocalModels['load']>[0]>();
+    for (const name of this.store.listIndices()) {
+      for (const [, embedder] of computedEmbedders(this.settingsOf(name) ?? {})) if (embedder.source === 'huggingFace') models.set(`${embedder.pooling}\u0000${embedder.model}`, embedder);
+    }
+    for (const embedder of models.values()) this.models.load(embedder, this.limits.embedderDocumentTimeoutMs).catch(() => {});
     for (const name of this.store.listIndices()) this.wake(name);
   }
 
@@ -86,7 +101,7 @@ export class DocumentVectors {
   wake(indexName: string): void {
     if (this.stopping.signal.aborted) return;
     const settings = this.settingsOf(indexName);
-    if (settings === undefined || restEmbedders(settings).length === 0) return;
+    if (settings === undefined || computedEmbedders(settings).length === 0) return;
     let worker = this.workers.get(indexName);
     if (worker === undefined) this.workers.set(indexName, (worker = { running: null, again: false, retry: null, failures: 0, skipped: new Map() }));
     if (worker.running !== null) {
@@ -118,18 +133,24 @@ export class DocumentVectors {
 
   /** What each embedder of the index holds and does. */
   async status(indexName: string): Promise<Record<string, EmbedderStatus>> {
-    const embedders = (this.settingsOf(indexName)?.embedders ?? {}) as Record<string, { source: 'rest' | 'userProvided'; dimensions: number }>;
+    const embedders = (this.settingsOf(indexName)?.embedders ?? {}) as Record<string, EmbedderSettings>;
     const names = Object.keys(embedders);
     const counts = names.length === 0 ? { records: 0, vectors: [] } : await this.reads.read({ kind: 'vectorCounts', indexName, embedders: names });
     const worker = this.workers.get(indexName);
     const out: Record<string, EmbedderStatus> = {};
     names.forEach((name, i) => {
-      const { source, dimensions } = embedders[name];
+      const embedder = embedders[name];
+      const { source, dimensions } = embedder;
       const status: EmbedderStatus = { source, dimensions, vectors: counts.vectors[i], missing: counts.records - counts.vectors[i], state: 'idle' };
-      if (source === 'rest' && worker !== undefined) {
+      if (isComputed(embedder) && worker !== undefined) {
         if (worker.running !== null) status.state = 'embedding';
         else if (worker.retry !== null) status.state = 'failing';
         if (worker.lastError !== undefined) Object.assign(status, { lastError: worker.lastError.message, lastErrorAt: worker.lastError.at });
+      }
+      const problem = embedder.source === 'huggingFace' ? this.models.problem(embedder) : undefined;
+      if (problem !== undefined) {
+        if (status.state === 'idle') status.state = 'failing';
+        Object.assign(status, { lastError: problem.message, lastErrorAt: problem.at });
       }
       out[name] = status;
     });
@@ -154,7 +175,7 @@ export class DocumentVectors {
         progress = false;
         const settings = this.settingsOf(indexName);
         if (settings === undefined) return;
-        for (const [name, embedder] of restEmbedders(settings)) {
+        for (const [name, embedder] of computedEmbedders(settings)) {
           if (await this.round(indexName, settings, name, embedder, worker)) progress = true;
         }
       }
@@ -173,14 +194,15 @@ export class DocumentVectors {
   }
 
   /** One round for one embedder: true when it logged vectors (there may be more to do). */
-  private async round(indexName: string, settings: IndexSettings, name: string, embedder: RestEmbedder, worker: Worker): Promise<boolean> {
+  private async round(indexName: string, settings: IndexSettings, name: string, embedder: ComputedEmbedder, worker: Worker): Promise<boolean> {
     let skipped = worker.skipped.get(name);
     if (skipped === undefined) worker.skipped.set(name, (skipped = new Set()));
     const records = await this.reads.read({ kind: 'vectorless', indexName, embedder: name, limit: ROUND, skip: [...skipped.keys()] });
     if (records.length === 0) return false;
     const texts = records.map((record) => documentText(record, embedder, settings));
     const todo = texts.flatMap((text, i) => (text === '' ? [] : [i]));
-    const vectors = todo.length === 0 ? [] : await embedTexts(embedder, todo.map((i) => texts[i]), { timeoutMs: this.limits.embedderDocumentTimeoutMs, attempts: 3, signal: this.stopping.signal });
+    const call = { timeoutMs: this.limits.embedderDocumentTimeoutMs, attempts: 3, signal: this.stopping.signal, query: false };
+    const vectors = todo.length === 0 ? [] : await embedWith(this.models, embedder, todo.map((i) => texts[i]), call);
     const requests: LoggedBatchRequest[] = [];
     const skip = (i: number) => {
       skipped.add(records[i].objectID);

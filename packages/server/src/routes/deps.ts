@@ -11,6 +11,7 @@ import type { ReadTarget } from '../search/reads.ts';
 import type { SearchThreads } from '../search/threads.ts';
 import type { QueryVectors } from '../embedders/query-vectors.ts';
 import type { DocumentVectors } from '../embedders/document-vectors.ts';
+import type { LocalModels } from '../embedders/local-models.ts';
 
 export interface RouteDeps {
   store: Store;
@@ -31,7 +32,9 @@ export interface RouteDeps {
   apiLogs: ApiLogs;
   /** The searcher's country from a trusted proxy's header, for the search log. */
   countryOf: CountryReader;
-  /** Query texts embedded for hybrid searches (rest embedders), and records' vectors filled after writes. */
+  /** Query texts embedded for hybrid searches (rest and huggingFace embedders), and records' vectors filled after writes. */
   queryVectors: QueryVectors;
   documentVectors: DocumentVectors;
+  /** Local models (huggingFace embedders): settings naming one load it before they are logged. */
+  localModels: LocalModels;
 }

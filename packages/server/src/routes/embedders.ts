@@ -1,7 +1,8 @@
 /**
  * `GET /1/indexes/{index}/embedders` (Vitrine's extension, the `settings` ACL): each embedder of the index with
- * its source and dimensions, how many records hold a vector of it and how many do not yet, and for a rest
- * embedder whether records' vectors are being filled and the last error calling it (`embedders/document-vectors.ts`).
+ * its source and dimensions, how many records hold a vector of it and how many do not yet, and for a rest or
+ * huggingFace embedder whether records' vectors are being filled and the last error calling it or loading its
+ * model (`embedders/document-vectors.ts`).
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps.ts';

@@ -57,7 +57,7 @@ function truthy(value: string | undefined): boolean {
 /** The list settings shown as defaults (`[]`, `["*"]`) when not set. */
 const LIST_DEFAULTS = Object.keys(DEFAULT_SETTINGS).filter((key) => Array.isArray(DEFAULT_SETTINGS[key]) && key !== 'ranking');
 
-export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDeps): void {
+export function settingsRoutes(app: FastifyInstance, { store, limits, localModels }: RouteDeps): void {
   const registry = store.registry;
 
   /**
@@ -95,6 +95,8 @@ export function settingsRoutes(app: FastifyInstance, { store, limits }: RouteDep
       requireWriteScope(request.auth!, registry, op);
       op.settings = validateSettingsPatch(registry, request.params.indexName, request.body, limits);
       assertWriteNames(op);
+      // A local model the write names (anew) is loaded and tried before the write is logged: 400 if it cannot be.
+      await localModels.checkChanged(op.settings, registry.peek(request.params.indexName)?.settings, limits.embedderDocumentTimeoutMs);
       const taskID = await store.submit(op);
       return { taskID, updatedAt };
     },

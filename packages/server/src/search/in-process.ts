@@ -30,9 +30,14 @@ export function storeObjects(store: Store, indexName: string, objectIDs: readonl
   return readObjects(store.registry, indexName, objectIDs, auth);
 }
 
-/** `searchStore`, answered by `reads`. */
-export function searchReads(store: Store, reads: ReadTarget, indexName: string, params: SearchParams, auth: AuthContext | null = null): Promise<SearchResponse> {
-  return reads.read({ kind: 'search', indexName, params: checkedParams(store, params, auth), auth: readAuth(auth) });
+/** Makes a search ready as the query routes do before it goes to a thread (`embedders/query-vectors.ts`). */
+export type SearchPreparer = (indexName: string, params: SearchParams) => Promise<{ params: SearchParams; queryVector?: number[] }>;
+
+/** `searchStore`, answered by `reads`; `prepare`: the query routes' own step (the index's default hybrid, the query's vector). */
+export async function searchReads(store: Store, reads: ReadTarget, indexName: string, params: SearchParams, auth: AuthContext | null = null, prepare?: SearchPreparer): Promise<SearchResponse> {
+  const checked = checkedParams(store, params, auth);
+  const ready = prepare === undefined ? { params: checked } : await prepare(indexName, checked);
+  return reads.read({ kind: 'search', indexName, params: ready.params, auth: readAuth(auth), ...(ready.queryVector === undefined ? {} : { queryVector: ready.queryVector }) });
 }
 
 /** `storeObjects`, answered by `reads`. */

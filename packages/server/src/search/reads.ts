@@ -20,7 +20,8 @@ export type ReadCall =
   | { kind: 'objects'; indexName: string; objectIDs: string[]; auth: ReadAuth }
   | { kind: 'browse'; indexName: string; params: SearchParams & { cursor?: string }; auth: ReadAuth }
   | { kind: 'facets'; indexName: string; facet: string; params: SearchParams; auth: ReadAuth }
-  | { kind: 'search'; indexName: string; params: SearchParams; auth: ReadAuth }
+  /** `queryVector`: the query text's vector for a hybrid search (`embedders/query-vectors.ts`). */
+  | { kind: 'search'; indexName: string; params: SearchParams; auth: ReadAuth; queryVector?: number[] }
   | { kind: 'sizes'; indexNames: string[] }
   /** Records still without a vector of a rest embedder (`embedders/document-vectors.ts`), those in `skip` left out. */
   | { kind: 'vectorless'; indexName: string; embedder: string; limit: number; skip: string[] }
@@ -72,7 +73,7 @@ function answer(registry: IndexRegistry, call: ReadCall): ReadResults[keyof Read
     case 'facets':
       return runFacetSearch(registry, call.indexName, call.facet, call.params, call.auth);
     case 'search':
-      return runSearch(registry, call.indexName, call.params, call.auth);
+      return runSearch(registry, call.indexName, call.params, call.auth, call.queryVector);
     case 'vectorless': {
       const engine = registry.get(call.indexName)?.engine;
       const skip = new Set(call.skip);

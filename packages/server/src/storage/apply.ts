@@ -9,7 +9,7 @@ import type { IndexRecord, IndexSettings } from '@vitrine/protocol';
 import { applyDictionaryEntries, applyDictionarySettings } from './dictionaries.ts';
 import type { LoggedBatchRequest, Op } from './ops.ts';
 import { applyPartial } from './partial.ts';
-import { restEmbedders } from './embedder-settings.ts';
+import { computedEmbedders } from './embedder-settings.ts';
 import { followText, withFilledVector } from './vector-fill.ts';
 import { engineSettings, parseReplicaName } from './registry.ts';
 import type { IndexEntry, IndexRegistry } from './registry.ts';
@@ -82,8 +82,8 @@ function* applyIndexBatch(registry: IndexRegistry, indexName: string, requests: 
     return;
   }
   const engine = entry.engine;
-  // Rest embedders' vectors follow their record's text (`vector-fill.ts`): only their indexes pay for reading records replaced whole.
-  const rest = restEmbedders(entry.settings);
+  // Computed embedders' vectors follow their record's text (`vector-fill.ts`): only their indexes pay for reading records replaced whole.
+  const rest = computedEmbedders(entry.settings);
   const follow = (before: () => IndexRecord | undefined, next: IndexRecord, body: Record<string, unknown>): IndexRecord =>
     rest.length === 0 ? next : followText(rest, entry.settings, before(), next, body);
   // The batch's net effect: objectID → final record, or null for a deletion.

@@ -24,13 +24,16 @@ export const FORMAT_FILE = 'format.json';
 export const INSIGHTS_FILE = 'insights.sqlite';
 /** Written last into a backup (`backup.ts`): its presence means the copy is complete. */
 export const BACKUP_MARKER = 'backup.json';
+/** The local embedding models' folder, by default (`ServerConfig.modelsDir`). */
+export const MODELS_DIR = 'models';
 
 /**
  * What Vitrine itself keeps in a data folder (beside SQLite's `-wal`, `-shm` and `-journal` files). The models'
  * aggregates (`insights-models.sqlite`, `@vitrine/insights`) and personalization's profiles
- * (`insights-profiles.sqlite`) are derived from the insights database and rebuilt when missing: backups leave them out.
+ * (`insights-profiles.sqlite`) are derived from the insights database and rebuilt when missing: backups leave them out. `models` holds the shop's local embedding models (`huggingFace`
+ * embedders), put there by hand before a first start as often as after: backups leave them out too.
  */
-const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'insights-models.sqlite', 'insights-profiles.sqlite', 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', 'sync-state.json', FORMAT_FILE, BACKUP_MARKER]);
+const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'insights-models.sqlite', 'insights-profiles.sqlite', 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', 'sync-state.json', FORMAT_FILE, BACKUP_MARKER, MODELS_DIR]);
 
 export class DataFolderError extends Error {
   readonly code = 'VITRINE_DATA_FOLDER';

@@ -1,5 +1,5 @@
 /**
- * A record's text as a `rest` embedder is sent it: its `documentTemplate` filled in (`{{doc.attribute}}`,
+ * A record's text as a `rest` or `huggingFace` embedder is given it: its `documentTemplate` filled in (`{{doc.attribute}}`,
  * dotted paths, lists joined with ", "), or by default one `attribute: value` line per searchable attribute (or
  * per top-level attribute when every one is searchable), cut to `documentTemplateMaxBytes` of UTF-8 (400).
  *
@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parsePath, parseSearchableAttributes } from '@vitrine/engine';
-import type { IndexRecord, IndexSettings, RestEmbedder } from '@vitrine/protocol';
+import type { DocumentTemplateSettings, IndexRecord, IndexSettings } from '@vitrine/protocol';
 import { DEFAULT_TEMPLATE_BYTES } from './embedder-settings.ts';
 
 const PLACEHOLDER = /\{\{\s*doc\.([^}\s]+)\s*\}\}/g;
@@ -41,7 +41,7 @@ function cut(text: string, max: number): string {
   return decoder.decode(bytes.subarray(0, end));
 }
 
-export function documentText(record: IndexRecord, embedder: RestEmbedder, settings: IndexSettings): string {
+export function documentText(record: IndexRecord, embedder: DocumentTemplateSettings, settings: IndexSettings): string {
   const max = embedder.documentTemplateMaxBytes ?? DEFAULT_TEMPLATE_BYTES;
   if (typeof embedder.documentTemplate === 'string') {
     return cut(embedder.documentTemplate.replace(PLACEHOLDER, (_, path: string) => asText(valueAt(record, parsePath(path)))), max);

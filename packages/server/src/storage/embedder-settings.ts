@@ -1,11 +1,12 @@
 /**
  * The server's side of the `embedders` setting: what a `rest` embedder calls and how (url, request and response
- * templates, headers, key, document template), checked before a settings write is logged, and its secrets
+ * templates, headers, key, document template) and which model a `huggingFace` one runs (a folder's name; the
+ * model itself is tried by `embedders/local-models.ts`), checked before a settings write is logged, and its secrets
  * masked whenever settings are read (`GET …/settings`): the API key, and header values that look like secrets.
  * A client writing back the settings it read sends the masks: they are replaced by the values they stand for,
  * so a round trip never overwrites a key with its mask.
  */
-import type { EmbedderSettings, IndexSettings, RestEmbedder } from '@vitrine/protocol';
+import type { ComputedEmbedder, EmbedderSettings, IndexSettings, RestEmbedder } from '@vitrine/protocol';
 import { createError } from '../errors.ts';
 
 const TEXT = '{{text}}';
@@ -16,6 +17,11 @@ export const MAX_TEMPLATE_BYTES = 65_536;
 export const DEFAULT_TEMPLATE_BYTES = 400;
 const REST_FIELDS = new Set(['source', 'dimensions', 'url', 'request', 'response', 'headers', 'apiKey', 'documentTemplate', 'documentTemplateMaxBytes']);
 const USER_FIELDS = new Set(['source', 'dimensions']);
+const MODEL_FIELDS = new Set(['source', 'dimensions', 'model', 'pooling', 'documentTemplate', 'documentTemplateMaxBytes']);
+const POOLINGS = new Set(['useModel', 'forceMean', 'forceCls']);
+/** A model's folder inside the models folder: names of letters, digits, `.`, `_`, `-` (not `.` or `..`), joined by `/`. */
+const MODEL_PATH = /^(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+)*$/;
+const MAX_MODEL_PATH = 200;
 /** Header names whose values are masked when settings are read. */
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|password|cookie/i;
 
@@ -61,7 +67,7 @@ function checkTemplates(where: string, request: unknown, response: unknown): voi
 }
 
 function checkRest(where: string, raw: Record<string, unknown>): void {
-  const { url, request, response, headers, apiKey, documentTemplate, documentTemplateMaxBytes } = raw;
+  const { url, request, response, headers, apiKey } = raw;
   if (typeof url !== 'string') throw invalid(`${where}.url`, 'expected the embedder\'s URL');
   let parsed: URL;
   try {
@@ -76,6 +82,10 @@ function checkRest(where: string, raw: Record<string, unknown>): void {
     if (typeof headers !== 'object' || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw invalid(`${where}.headers`, 'expected an object of strings');
   }
   if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') throw invalid(`${where}.apiKey`, 'expected a string');
+  checkDocumentTemplate(where, raw);
+}
+
+function checkDocumentTemplate(where: string, { documentTemplate, documentTemplateMaxBytes }: Record<string, unknown>): void {
   if (documentTemplate !== undefined && documentTemplate !== null) {
     if (typeof documentTemplate !== 'string') throw invalid(`${where}.documentTemplate`, 'expected a string');
     if (documentTemplate.includes('{%')) throw invalid(`${where}.documentTemplate`, 'only {{doc.attribute}} placeholders are supported (no {% %} tags)');
@@ -86,27 +96,72 @@ function checkRest(where: string, raw: Record<string, unknown>): void {
   }
 }
 
+function checkModel(where: string, raw: Record<string, unknown>): void {
+  const { model, pooling } = raw;
+  if (typeof model !== 'string' || model.length > MAX_MODEL_PATH || !MODEL_PATH.test(model)) {
+    throw invalid(`${where}.model`, "expected the name of a folder in the server's models folder (as \"sentence-transformers/all-MiniLM-L6-v2\"): Vitrine downloads no model");
+  }
+  if (pooling !== undefined && pooling !== null && (typeof pooling !== 'string' || !POOLINGS.has(pooling))) throw invalid(`${where}.pooling`, 'expected useModel, forceMean or forceCls');
+  checkDocumentTemplate(where, raw);
+}
+
+const FIELDS: Record<string, Set<string>> = { rest: REST_FIELDS, huggingFace: MODEL_FIELDS };
+
 /**
  * Checks the server's part of `embedders` (the engine checks names, sources and dimensions): a rest embedder's
- * url, templates, headers, key and document template; no field a source does not have.
+ * url, templates, headers, key and document template, a huggingFace one's model folder name and pooling; no
+ * field a source does not have (Meilisearch's `revision` among them: there is nothing to download).
  */
 export function checkEmbedders(value: unknown): void {
   if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return;
   for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) continue;
     const where = `embedders.${name}`;
-    const fields = (raw as { source?: unknown }).source === 'rest' ? REST_FIELDS : USER_FIELDS;
+    const source = (raw as { source?: unknown }).source;
+    const fields = FIELDS[source as string] ?? USER_FIELDS;
     const unknown = Object.keys(raw).filter((key) => !fields.has(key));
     if (unknown.length > 0) throw invalid(where, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for this source (${[...fields].join(', ')})`);
-    if ((raw as { source?: unknown }).source === 'rest') checkRest(where, raw as Record<string, unknown>);
+    if (source === 'rest') checkRest(where, raw as Record<string, unknown>);
+    else if (source === 'huggingFace') checkModel(where, raw as Record<string, unknown>);
   }
+}
+
+/**
+ * Checks the `hybrid` setting (the default of searches sending neither `hybrid` nor `vector`): its shape only.
+ * Whether it names an embedder of the index is judged at each search, as embedders change (one it no longer
+ * names leaves searches keyword searches: `embedders/query-vectors.ts`).
+ */
+export function checkDefaultHybrid(value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid('hybrid', 'expected an object: { "embedder": name, "semanticRatio": 0 to 1 }');
+  const { embedder, semanticRatio, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) throw invalid('hybrid', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (embedder, semanticRatio)`);
+  if (embedder !== undefined && embedder !== null && typeof embedder !== 'string') throw invalid('hybrid.embedder', 'expected a string');
+  if (semanticRatio !== undefined && semanticRatio !== null && (typeof semanticRatio !== 'number' || !(semanticRatio >= 0 && semanticRatio <= 1))) {
+    throw invalid('hybrid.semanticRatio', 'expected a number from 0 to 1');
+  }
+}
+
+function embeddersOf(settings: IndexSettings): Array<[string, EmbedderSettings]> {
+  const embedders = settings.embedders;
+  if (embedders === undefined || embedders === null || typeof embedders !== 'object') return [];
+  return Object.entries(embedders as Record<string, EmbedderSettings>);
 }
 
 /** The rest embedders of settings, by name. */
 export function restEmbedders(settings: IndexSettings): Array<[string, RestEmbedder]> {
-  const embedders = settings.embedders;
-  if (embedders === undefined || embedders === null || typeof embedders !== 'object') return [];
-  return Object.entries(embedders as Record<string, EmbedderSettings>).filter((entry): entry is [string, RestEmbedder] => entry[1]?.source === 'rest');
+  return embeddersOf(settings).filter((entry): entry is [string, RestEmbedder] => entry[1]?.source === 'rest');
+}
+
+/** Whether the server makes this embedder's vectors (rest and huggingFace), rather than the caller. */
+export function isComputed(embedder: EmbedderSettings | undefined): embedder is ComputedEmbedder {
+  return embedder?.source === 'rest' || embedder?.source === 'huggingFace';
+}
+
+/** The embedders of settings whose vectors the server makes, by name. */
+export function computedEmbedders(settings: IndexSettings): Array<[string, ComputedEmbedder]> {
+  return embeddersOf(settings).filter((entry): entry is [string, ComputedEmbedder] => isComputed(entry[1]));
 }
 
 /** A secret as settings show it: its last 4 characters when it is long enough to keep most of it hidden. */

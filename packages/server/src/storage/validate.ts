@@ -3,7 +3,7 @@
  * record shapes and sizes, objectIDs, partial-update operations, replica rules, settings the engine accepts.
  * Every failure is an `ApiError` (4xx) naming the position and objectID at fault.
  */
-import { checkSettingValues, parseEmbedders, readRecordVectors, SearchIndex } from '@vitrine/engine';
+import { parseEmbedders, readRecordVectors, SearchIndex } from '@vitrine/engine';
 import type { BatchAction, IncomingRecord, IndexSettings, Rule, SearchParams } from '@vitrine/protocol';
 import { randomUUID } from 'node:crypto';
 import type { ServerLimits } from '../config.ts';
@@ -12,7 +12,7 @@ import { ApiError, createError } from '../errors.ts';
 import { validateSearchParams } from '../http/params.ts';
 import type { LoggedBatchRequest } from './ops.ts';
 import { partialBodyError } from './partial.ts';
-import { checkEmbedders, unmaskEmbedderSecrets } from './embedder-settings.ts';
+import { checkDefaultHybrid, checkEmbedders, unmaskEmbedderSecrets } from './embedder-settings.ts';
 import { engineSettings, parseReplicaName } from './registry.ts';
 import type { IndexRegistry } from './registry.ts';
 
@@ -124,7 +124,6 @@ export function validateSettingsPatch(registry: IndexRegistry, indexName: string
   if (facetOrder !== undefined && facetOrder !== null && facetOrder !== '' && facetOrder !== 'count' && facetOrder !== 'alpha') {
     throw createError('INVALID_PARAMETER', 'sortFacetValuesBy', 'must be count or alpha');
   }
-  engineCheck(() => checkSettingValues(patch));
   const entry = registry.get(indexName);
   if ('primary' in patch && patch.primary !== undefined) throw createError('INVALID_PARAMETER', 'primary', 'read-only, set replicas on the primary instead');
   if ('replicas' in patch && patch.replicas !== null) {
@@ -155,6 +154,7 @@ export function validateSettingsPatch(registry: IndexRegistry, indexName: string
   }
   engineCheck(() => new SearchIndex(engineSettings(merged)));
   checkEmbedders(merged.embedders);
+  checkDefaultHybrid(merged.hybrid);
   return unmasked as IndexSettings;
 }
 
@@ -181,7 +181,6 @@ export function checkRuleParams(rule: Rule, position: number, limits: ServerLimi
   try {
     if (count > limits.maxSearchParameters) throw createError('TOO_MANY_PARAMETERS', count, limits.maxSearchParameters);
     validateSearchParams(search, limits);
-    engineCheck(() => checkSettingValues(search));
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) throw createError('INVALID_RULE', position, error.message);
     throw error;

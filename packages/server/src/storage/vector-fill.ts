@@ -1,5 +1,5 @@
 /**
- * How records keep and get the vectors of `rest` embedders, as batches are applied (deterministic: it depends
+ * How records keep and get the vectors of the embedders the server computes (`rest`, `huggingFace`), as batches are applied (deterministic: it depends
  * on the state and the operation only, as every apply must).
  *
  * - A write that gives `_vectors` has them as given (the caller brought its own).
@@ -10,8 +10,9 @@
  *   still the one embedded (the hash of it): a write made meanwhile wins, and its own text is embedded next.
  */
 import { parseEmbedders } from '@vitrine/engine';
-import type { IndexRecord, IndexSettings, RestEmbedder } from '@vitrine/protocol';
+import type { ComputedEmbedder, EmbedderSettings, IndexRecord, IndexSettings } from '@vitrine/protocol';
 import { documentText, textHash } from './document-template.ts';
+import { isComputed } from './embedder-settings.ts';
 
 export interface FilledVector {
   embedder: string;
@@ -31,7 +32,7 @@ function vectorsOf(record: IndexRecord | undefined): Vectors | undefined {
  * `next` (what a write made of the record `before`, or a new one) with the rest embedders' vectors kept where
  * the text is unchanged and dropped elsewhere, unless the write's `body` gave `_vectors`.
  */
-export function followText(rest: ReadonlyArray<[string, RestEmbedder]>, settings: IndexSettings, before: IndexRecord | undefined, next: IndexRecord, body: Record<string, unknown>): IndexRecord {
+export function followText(rest: ReadonlyArray<[string, ComputedEmbedder]>, settings: IndexSettings, before: IndexRecord | undefined, next: IndexRecord, body: Record<string, unknown>): IndexRecord {
   if (Object.prototype.hasOwnProperty.call(body, '_vectors')) return next;
   const old = vectorsOf(before);
   const vectors: Vectors = { ...vectorsOf(next) };
@@ -56,8 +57,8 @@ export function followText(rest: ReadonlyArray<[string, RestEmbedder]>, settings
 
 /** `record` with the filled vector, or undefined when it no longer applies (see the file's comment). */
 export function withFilledVector(record: IndexRecord, fill: FilledVector, settings: IndexSettings): IndexRecord | undefined {
-  const embedder = (settings.embedders as Record<string, RestEmbedder> | undefined)?.[fill.embedder];
-  if (embedder?.source !== 'rest') return undefined;
+  const embedder = (settings.embedders as Record<string, EmbedderSettings> | undefined)?.[fill.embedder];
+  if (!isComputed(embedder)) return undefined;
   // Settings changed meanwhile (dimensions): the vector is of no use.
   if (parseEmbedders(settings.embedders).find((e) => e.name === fill.embedder)?.dimensions !== fill.values.length) return undefined;
   const vectors = vectorsOf(record);
