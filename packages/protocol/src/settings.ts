@@ -57,6 +57,8 @@ export interface IndexSettings {
   numericAttributesForFiltering?: string[];
   allowCompressionOfIntegerArray?: boolean;
   userData?: unknown;
+  /** Personalization by the searching user's affinities (off by default; the `enablePersonalization` parameter wins). */
+  enablePersonalization?: boolean;
   /**
    * Vitrine's extension (named as Meilisearch names it): where records' and queries' vectors come from, by
    * embedder name. Records carry theirs in `_vectors: { <name>: number[] }`; searches use them with `vector` and

@@ -52,6 +52,8 @@ import { LocalModels } from './embedders/local-models.ts';
 import { MODELS_DIR } from './storage/data-folder.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { recommendRuleRoutes } from './routes/recommend-rules.ts';
+import { abTestRoutes } from './routes/abtests/abtests.ts';
+import { personalizationRoutes } from './routes/personalization.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
@@ -190,7 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     insights = opened;
     const observer = deps.config.onSearch;
     const onSearch: SearchObserver = (search) => {
-      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country }));
+      opened.recordSearch(searchLogEntry(search.indexName, search.params, search.response, { userToken: search.userToken, ip: search.ip, country: search.country, abTest: search.abTest }));
       observer?.(search);
     };
     // Search threads live as long as the app: stopped (and their replicas dropped) when it closes.
@@ -219,6 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     synonymRoutes(api, routeDeps);
     ruleRoutes(api, routeDeps);
     recommendRuleRoutes(api, routeDeps);
+    abTestRoutes(api, routeDeps);
+    personalizationRoutes(api, routeDeps);
     dictionaryRoutes(api, routeDeps);
     taskRoutes(api, routeDeps);
     keyRoutes(api, routeDeps);

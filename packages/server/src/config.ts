@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { InsightsOptions } from '@vitrine/insights';
 import type { SearchSummary } from '@vitrine/insights/search-summary';
 import { MAX_JSON_DEPTH, MAX_RECORD_BYTES } from '@vitrine/protocol';
-import type { SearchParams } from '@vitrine/protocol';
+import type { ABTestAssignment, SearchParams } from '@vitrine/protocol';
 
 export interface ServerLimits {
   /** Maximum `query` length in bytes (UTF-8). Default 512, as Algolia. */
@@ -188,6 +188,8 @@ export type SearchObserver = (search: {
   ip: string;
   /** The searcher's country, when a trusted proxy tells it (`http/country.ts`). */
   country?: string;
+  /** The A/B test that sent the search to its variant (`routes/abtests/routing.ts`). */
+  abTest?: ABTestAssignment;
 }) => void;
 
 export interface ServerConfig {

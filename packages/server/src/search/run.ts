@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { withinKeyLimits, type SearchOptions, type SteppedSearch } from '@vitrine/engine';
-import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchPersonalization, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
 import { createError } from '../errors.ts';
@@ -75,12 +75,12 @@ export function runSearch(registry: IndexRegistry, indexName: string, params: Se
  * A search whose hits the caller builds (`SteppedSearch`), a few at a time if it wants. `queryVector`: the query
  * text's vector a rest embedder gave, for a hybrid search.
  */
-export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[]): SteppedSearch {
+export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[], personalization?: SearchPersonalization): SteppedSearch {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
   // The engine has no clock: rules with validity ranges are judged at the time the search is answered.
-  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000), ...(queryVector === undefined ? {} : { queryVector }) };
+  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000), ...(queryVector === undefined ? {} : { queryVector }), ...(personalization === undefined ? {} : { personalization }) };
   const search = engineCheck(() => engine.searchInSteps(params, override, options));
   if (params.clickAnalytics === true) search.response.queryID = newQueryID();
   return search;

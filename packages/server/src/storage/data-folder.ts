@@ -30,8 +30,9 @@ export const MODELS_DIR = 'models';
 /**
  * What Vitrine itself keeps in a data folder (beside SQLite's `-wal`, `-shm` and `-journal` files). The models'
  * aggregates (`insights-models.sqlite`, `@vitrine/insights`) and personalization's profiles
- * (`insights-profiles.sqlite`) are derived from the insights database and rebuilt when missing: backups leave them out. `models` holds the shop's local embedding models (`huggingFace`
- * embedders), put there by hand before a first start as often as after: backups leave them out too.
+ * (`insights-profiles.sqlite`) are derived from the insights database and rebuilt when missing: backups leave them out.
+ * `models` holds the shop's local embedding models (`huggingFace` embedders), put there by hand before a first
+ * start as often as after: backups leave them out too.
  */
 const OWN_ENTRIES = new Set([DB_FILE, INSIGHTS_FILE, 'insights-models.sqlite', 'insights-profiles.sqlite', 'snapshots', 'keys.json', 'api-key-secret', 'demo-seeding', 'sync-state.json', FORMAT_FILE, BACKUP_MARKER, MODELS_DIR]);
 

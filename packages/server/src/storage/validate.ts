@@ -3,7 +3,7 @@
  * record shapes and sizes, objectIDs, partial-update operations, replica rules, settings the engine accepts.
  * Every failure is an `ApiError` (4xx) naming the position and objectID at fault.
  */
-import { parseEmbedders, readRecordVectors, SearchIndex } from '@vitrine/engine';
+import { checkSettingValues, parseEmbedders, readRecordVectors, SearchIndex } from '@vitrine/engine';
 import type { BatchAction, IncomingRecord, IndexSettings, Rule, SearchParams } from '@vitrine/protocol';
 import { randomUUID } from 'node:crypto';
 import type { ServerLimits } from '../config.ts';
@@ -124,6 +124,7 @@ export function validateSettingsPatch(registry: IndexRegistry, indexName: string
   if (facetOrder !== undefined && facetOrder !== null && facetOrder !== '' && facetOrder !== 'count' && facetOrder !== 'alpha') {
     throw createError('INVALID_PARAMETER', 'sortFacetValuesBy', 'must be count or alpha');
   }
+  engineCheck(() => checkSettingValues(patch));
   const entry = registry.get(indexName);
   if ('primary' in patch && patch.primary !== undefined) throw createError('INVALID_PARAMETER', 'primary', 'read-only, set replicas on the primary instead');
   if ('replicas' in patch && patch.replicas !== null) {
@@ -181,6 +182,7 @@ export function checkRuleParams(rule: Rule, position: number, limits: ServerLimi
   try {
     if (count > limits.maxSearchParameters) throw createError('TOO_MANY_PARAMETERS', count, limits.maxSearchParameters);
     validateSearchParams(search, limits);
+    engineCheck(() => checkSettingValues(search));
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) throw createError('INVALID_RULE', position, error.message);
     throw error;
