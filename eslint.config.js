@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
 
 /**
  * The server's layers, bottom to top (docs/ARCHITECTURE.md): a file imports its own layer and those below it,
@@ -33,6 +34,36 @@ const STOREFRONT_LEVELS = [
   [['routing', ['routing.ts']]],
   [['app', ['app']]],
   [['entry points', ['ssr', 'main.tsx', 'index.ts']]],
+];
+/**
+ * The merchant console's layers, bottom to top (packages/console/DESIGN.md): pure helpers, the API seam and
+ * session state, shared components, the screens (one folder each), then the frame and the screen registry.
+ */
+const CONSOLE_SRC = './packages/console/src';
+const CONSOLE_LEVELS = [
+  ['lib', ['lib']],
+  ['api', ['api']],
+  ['shared components', ['shared']],
+  ['screens', ['screens']],
+  ['shell', ['shell', 'screens.ts', 'ConsoleApp.tsx']],
+];
+const inConsole = (paths) => paths.map((path) => `${CONSOLE_SRC}/${path}`);
+/** Each screen is a folder of its own (a new folder is a new zone): it imports no other screen. */
+const CONSOLE_SCREENS = readdirSync(new URL('./packages/console/src/screens', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const consoleZones = [
+  ...CONSOLE_LEVELS.map(([name, paths], i) => ({
+    target: inConsole(paths),
+    from: CONSOLE_LEVELS.slice(i + 1).flatMap(([, above]) => inConsole(above)),
+    message: `The console's ${name} layer imports only its own layer and those below it (packages/console/DESIGN.md).`,
+  })).filter((zone) => zone.from.length > 0),
+  ...CONSOLE_SCREENS.map((screen) => ({
+    target: inConsole([`screens/${screen}`]),
+    from: inConsole(CONSOLE_SCREENS.filter((other) => other !== screen).map((other) => `screens/${other}`)),
+    message: 'A console screen imports no other screen: what two screens share goes to shared/, api/ or lib/.',
+  })),
+  { target: CONSOLE_SRC, from: './packages/storefront', message: 'The console knows nothing of the storefront: the shop hands it its configuration.' },
 ];
 /** How import-x reads the workspace: TypeScript sources parsed as such, packages resolved through node_modules. */
 const importSettings = {
@@ -114,6 +145,33 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    // The merchant console (packages/console/DESIGN.md): lib → api → shared → screens → shell, each screen a
+    // folder that imports no other screen; nothing of the storefront.
+    files: ['packages/console/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: consoleZones }],
+    },
+  },
+  {
+    files: ['packages/console/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    // The shop mounts the console through its package entry only, never a piece of it.
+    files: ['packages/storefront/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@vitrine/console/*', '**/console/src/**'], message: 'The storefront reaches the console only through its entry, @vitrine/console.' }] }],
     },
   },
 );

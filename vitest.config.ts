@@ -45,7 +45,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           execArgv: sourceExecArgv,
-          include: ['packages/storefront/e2e/**/*.e2e.test.ts'],
+          include: ['packages/storefront/e2e/**/*.e2e.test.ts', 'packages/console/e2e/**/*.e2e.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -13,12 +13,19 @@ const ProductPage = lazy(() => import('./ProductPage.tsx'));
 const CartPage = lazy(() => import('./CartPage.tsx'));
 const CheckoutPage = lazy(() => import('./CheckoutPage.tsx'));
 const HelpPage = lazy(() => import('./HelpPage.tsx'));
-// The merchant console (indices, records, import, settings, keys, analytics…): never part of a shopper's page.
-const ConsolePage = lazy(() => import('../console/ConsolePage.tsx'));
+// The merchant console (@vitrine/console): its own layout, never part of a shopper's page.
+const ConsoleApp = lazy(() => import('@vitrine/console'));
 
 export function App() {
-  const { categories } = useServices();
+  const { categories, config } = useServices();
   const page = usePage(categories);
+  if (page.kind === 'console') {
+    return (
+      <Suspense fallback={<p className="vt-loading">Loading the console…</p>}>
+        <ConsoleApp config={config} />
+      </Suspense>
+    );
+  }
   return (
     <>
       <a className="vt-skip" href="#main">

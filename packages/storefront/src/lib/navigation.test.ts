@@ -7,12 +7,13 @@ describe('pageFor', () => {
     expect(pageFor('/c/lighting')).toEqual({ kind: 'search' });
     expect(pageFor('/cart')).toEqual({ kind: 'cart' });
     expect(pageFor('/help')).toEqual({ kind: 'help' });
-    expect(pageFor('/admin/analytics')).toEqual({ kind: 'console', section: 'analytics' });
-    expect(pageFor('/admin/analytics/')).toEqual({ kind: 'console', section: 'analytics' });
-    expect(pageFor('/admin')).toEqual({ kind: 'console', section: 'indices' });
-    expect(pageFor('/admin/synonyms')).toEqual({ kind: 'console', section: 'synonyms' });
+    // The console routes its own screens (and says when it has none at an address).
+    expect(pageFor('/admin/analytics')).toEqual({ kind: 'console' });
+    expect(pageFor('/admin/analytics/')).toEqual({ kind: 'console' });
+    expect(pageFor('/admin')).toEqual({ kind: 'console' });
+    expect(pageFor('/admin/nothing-here')).toEqual({ kind: 'console' });
+    expect(pageFor('/administrator')).toEqual({ kind: 'notFound' });
     expect(pageFor('/search')).toEqual({ kind: 'search' });
-    expect(pageFor('/admin/nothing-here')).toEqual({ kind: 'notFound' });
     expect(pageFor('/nope')).toEqual({ kind: 'notFound' });
     expect(pageFor('/p/desk-lamp-42')).toEqual({ kind: 'product', objectID: '42' });
   });

@@ -15,12 +15,8 @@ export type Page =
   | { kind: 'cart' }
   | { kind: 'checkout' }
   | { kind: 'help' }
-  | { kind: 'console'; section: ConsoleSection }
+  | { kind: 'console' }
   | { kind: 'notFound' };
-
-/** The merchant console's screens, each at `/admin/<section>` (`/admin` alone is the indices list). */
-export const consoleSections = ['indices', 'records', 'import', 'configuration', 'synonyms', 'rules', 'recommend', 'keys', 'analytics', 'activity'] as const;
-export type ConsoleSection = (typeof consoleSections)[number];
 
 const navigateEvent = 'vitrine:navigate';
 
@@ -49,11 +45,8 @@ export function pageFor(pathname: string, categories: CategoryNode[] = []): Page
   if (pathname === '/cart' || pathname === '/cart/') return { kind: 'cart' };
   if (pathname === '/checkout' || pathname === '/checkout/') return { kind: 'checkout' };
   if (pathname === '/help' || pathname === '/help/') return { kind: 'help' };
-  const admin = /^\/admin(?:\/([a-z]+))?\/?$/.exec(pathname);
-  if (admin) {
-    const section = (admin[1] ?? 'indices') as ConsoleSection;
-    if (consoleSections.includes(section)) return { kind: 'console', section };
-  }
+  // Everything under /admin is the merchant console's (@vitrine/console routes its own screens).
+  if (pathname === '/admin' || pathname.startsWith('/admin/')) return { kind: 'console' };
   const objectID = parseProductPath(pathname);
   if (objectID !== undefined) return { kind: 'product', objectID };
   return { kind: 'notFound' };
@@ -69,7 +62,7 @@ export const ServerUrlContext = createContext<URL | null>(null);
 function pageKey(pathname: string, categories: CategoryNode[]): string {
   const page = pageFor(pathname, categories);
   if (page.kind === 'product') return `product:${page.objectID}`;
-  return page.kind === 'console' ? `console:${page.section}` : page.kind;
+  return page.kind;
 }
 
 function subscribe(listener: () => void): () => void {
@@ -90,7 +83,6 @@ export function usePage(categories: CategoryNode[]): Page {
     () => pageKey(serverUrl ? serverUrl.pathname : window.location.pathname, categories),
   );
   if (key.startsWith('product:')) return { kind: 'product', objectID: key.slice('product:'.length) };
-  if (key.startsWith('console:')) return { kind: 'console', section: key.slice('console:'.length) as ConsoleSection };
   return { kind: key } as Page;
 }
 
