@@ -23,7 +23,7 @@ import type { InsightsOptions } from './deps.ts';
 import { facetKeyOf } from './event-filters.ts';
 import { BASKET_ITEMS_CAP } from './pair-counts.ts';
 import { foldPersonal, PERSONAL_FOLD } from './personalization/fold.ts';
-import type { PersonalEntry } from './personalization/fold.ts';
+import type { PersonalCounts } from './personalization/fold.ts';
 
 export const ITEMS_PER_GROUP = 200;
 export const FACETS_PER_GROUP = 50;
@@ -63,7 +63,7 @@ export interface GroupState {
   pa: number | null;
   pk: 0 | 1;
   /** Personalization's counts by event name and target (`personalization/fold.ts`); absent until one. */
-  e?: PersonalEntry[];
+  e?: PersonalCounts;
 }
 
 /** What the fold depends on, besides the caps: a state folded under other values is folded again. */

@@ -24,7 +24,6 @@ import type { PersonalizationStrategy } from '@vitrine/protocol';
 import { DAY_MS } from '../deps.ts';
 import { dayOf } from '../days.ts';
 import type { GroupState } from '../model-groups.ts';
-import { readEntry } from './fold.ts';
 import type { ObjectFacets, ProfileStore, StoredProfile } from './profile-store.ts';
 
 export const HALF_LIFE_DAYS = 7;
@@ -88,18 +87,17 @@ export function deriveProfiles(models: SqliteDatabase, store: ProfileStore, requ
     counts.last = Math.max(counts.last, state.t);
     if (!state.e) continue;
     const decay = 0.5 ** (Math.max(0, today - row.day) / HALF_LIFE_DAYS);
-    for (const [key, count] of state.e) {
-      const entry = readEntry(key);
-      const eventScore = eventScores.get(entry.event);
+    const scoresOf = state.e.n.map((event) => eventScores.get(event));
+    for (const [event, objectID, count] of state.e.o) {
+      const eventScore = scoresOf[event];
       if (eventScore === undefined) continue;
-      const weight = eventScore * count * decay;
-      if (entry.objectID !== undefined) {
-        const objectKey = `${row.index_name}\u0000${entry.objectID}`;
-        if (counts.objects.size < OBJECTS_PER_USER || counts.objects.has(objectKey)) add(counts.objects, objectKey, weight);
-      } else {
-        const facetScore = facetScores.get(entry.attribute!);
-        if (facetScore !== undefined) add(counts.values, `${entry.attribute}\u0000${entry.value}`, weight * facetScore);
-      }
+      const objectKey = `${row.index_name}\u0000${objectID}`;
+      if (counts.objects.size < OBJECTS_PER_USER || counts.objects.has(objectKey)) add(counts.objects, objectKey, eventScore * count * decay);
+    }
+    for (const [event, key, count] of state.e.f) {
+      const eventScore = scoresOf[event];
+      const facetScore = facetScores.get(key.slice(0, key.indexOf('\u0000')));
+      if (eventScore !== undefined && facetScore !== undefined) add(counts.values, key, eventScore * count * decay * facetScore);
     }
   }
   const fresh = store.facetsReader(now - FACETS_TTL_MS);
