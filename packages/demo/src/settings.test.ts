@@ -3,6 +3,10 @@ import { demoReplicaSettings, demoReplicas, demoSettings } from './settings.ts';
 import { generateProducts } from './generate.ts';
 
 describe('demo settings', () => {
+  it('starts with dynamic re-ranking on, learned from the generated history', () => {
+    expect(demoSettings.enableReRanking).toBe(true);
+  });
+
   it('declares every replica it configures, the relevant-sort one as virtual', () => {
     expect(demoSettings.replicas).toEqual([
       demoReplicas.priceAsc,

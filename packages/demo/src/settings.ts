@@ -52,6 +52,8 @@ export const demoSettings: IndexSettings = {
   // Variants of one model share a groupID. `distinct` stays off here: the storefront asks for it per request
   // where one variant per model is wanted.
   attributeForDistinct: 'groupID',
+  // The demo starts with learning on: queries' results re-ranked from its generated history's clicks and purchases.
+  enableReRanking: true,
   replicas: [demoReplicas.priceAsc, demoReplicas.priceDesc, `virtual(${demoReplicas.relevantPriceAsc})`],
 };
 

@@ -13,6 +13,7 @@ import type {
 } from '@vitrine/protocol';
 import type { FilterNode } from './filter/types.ts';
 import type { SearchPersonalization } from '@vitrine/protocol';
+import type { ReRankingInput } from './rank/re-ranking.ts';
 
 /** Per-call options the server adds to a search, beyond the caller's parameters. */
 export interface SearchOptions {
@@ -47,6 +48,8 @@ export interface SearchOptions {
    * the server calls it, the engine never leaves its thread). A `vector` parameter wins over it.
    */
   queryVector?: ArrayLike<number>;
+  /** Dynamic re-ranking: the boosts learned for the search's query (`rank/re-ranking.ts` decides where they apply). */
+  reRanking?: ReRankingInput;
   /** Personalization: the searching user's affinities (`rank/personalization.ts` decides whether they apply). */
   personalization?: SearchPersonalization;
 }

@@ -29,6 +29,7 @@ export { buildFilterNode, andFilterNodes, parseFilterString, filterToString, eva
 // One record against a filter tree, without an index (what a Recommend rule's condition asks of the source item).
 export { recordMatches } from './filter/array-source.ts';
 export { optionalFiltersToNodes } from './filter/lists.ts';
+export type { ReRankingBoost, ReRankingInput } from './rank/re-ranking.ts';
 export type { FilterNode, FilterSource, NumericOperator, FilterLimits, OptionalFilter } from './filter/types.ts';
 export type { DocId } from './structures/ids.ts';
 export { validateRule } from './rules/validate.ts';

@@ -6,6 +6,7 @@ import type { IndexSettings } from '@vitrine/protocol';
 import { createEngineError } from './errors.ts';
 import { parsePath, type AttributePath } from './index/attributes.ts';
 import { parseEmbedders } from './vectors/embedders.ts';
+import { validateReRankingSettings } from './rank/re-ranking.ts';
 import { validatePersonalizationSettings } from './rank/personalization.ts';
 
 /** One searchable attribute path; attributes listed together (`"name,brand"`) share a rank. */
@@ -140,6 +141,7 @@ export function validateSettings(settings: IndexSettings): void {
   parseRanking(settings.ranking);
   parseCustomRanking(settings.customRanking);
   parseEmbedders(settings.embedders);
+  validateReRankingSettings(settings);
   validatePersonalizationSettings(settings);
   if (settings.separatorsToIndex !== undefined && typeof settings.separatorsToIndex !== 'string') {
     throw createEngineError('INVALID_SETTING', 'separatorsToIndex', 'expected a string');

@@ -152,6 +152,11 @@ CREATE TABLE IF NOT EXISTS user_daily (
   index_name TEXT NOT NULL, day INTEGER NOT NULL, tags TEXT NOT NULL, user_token TEXT NOT NULL,
   PRIMARY KEY (index_name, day, tags, user_token)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS position_shown_daily (
+  index_name TEXT NOT NULL, day INTEGER NOT NULL, query TEXT NOT NULL, object_id TEXT NOT NULL, position INTEGER NOT NULL,
+  shown INTEGER NOT NULL DEFAULT 0, clicks INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (index_name, day, query, object_id, position)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS country_daily (
   index_name TEXT NOT NULL, day INTEGER NOT NULL, tags TEXT NOT NULL, country TEXT NOT NULL,
   count INTEGER NOT NULL DEFAULT 0,
@@ -162,7 +167,7 @@ CREATE TABLE IF NOT EXISTS country_daily (
 /** Tables keyed by (index_name, day, …): what retention trims. */
 export const DAILY_TABLES = [
   'query_daily', 'position_daily', 'revenue_daily', 'hit_daily', 'hit_query_daily', 'hit_revenue_daily',
-  'filter_daily', 'noresult_filters_daily', 'user_daily', 'country_daily', 'query_user_daily',
+  'filter_daily', 'noresult_filters_daily', 'user_daily', 'country_daily', 'query_user_daily', 'position_shown_daily',
 ] as const;
 
 /**

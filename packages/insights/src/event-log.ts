@@ -16,6 +16,7 @@
 import type { InsightsDb } from './db.ts';
 import type { SearchLog } from './search-log.ts';
 import type { StoredEvent } from './validate.ts';
+import { BUMP_SHOWN_CLICK, countedPosition } from './reranking/impressions.ts';
 
 const CLICKED = 1;
 const CONVERTED = 2;
@@ -63,6 +64,7 @@ export class EventLog {
   private readonly bumpHit;
   private readonly bumpHitQuery;
   private readonly bumpHitRevenue;
+  private readonly bumpShownClick;
 
   constructor(
     private readonly db: InsightsDb,
@@ -101,6 +103,7 @@ export class EventLog {
       ON CONFLICT (index_name, day, tags, object_id) DO UPDATE SET ${hitUpdate}`);
     this.bumpHitQuery = db.prepare(`INSERT INTO hit_query_daily (index_name, day, tags, query, object_id, clicks, conversions, carts, purchases) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (index_name, day, tags, query, object_id) DO UPDATE SET ${hitUpdate}`);
+    this.bumpShownClick = db.prepare(BUMP_SHOWN_CLICK);
     this.bumpHitRevenue = db.prepare(`INSERT INTO hit_revenue_daily (index_name, day, tags, query, object_id, currency, revenue) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (index_name, day, tags, query, object_id, currency) DO UPDATE SET revenue = revenue + excluded.revenue`);
   }
@@ -181,6 +184,7 @@ export class EventLog {
       const positionSum = positions.reduce((sum, p) => sum + p, 0);
       this.bumpQuery.run(...key, first(CLICKED), indices.length, positionSum, positions.length, 0, 0, 0, 0, 0, 0);
       for (const p of positions) this.bumpPosition.run(...key, positionBucket(p));
+      for (const i of indices) if (countedPosition(event.positions?.[i])) this.bumpShownClick.run(search.index_name, search.day, search.query, event.objectIDs![i], event.positions![i]);
       for (const id of objectIDs) {
         this.bumpHit.run(search.index_name, search.day, search.tags, id, 1, 0, 0, 0);
         this.bumpHitQuery.run(...key, id, 1, 0, 0, 0);

@@ -37,6 +37,12 @@ import { SearchLog } from './search-log.ts';
 import type { SuggestionsReport } from './suggestions.ts';
 import { buildQuerySuggestions } from './suggestions.ts';
 import { validateEvents } from './validate.ts';
+import { buildReRanking } from './reranking/build.ts';
+import { ReRankingModel } from './reranking/model.ts';
+import { readEngagement } from './categorization/engagement.ts';
+import { QueryCategories } from './categorization/model.ts';
+import type { ReRankingInput } from '@vitrine/engine';
+import type { QueryCategorization } from '@vitrine/protocol';
 
 export type { InsightsCaller, InsightsDeps, InsightsOptions, QuerySuggestionsConfig, QuerySuggestionsSource, RecommendAttributes } from './deps.ts';
 export { defaultInsightsOptions } from './deps.ts';
@@ -110,6 +116,15 @@ export interface Insights<C extends InsightsCaller = InsightsCaller> {
   deleteUserEvents(userToken: string): DeleteUserProfileResponse;
   /** Personalization: the strategy, user profiles (built after each model build), a search's affinities. */
   readonly personalization: Personalization;
+  /**
+   * Dynamic re-ranking: the boosts the last model build learned for a search's query (normalised as analytics
+   * does), to hand to the engine with the search; undefined: none. A map lookup.
+   */
+  reRankingFor(indexName: string, query: unknown): ReRankingInput | undefined;
+  /** What the last build's re-ranking model holds: queries with boosts, boosts, pairs scored, click curves. */
+  reRankingStats(): ReturnType<ReRankingModel['stats']>;
+  /** Query categorization: the categories a query leads to (`{}`: none known), from the last build's events. */
+  queryCategorization(indexName: string, query: unknown): QueryCategorization;
   /** `POST /1/indexes/*\/recommendations`, as `caller` may see them (null: an internal call, nothing forced). */
   recommend(body: unknown, caller: C | null): Promise<{ results: RecommendationsResult[] }>;
   /** The Analytics API's reads (`GET /2/...`); `settleSearches()` first for answers that count every search. */
@@ -144,6 +159,8 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
   let models: Models = emptyModels();
   let lastBuild: BuildResult['report'] = { full: false, eventsScanned: 0, readTo: 0, changesTo: 0, ms: 0 };
   const recommender = new Recommender<C>(deps, options, () => models);
+  const reRanking = new ReRankingModel();
+  const categories = new QueryCategories();
   const personalization = new Personalization(db, { modelsFile, profilesFile: join(deps.dataDir, PROFILES_FILE) }, options, {
     getObjects: (indexName, objectIDs) => deps.getObjects(indexName, objectIDs, null),
     now,
@@ -174,6 +191,10 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     buildsRunning--;
     if (closed || !result) return summary();
     models = modelsView(result.packed);
+    reRanking.replace(result.reRanking);
+    categories.refresh(result.engagement, deps.getObjects, options.attributes.categories).catch((error: unknown) => {
+      if (!closing) logError('insights: query categorization failed', error);
+    });
     lastBuild = result.report;
     readTo = Math.max(readTo, result.report.readTo);
     if (buildsRunning === 0) endModelBuild(db, readTo);
@@ -282,7 +303,8 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
         const store = new ModelStore(modelsFile);
         let result: BuildResult;
         try {
-          result = buildModels(db, store, now(), options);
+          const learned = { reRanking: buildReRanking(db, now(), options.modelWindowDays), engagement: readEngagement(db, now(), options.modelWindowDays) };
+          result = { ...buildModels(db, store, now(), options), ...learned };
         } catch (error) {
           afterBuild();
           throw error;
@@ -327,6 +349,9 @@ export function openInsights<C extends InsightsCaller>(deps: InsightsDeps<C>): I
     },
     personalization,
     recommend: (body, caller) => recommender.recommend(body, caller, now),
+    reRankingFor: (indexName, query) => reRanking.boostsFor(indexName, query),
+    reRankingStats: () => reRanking.stats(),
+    queryCategorization: (indexName, query) => categories.lookup(indexName, query),
     analytics,
     settleSearches: () => searchLog.settle(),
     abTests,

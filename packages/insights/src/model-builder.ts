@@ -21,6 +21,8 @@ import type { InsightsDb } from './db.ts';
 import type { InsightsOptions } from './deps.ts';
 import type { PackedModels } from './model-tables.ts';
 import type { BuildReport } from './models.ts';
+import type { ReRankingTables } from './reranking/build.ts';
+import type { EngagementTables } from './categorization/engagement.ts';
 
 /** The thread's module: compiled, or, running from the sources, a shim that registers the TypeScript loader first. */
 const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./model-thread-entry.mjs', import.meta.url) : new URL('./model-thread.js', import.meta.url);
@@ -37,6 +39,10 @@ export interface BuildRequest {
 export interface BuildResult {
   packed: PackedModels;
   report: BuildReport;
+  /** Dynamic re-ranking's boosts (`reranking/build.ts`). */
+  reRanking: ReRankingTables;
+  /** What query categorization learns from (`categorization/engagement.ts`). */
+  engagement: EngagementTables;
 }
 
 export type BuildReply = ({ id: number } & BuildResult) | { id: number; error: string };
@@ -75,7 +81,7 @@ export class ModelBuilder {
         worker.postMessage('stop');
       }
       if ('error' in reply) waiting?.reject(new Error(`model build failed: ${reply.error}`));
-      else waiting?.resolve({ packed: reply.packed, report: reply.report });
+      else waiting?.resolve({ packed: reply.packed, report: reply.report, reRanking: reply.reRanking, engagement: reply.engagement });
     });
     const gone = (error: Error) => {
       if (this.worker !== worker) return;

@@ -9,6 +9,8 @@ import type { InsightsOptions } from './deps.ts';
 import { transferList } from './model-tables.ts';
 import { ModelStore } from './model-store.ts';
 import { buildModels } from './models.ts';
+import { buildReRanking } from './reranking/build.ts';
+import { readEngagement } from './categorization/engagement.ts';
 import type { BuildReply, BuildRequest } from './model-builder.ts';
 
 const port = parentPort!;
@@ -26,7 +28,10 @@ port.on('message', (message: BuildRequest | 'stop') => {
   let reply: BuildReply;
   try {
     const { packed, report } = buildModels(db, store, message.now, message.options as InsightsOptions, { full: message.full });
-    reply = { id: message.id, packed, report };
+    // Dynamic re-ranking's model, from the search log's daily aggregates of the same window (`reranking/build.ts`).
+    const windowDays = (message.options as InsightsOptions).modelWindowDays;
+    const reRanking = buildReRanking(db, message.now, windowDays);
+    reply = { id: message.id, packed, report, reRanking, engagement: readEngagement(db, message.now, windowDays) };
     port.postMessage(reply, transferList(packed));
   } catch (error) {
     reply = { id: message.id, error: error instanceof Error ? error.message : String(error) };

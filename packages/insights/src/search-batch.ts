@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { SearchLogEntry } from '@vitrine/protocol';
 import { appliedFilters, dayOf, tagsKey } from './days.ts';
 import { TOP_HITS_COUNTED } from './search-summary.ts';
+import { addShown } from './reranking/impressions.ts';
 
 const QUERY_ID = /^[0-9a-f]{32}$/;
 const MAX_CONDITIONS_COUNTED = 50;
@@ -57,6 +58,8 @@ export interface QueryRow {
   combos: Map<string, number>;
   /** Who searched it (`suggestionUserOf`), up to MAX_USERS_COUNTED. */
   users: Set<string>;
+  /** Tracked searches' impressions by objectID and position (`reranking/impressions.ts`). */
+  shown: Map<string, number>;
 }
 
 /** The rows of one (index, day, tags): its queries and its hits (`hit_daily`, by objectID). */
@@ -101,6 +104,7 @@ export class Batch {
         filters: new Map(),
         combos: new Map(),
         users: new Set(),
+        shown: new Map(),
       };
       base.queries.set(query, row);
     } else if (ts >= row.nbHitsTs) {
@@ -124,6 +128,7 @@ export class Batch {
       base.hits.add(objectID, tracked);
       row.hits.add(objectID, tracked);
     }
+    if (tracked) addShown(row.shown, entry);
     for (const c of conditions) {
       const id = `${c.attribute}\u0000${c.operator}\u0000${c.value}`;
       const filter = row.filters.get(id);

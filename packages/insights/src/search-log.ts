@@ -24,6 +24,7 @@ import { QuerySequences, type SearchSequence } from './query-sequences.ts';
 import { Batch, isQueryId, MAX_USERS_COUNTED, userOf } from './search-batch.ts';
 import type { BaseRow, QueryRow, TrackedRow } from './search-batch.ts';
 import { compare, stepsInOrder } from './ordered-steps.ts';
+import { shownKey, UPSERT_SHOWN } from './reranking/impressions.ts';
 
 /**
  * Upserts per transaction (and per turn of the event loop) when batches are written in the background, and the
@@ -67,6 +68,7 @@ export class SearchLog {
   private readonly insertQueryUser;
   private readonly insertTracked;
   private readonly upsertCountry;
+  private readonly upsertShown;
 
   /**
    * `aggregationWindowMs`: how long a user's search may be continued by the next (query aggregation,
@@ -109,6 +111,7 @@ export class SearchLog {
       INSERT OR IGNORE INTO query_user_daily (index_name, query, day, user) SELECT @index, @query, @day, @user
       WHERE (SELECT COUNT(*) FROM query_user_daily WHERE index_name = @index AND query = @query AND day = @day) < ${MAX_USERS_COUNTED}`);
     this.insertTracked = db.prepare('INSERT OR IGNORE INTO tracked (query_id, index_name, day, tags, query, flags) VALUES (?, ?, ?, ?, ?, 0)');
+    this.upsertShown = db.prepare(UPSERT_SHOWN);
     this.upsertCountry = db.prepare(`
       INSERT INTO country_daily (index_name, day, tags, country, count) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (index_name, day, tags, country) DO UPDATE SET count = count + excluded.count`);
@@ -319,6 +322,11 @@ export class SearchLog {
     for (const b of bases) {
       for (const row of queriesInOrder.get(b)!) {
         yield* stepsInOrder(row.users.values(), (user) => this.insertQueryUser.run({ index: b.index, query: row.query, day: b.day, user }));
+      }
+    }
+    for (const b of bases) {
+      for (const row of queriesInOrder.get(b)!) {
+        yield* stepsInOrder(row.shown.keys(), (key) => this.upsertShown.run(b.index, b.day, row.query, ...shownKey(key), row.shown.get(key)!));
       }
     }
     for (const b of bases) yield* stepsInOrder(b.countries.keys(), (country) => this.upsertCountry.run(...base(b), country, b.countries.get(country)!));

@@ -8,11 +8,17 @@ import type { ABTestAssignment, SearchLogEntry, SearchParams, SearchResponse } f
 /** How many of a search's first hits count in the top-hits analytics (and so are kept in a summary). */
 export const TOP_HITS_COUNTED = 10;
 
+/** Hits of a tracked search's page whose positions are logged for dynamic re-ranking (impressions). */
+export const POSITIONS_LOGGED = 50;
+
 /** What the search log needs of a search that ran (the first hits only). */
 export interface SearchSummary {
   nbHits: number;
   queryID?: string;
   hits: Array<{ objectID: string }>;
+  /** Tracked searches: the 0-based position of the first hit, and the page's hits after `hits` (re-ranking's impressions). */
+  offset?: number;
+  more?: string[];
 }
 
 /** The search-log entry of a search, from its parameters and response (a convenience for the search routes). */
@@ -30,6 +36,7 @@ export function searchLogEntry(indexName: string, params: SearchParams, response
     numericFilters: params.numericFilters,
     // Only the first hits count in analytics; a 1,000-hit page need not be copied.
     objectIDs: response.hits.slice(0, TOP_HITS_COUNTED).map((hit) => hit.objectID),
+    ...('more' in response && response.more !== undefined ? { hitsOffset: response.offset ?? 0, moreObjectIDs: response.more } : {}),
     analytics: params.analytics !== false && (params.analytics as unknown) !== 'false',
     analyticsTags: Array.isArray(params.analyticsTags) ? params.analyticsTags : undefined,
     timestamp: extra.timestamp,

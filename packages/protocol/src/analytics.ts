@@ -22,6 +22,10 @@ export interface SearchLogEntry {
   numericFilters?: FilterList;
   /** Object IDs of the first hits returned, in order. */
   objectIDs?: string[];
+  /** Tracked searches, for dynamic re-ranking's impressions: the 0-based position of `objectIDs[0]` (a later page's). */
+  hitsOffset?: number;
+  /** Tracked searches: the page's hits after `objectIDs`, in order (up to `POSITIONS_LOGGED` hits in all). */
+  moreObjectIDs?: string[];
   /** `analytics: false` searches are not logged. Default true. */
   analytics?: boolean;
   analyticsTags?: string[];

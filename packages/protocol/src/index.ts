@@ -13,6 +13,7 @@ export type * from './indices.ts';
 export type * from './insights.ts';
 export type * from './analytics.ts';
 export type * from './recommend.ts';
+export type * from './query-categorization.ts';
 export type * from './personalization.ts';
 export type * from './abtests.ts';
 export type * from './rules.ts';

@@ -1,4 +1,5 @@
 /** Shapes shared by search parameters and index settings. */
+import type { SearchExtensions } from './query-categorization.ts';
 export type TypoTolerance = boolean | 'min' | 'strict' | 'true' | 'false';
 export type IgnorePlurals = boolean | string[] | 'true' | 'false';
 export type RemoveWordsIfNoResults = 'none' | 'lastWords' | 'firstWords' | 'allOptional';
@@ -59,6 +60,10 @@ export interface SearchParams {
   enablePersonalization?: boolean;
   enableRules?: boolean;
   enableReRanking?: boolean;
+  /** Restricts dynamic re-ranking to the records these filters match (a filter string, or a list as `facetFilters`). */
+  reRankingApplyFilter?: string | FilterList | null;
+  /** Query categorization: `{ queryCategorization: { enableCategoriesRetrieval, enableAutoFiltering } }`. */
+  extensions?: SearchExtensions;
   ruleContexts?: string[];
   userToken?: string;
   queryType?: QueryType;

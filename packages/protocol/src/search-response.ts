@@ -1,6 +1,7 @@
 import type { IndexRecord } from './records.ts';
 import type { RenderingContent } from './search-params.ts';
 import type { AppliedRule } from './rules.ts';
+import type { QueryCategorization } from './query-categorization.ts';
 import type { PersonalizationRankingInfo } from './personalization.ts';
 
 export type MatchLevel = 'none' | 'partial' | 'full';
@@ -42,6 +43,13 @@ export interface RankingInfo {
   semanticScore?: number;
   /** Hybrid searches: the fused score that orders the hits (weighted reciprocal ranks). */
   hybridScore?: number;
+  /** Dynamic re-ranking placed the hit ahead of the hits it had no boost over (`enableReRanking`). */
+  promotedByReRanking?: boolean;
+  /**
+   * Vitrine's extension: why re-ranking moved the hit. Clicks and conversions of this query's shoppers on it,
+   * the clicks its positions predicted, and the score (engagement over prediction, shrunk towards 1).
+   */
+  reRanking?: { score: number; clicks: number; conversions: number; expectedClicks: number };
 }
 
 export type Hit<T extends IndexRecord = IndexRecord> = T & {
@@ -79,6 +87,8 @@ export interface SearchResponse<T extends IndexRecord = IndexRecord> {
   params: string;
   index?: string;
   queryID?: string;
+  /** Query categorization (`extensions.queryCategorization`), when the search asks for it. */
+  extensions?: { queryCategorization?: QueryCategorization };
   /** Set when an A/B test routed the search (`abtests.ts`). */
   abTestID?: number;
   abTestVariantID?: number;

@@ -1,4 +1,4 @@
-import type { TypoTolerance, IgnorePlurals, RemoveWordsIfNoResults, QueryType, Distinct, RenderingContent } from './search-params.ts';
+import type { TypoTolerance, IgnorePlurals, RemoveWordsIfNoResults, QueryType, Distinct, RenderingContent, FilterList } from './search-params.ts';
 
 /**
  * Index settings, as `GET/PUT /1/indexes/{index}/settings` carry them.
@@ -59,6 +59,15 @@ export interface IndexSettings {
   userData?: unknown;
   /** Personalization by the searching user's affinities (off by default; the `enablePersonalization` parameter wins). */
   enablePersonalization?: boolean;
+  /** Dynamic re-ranking from the shop's events (off by default; searches may turn it off with `enableReRanking: false`). */
+  enableReRanking?: boolean;
+  /** Restricts dynamic re-ranking to the records these filters match (a filter string, or a list as `facetFilters`). */
+  reRankingApplyFilter?: string | FilterList | null;
+  /**
+   * Vitrine's setting: searches of the index boost the category query categorization predicts for their query
+   * (as `extensions.queryCategorization.enableAutoFiltering: true` does per search). Default false.
+   */
+  queryCategorizationAutoFiltering?: boolean;
   /**
    * Vitrine's extension (named as Meilisearch names it): where records' and queries' vectors come from, by
    * embedder name. Records carry theirs in `_vectors: { <name>: number[] }`; searches use them with `vector` and

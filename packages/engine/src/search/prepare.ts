@@ -24,6 +24,7 @@ import type { RankContext, RankRule, OptionalFilter } from '../rank/rule.ts';
 import { computeSortOrder, customOrderFor, extendSortOrder, sortOrderDeps, type CustomOrder } from '../rank/custom-rank.ts';
 import { buildRules } from '../rank/rules/index.ts';
 import { insertPersonalization, personalizationRule } from '../rank/personalization.ts';
+import { reRankedDocs, reRankingRule, withReRanking, type ReRanked } from '../rank/re-ranking.ts';
 import { geoDistance, geoKeyFor } from '../rank/geo-distance.ts';
 import { adjacentPairsFor } from '../index/adjacent-pairs.ts';
 import type { VectorStore } from '../vectors/vector-store.ts';
@@ -54,6 +55,8 @@ export interface PreparedSearch {
   rules: RankRule[];
   context: RankContext;
   customOrder: CustomOrder | null;
+  /** Dynamic re-ranking's boosts that apply to this search (`rank/re-ranking.ts`); null: none. */
+  reRanked: ReRanked | null;
 }
 
 export function prepareSearch(env: SearchEnvironment, params: SearchParams, override: IndexSettings | undefined, extra: SearchOptions | undefined): PreparedSearch {
@@ -190,7 +193,9 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
       ),
     geoKey: geoKeyFor(store, options),
   };
-  const rules = buildRules(options.ranking, context);
+  const reRanked = reRankedDocs(store, env.settings, override, params, extra, matches);
+  const ranked = buildRules(options.ranking, context);
+  const rules = reRanked === null ? ranked : withReRanking(ranked, reRankingRule(reRanked));
   insertPersonalization(rules, personalizationRule(store, env.settings, override, params, extra));
-  return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder };
+  return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder, reRanked };
 }

@@ -71,7 +71,9 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
     const unretrievable = options?.unretrievableFacets === true ? 'u' : '';
     // The query vector a server computed from the query text (a hybrid search): the same text may not always give it.
     const vector = options?.queryVector === undefined ? '' : `\u0001${Array.prototype.join.call(options.queryVector, ',')}`;
-    return `${settings}\u0001${filter}\u0001${retrievedOnly}${unretrievable}\u0001${JSON.stringify(keyed)}${vector}`;
+    // Re-ranking's boosts change with each model build: the same query may be ordered otherwise after one.
+    const boosts = options?.reRanking === undefined ? '' : `\u0002${options.reRanking.boosts.map((b) => `${b.objectID}\u0003${b.score}`).join('\u0003')}`;
+    return `${settings}\u0001${filter}\u0001${retrievedOnly}${unretrievable}\u0001${JSON.stringify(keyed)}${vector}${boosts}`;
   } catch {
     return null;
   }

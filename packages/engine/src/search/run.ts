@@ -25,6 +25,7 @@ import { parseAttributesForFaceting } from '../settings.ts';
 import { terms } from '../tokenize/index.ts';
 import { encodeParams, parseRetrieve, retrieve, type RetrieveSpec } from '../response/retrieve.ts';
 import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './prepare.ts';
+import { reRankingInfo } from '../rank/re-ranking.ts';
 import { personalizationInfo } from '../rank/personalization.ts';
 import { distinctCount, distinctGroups, distinctMatches, distinctPrefix, rankedPrefix, relevantSort } from './select.ts';
 import { geoDistance } from '../rank/geo-distance.ts';
@@ -167,6 +168,7 @@ function rankingInfo(env: SearchEnvironment, prepared: PreparedSearch, doc: numb
     words: textual ? scanner.matchedWordsAt(doc) : 0,
     filters,
     ...(promoted?.has(doc) === true ? { promoted: true } : {}),
+    ...reRankingInfo(prepared.reRanked?.get(doc)),
     ...personalizationInfo(prepared.rules, doc),
   };
 }

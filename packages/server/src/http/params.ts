@@ -31,7 +31,7 @@ const LIST_PARAMS = new Set([
   'alternativesAsExact', 'disableExactOnAttributes',
 ]);
 /** Filters: a string, or a JSON (possibly nested) array. */
-const FILTER_LIST_PARAMS = new Set(['facetFilters', 'numericFilters', 'tagFilters', 'optionalFilters']);
+const FILTER_LIST_PARAMS = new Set(['facetFilters', 'numericFilters', 'tagFilters', 'optionalFilters', 'reRankingApplyFilter']);
 /** Parameters that are booleans or strings (`typoTolerance=min`) or booleans or lists (`ignorePlurals=fr,en`). */
 const BOOLEAN_OR_STRING = new Set(['typoTolerance', 'ignorePlurals', 'removeStopWords', 'distinct']);
 /** Text as typed by the user: never coerced. */

@@ -16,6 +16,7 @@ import { SearchScheduler } from '../search/scheduler.ts';
 import { readAuth } from '../search/reads.ts';
 import { requestParams, withForcedParams } from '../search/run.ts';
 import { routeQueries } from './abtests/routing.ts';
+import { attachLearning } from './learning.ts';
 import { personalizeQueries } from './personalization.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -65,6 +66,8 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
     store.searches.noted();
     // Hybrid searches of a rest embedder: the query text's vector first (cached; a 503 when the embedder fails).
     await queryVectors.embedQueries(store.registry, call.queries);
+    // What the shop learned (re-ranking's boosts, query categorization) goes with each query.
+    attachLearning(call.queries, insights, store.registry);
     personalizeQueries(call.queries, request, insights.personalization, store.registry);
     const began = performance.now();
     const answer: SearchAnswer = threads ? await threads.search(call) : await mainThread.run(call);

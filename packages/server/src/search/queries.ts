@@ -10,11 +10,12 @@
  * size is counted as it grows: past the call's `maxResponseBytes` the call fails with a 400 there and then,
  * with no more work spent on it.
  */
-import type { FilterNode, SteppedSearch } from '@vitrine/engine';
+import type { FilterNode, ReRankingInput, SteppedSearch } from '@vitrine/engine';
 import type { ABTestAssignment, SearchParams, SearchPersonalization, SearchResponse } from '@vitrine/protocol';
 import { createError } from '../errors.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
-import { TOP_HITS_COUNTED } from '@vitrine/insights/search-summary';
+import type { QueryCategorization } from '@vitrine/protocol';
+import { POSITIONS_LOGGED, TOP_HITS_COUNTED } from '@vitrine/insights/search-summary';
 import type { SearchSummary } from '@vitrine/insights/search-summary';
 import { runFacetSearch, runSearchInSteps, type SearchAuth } from './run.ts';
 
@@ -29,6 +30,10 @@ export interface QuerySpec {
   queryVector?: number[];
   /** The A/B test that routed this query (`indexName` is then its variant's), and the index the request named. */
   abTest?: ABTestAssignment & { requestedIndex: string };
+  /** Dynamic re-ranking's boosts for the query (from insights' model, looked up on the main thread). */
+  reRanking?: ReRankingInput;
+  /** Query categorization's answer for the query, when the search asks for it (`extensions.queryCategorization`). */
+  categorization?: QueryCategorization;
   /** The searching user's affinities (from insights' profiles, looked up on the main thread). */
   personalization?: SearchPersonalization;
 }
@@ -192,7 +197,8 @@ export class CallInSteps {
       this.write(JSON.stringify(emptyResult(query.indexName, String(query.params.query ?? ''), Number(query.params.hitsPerPage ?? 20))));
       this.summaries.push(undefined);
     } else {
-      const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth, query.queryVector, query.personalization);
+      const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth, query.queryVector, query.reRanking, query.personalization);
+      if (query.categorization !== undefined) search.response.extensions = { queryCategorization: query.categorization };
       if (search.response.hits.length + search.hitsToBuild <= ONE_STEP_HITS && search.recordBytesToBuild <= ONE_STEP_RECORD_BYTES) {
         search.buildHits(ONE_STEP_HITS);
         this.finishQuery(query, search.response, JSON.stringify(this.withIndex(query, search.response)));
@@ -236,6 +242,8 @@ export class CallInSteps {
       nbHits: response.nbHits,
       ...(response.queryID !== undefined ? { queryID: response.queryID } : {}),
       hits: response.hits.slice(0, TOP_HITS_COUNTED).map((hit) => ({ objectID: hit.objectID })),
+      // Where a tracked search showed its hits: dynamic re-ranking's impressions (clicks can only follow those).
+      ...(response.queryID !== undefined ? { offset: response.page * response.hitsPerPage, more: response.hits.slice(TOP_HITS_COUNTED, POSITIONS_LOGGED).map((hit) => hit.objectID) } : {}),
     });
   }
 

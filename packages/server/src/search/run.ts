@@ -4,7 +4,7 @@
  * engine errors into 400s. Everything here is synchronous, so all queries of one multi-query see the same state.
  */
 import { randomBytes } from 'node:crypto';
-import { withinKeyLimits, type SearchOptions, type SteppedSearch } from '@vitrine/engine';
+import { withinKeyLimits, type ReRankingInput, type SearchOptions, type SteppedSearch } from '@vitrine/engine';
 import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchPersonalization, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { ServerLimits } from '../config.ts';
@@ -80,7 +80,7 @@ export function runSearchInSteps(registry: IndexRegistry, indexName: string, par
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
   // The engine has no clock: rules with validity ranges are judged at the time the search is answered.
-  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000), ...(queryVector === undefined ? {} : { queryVector }), ...(personalization === undefined ? {} : { personalization }) };
+  const options: SearchOptions = { ...engineOptions(auth), nowSeconds: Math.floor(Date.now() / 1000), ...(queryVector === undefined ? {} : { queryVector }), ...(reRanking === undefined ? {} : { reRanking }), ...(personalization === undefined ? {} : { personalization }) };
   const search = engineCheck(() => engine.searchInSteps(params, override, options));
   if (params.clickAnalytics === true) search.response.queryID = newQueryID();
   return search;

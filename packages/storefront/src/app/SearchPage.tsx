@@ -24,6 +24,7 @@ import { NoResults, NoResultsBoundary } from '../components/search/NoResults.tsx
 import { Results, StaleWhileFailing } from '../components/search/Results.tsx';
 import { SearchConfiguration } from '../components/search/SearchConfiguration.tsx';
 import { RuleBanners } from '../components/search/RuleBanners.tsx';
+import { CategorySuggestions } from '../components/search/CategorySuggestions.tsx';
 import { RuleRedirect } from '../components/search/RuleRedirect.tsx';
 import { ScrollRestoration } from '../components/search/ScrollRestoration.tsx';
 import { SearchStatus } from '../components/search/SearchStatus.tsx';
@@ -143,6 +144,7 @@ export function SearchPage() {
           <ActiveFilters />
           <SearchStatus />
           <RuleBanners />
+          <CategorySuggestions />
           <StaleWhileFailing>
             <NoResultsBoundary fallback={<NoResults />}>
               <Results />

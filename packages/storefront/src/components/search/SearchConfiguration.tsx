@@ -9,6 +9,12 @@ import { categoryRuleContext } from '../../lib/rules.ts';
  * `distinct`: variants of one model (records sharing the index's attributeForDistinct, `groupID` in the demo)
  * show once in the results; the product page lists them. Without that setting it changes nothing.
  */
+/**
+ * Query categorization (the server's, or Algolia's when it is on): the "in <category>" links above the results.
+ * A parameter the helper passes on unknown to its types, so spread rather than written as a prop.
+ */
+const categoriesRetrieval = { extensions: { queryCategorization: { enableCategoriesRetrieval: true } } } as Record<string, unknown>;
+
 export function SearchConfiguration() {
   const { indexUiState } = useInstantSearch({ catchError: true });
   const department = indexUiState.hierarchicalMenu?.[categoryAttributes[0]]?.[0];
@@ -17,6 +23,7 @@ export function SearchConfiguration() {
       attributesToSnippet={['description:24']}
       snippetEllipsisText="…"
       distinct
+      {...categoriesRetrieval}
       {...(department ? { ruleContexts: [categoryRuleContext(department)] } : {})}
     />
   );

@@ -1,0 +1,28 @@
+import { useInstantSearch } from 'react-instantsearch';
+import { categoryAttributes } from '../../lib/catalog.ts';
+import { categorySuggestions } from '../../lib/query-categories.ts';
+
+/**
+ * "In <category>" links above the results of a query, from the categories its shoppers went to (the server's
+ * query categorization); a click refines the category menu. Not shown once a category is chosen.
+ */
+export function CategorySuggestions() {
+  const { results, indexUiState, setIndexUiState } = useInstantSearch();
+  const chosen = indexUiState.hierarchicalMenu?.[categoryAttributes[0]];
+  const suggestions = results?.query ? categorySuggestions(results._rawResults?.[0]) : [];
+  if (suggestions.length === 0 || (chosen?.length ?? 0) > 0) return null;
+  return (
+    <nav className="vt-category-suggestions" aria-label="Categories for this search">
+      {suggestions.map(({ path, label }) => (
+        <button
+          key={path.join('/')}
+          type="button"
+          className="vt-category-suggestion"
+          onClick={() => setIndexUiState((previous) => ({ ...previous, page: undefined, hierarchicalMenu: { ...previous.hierarchicalMenu, [categoryAttributes[0]]: path } }))}
+        >
+          “{results.query}” in {label}
+        </button>
+      ))}
+    </nav>
+  );
+}
