@@ -75,7 +75,7 @@ export function runSearch(registry: IndexRegistry, indexName: string, params: Se
  * A search whose hits the caller builds (`SteppedSearch`), a few at a time if it wants. `queryVector`: the query
  * text's vector a rest embedder gave, for a hybrid search.
  */
-export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[], personalization?: SearchPersonalization): SteppedSearch {
+export function runSearchInSteps(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[], reRanking?: ReRankingInput, personalization?: SearchPersonalization): SteppedSearch {
   const entry = findIndex(registry, indexName);
   const engine = registry.engineOf(entry);
   const override = registry.searchSettingsOf(entry);
