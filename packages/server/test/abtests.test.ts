@@ -190,3 +190,33 @@ describe('A/B tests through the official clients', () => {
     await abtesting.deleteABTest({ id: other });
   });
 });
+
+describe('A/B tests with a search thread', () => {
+  it('route searches answered by the thread and count them', { timeout: 60_000 }, async () => {
+    const t = await startTestServer({ config: { searchThreads: 1, insights: { modelRebuildIntervalMs: 0, suggestionsRebuildIntervalMs: 0, searchAggregationMs: 0 } } });
+    try {
+      const hosts = [{ url: t.host, protocol: 'http' as const, accept: 'readWrite' as const }];
+      const admin = algoliasearch(APP_ID, ADMIN_KEY, { hosts });
+      for (const [indexName, customRanking] of [['products', ['desc(stock)']], ['products_cheap', ['asc(price)']]] as const) {
+        await admin.setSettings({ indexName, indexSettings: { ...SETTINGS, customRanking: [...customRanking] } });
+        await admin.saveObjects({ indexName, objects: PRODUCTS, waitForTasks: true });
+      }
+      // The client's timeouts are shorter than a thread's start on a loaded machine.
+      await t.server.app.searchThreads?.whenReady();
+      const abtesting = admin.initAbtesting({ options: { hosts } });
+      const { abTestID } = await abtesting.addABTests({ name: 'Threaded', variants: [{ index: 'products', trafficPercentage: 50 }, { index: 'products_cheap', trafficPercentage: 50 }], endAt: new Date(Date.now() + DAY).toISOString() });
+      const search = algoliasearch(APP_ID, SEARCH_KEY, { hosts });
+      const variants = [];
+      for (let i = 0; i < 10; i++) {
+        const answer = (await search.searchSingleIndex({ indexName: 'products', searchParams: { query: 'oak', userToken: `u${i}` } })) as Record<string, unknown> & { hits: Array<{ objectID: string }> };
+        expect(answer.abTestID).toBe(abTestID);
+        expect(answer.hits[0].objectID).toBe(answer.abTestVariantID === 2 ? 'p4' : 'p3');
+        variants.push(answer.abTestVariantID);
+      }
+      const report = await abtesting.getABTest({ id: abTestID });
+      expect(report.variants.map((variant) => variant.searchCount)).toEqual([1, 2].map((id) => variants.filter((v) => v === id).length));
+    } finally {
+      await t.close();
+    }
+  });
+});
