@@ -206,7 +206,7 @@ describe('A/B tests with a search thread', () => {
       const abtesting = admin.initAbtesting({ options: { hosts } });
       const { abTestID } = await abtesting.addABTests({ name: 'Threaded', variants: [{ index: 'products', trafficPercentage: 50 }, { index: 'products_cheap', trafficPercentage: 50 }], endAt: new Date(Date.now() + DAY).toISOString() });
       const search = algoliasearch(APP_ID, SEARCH_KEY, { hosts });
-      const variants = [];
+      const variants: unknown[] = [];
       for (let i = 0; i < 10; i++) {
         const answer = (await search.searchSingleIndex({ indexName: 'products', searchParams: { query: 'oak', userToken: `u${i}` } })) as Record<string, unknown> & { hits: Array<{ objectID: string }> };
         expect(answer.abTestID).toBe(abTestID);
