@@ -41,7 +41,7 @@ describe('position-bias model', () => {
     expect(strong.boosted).toBe(true);
     // Clicked as its positions predict: score (50 + 5) / (46 + 5) ≈ 1.08, below 1.2.
     expect(judge({ clicks: 50, conversions: 0, expectedClicks: 46 }, 0)).toEqual({ score: 55 / 51, boosted: false });
-    // Score (3 + 5) / (0.5 + 5) ≈ 1.45, but z = 2.5 / √1.5 ≈ 2.04 < 3: could be chance.
+    // Score (3 + 5) / (0.5 + 5) ≈ 1.45, but z = 2.5 / √1.5 ≈ 2.04 < 4: could be chance.
     const lucky = judge({ clicks: 3, conversions: 0, expectedClicks: 0.5 }, 0);
     expect(lucky.score).toBeCloseTo(8 / 5.5, 10);
     expect(lucky.boosted).toBe(false);
@@ -49,5 +49,8 @@ describe('position-bias model', () => {
     const fewClicks = judge({ clicks: 2, conversions: 10, expectedClicks: 0.1 }, 0.5);
     expect(fewClicks.score).toBeCloseTo(27 / 5.2, 10);
     expect(fewClicks.boosted).toBe(false);
+    // z = (10 − 3) / √4 = 3.5: past 3, not past 4.
+    expect(judge({ clicks: 10, conversions: 0, expectedClicks: 3 }, 0).boosted).toBe(false);
+    expect(judge({ clicks: 12, conversions: 0, expectedClicks: 3 }, 0).boosted).toBe(true);
   });
 });
