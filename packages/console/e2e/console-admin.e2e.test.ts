@@ -134,6 +134,8 @@ describe('analytics, activity and rules screens', () => {
 
     await page.getByRole('button', { name: 'New rule', exact: true }).click();
     await pins.last().click();
+    // The form took the pin; its JSON (the advanced mode) says the same.
+    await page.getByRole('button', { name: 'JSON', exact: true }).click();
     const draft = JSON.parse(await page.getByLabel('Rule JSON').inputValue()) as { objectID: string; consequence: { promote: Array<{ objectID: string; position: number }> } };
     expect(draft.consequence.promote).toEqual([{ objectID: last, position: 0 }]);
     await page.getByRole('button', { name: 'Save rule' }).click();

@@ -1,47 +1,58 @@
 /**
- * Rules: list and search, create/edit (as JSON, Algolia's rule format) and delete, with a live preview showing
- * which rules applied (`appliedRules`); clicking Pin or Hide on a preview result adds it to the rule being edited.
- * A server without the Rules API answers 404: the screen says so instead of failing.
+ * Rules: list and search, create/edit with a form (rule-form.ts: query condition, context, filter; pins and
+ * hides picked from the live preview, banner, facet filters and boosts, redirect, validity) or as Algolia's JSON
+ * (the advanced mode, in sync with the form), and delete. The preview shows which rules applied
+ * (`appliedRules`). A server without the Rules API answers 404: the screen says so instead of failing.
  */
 import { useState } from 'react';
 import type { Rule } from 'algoliasearch';
 import { can, describeError, statusOf } from '../../api/access.ts';
 import { useConsole } from '../../api/context.ts';
 import { publish } from '../../api/tasks.ts';
-import { parseRecordJson } from '../../lib/record-json.ts';
 import { RowActions } from '../../shared/confirm.tsx';
 import { Table } from '../../shared/DataTable.tsx';
-import { JsonDraft } from '../../shared/form.tsx';
+import { DraftForm } from '../../shared/DraftForm.tsx';
 import { Preview } from '../../shared/Preview.tsx';
 import { ListToolbar, Screen, Unavailable } from '../../shared/Screen.tsx';
 import { ErrorAlert, OutcomeLine, useAction } from '../../shared/status.tsx';
+import { useFormJsonDraft } from '../../shared/use-form-json.ts';
 import { useLoad } from '../../shared/use-load.ts';
-import { newRule, withResult } from './rule-draft.ts';
+import { withoutServerFields } from '../../lib/canonical.ts';
+import { withResult } from './rule-draft.ts';
+import { emptyRuleForm, formProblem, formToRule, ruleToForm, withPicked } from './rule-form.ts';
+import { RuleFields } from './RuleForm.tsx';
+
+const intro = 'Rules change results for chosen queries: pin, hide, filter or boost, show a banner, redirect.';
+const codec = { toForm: ruleToForm, fromForm: formToRule };
+
+/** One line for the list: when the rule applies. */
+function conditionSummary(rule: Rule): string {
+  const parts = (rule.conditions ?? []).map((condition) =>
+    [condition.anchoring && `${condition.anchoring} “${condition.pattern ?? ''}”`, condition.context && `in ${condition.context}`, condition.filters && `with ${condition.filters}`].filter(Boolean).join(' '),
+  );
+  return parts.join('; ') || 'every search';
+}
 
 export default function RulesScreen() {
   const { client, access, indexName } = useConsole();
   const [query, setQuery] = useState('');
   const [version, setVersion] = useState(0);
   const [load] = useLoad(() => client.searchRules({ indexName, searchRulesParams: { query, hitsPerPage: 100 } }), [client, indexName, query, version]);
-  const [draft, setDraft] = useState<string | undefined>();
+  const [draft, open, openForm] = useFormJsonDraft(codec);
   const [validation, setValidation] = useState('');
   const [previewQuery, setPreviewQuery] = useState('');
   const [outcome, run] = useAction();
   const editable = can(access, 'editSettings');
 
-  if (load.state === 'error' && statusOf(load.error) === 404) {
-    return <Unavailable title="Rules" intro="Rules change results for chosen queries: pin, hide, filter, or add data." what="Rules" endpoints="rules" />;
-  }
+  if (load.state === 'error' && statusOf(load.error) === 404) return <Unavailable title="Rules" intro={intro} what="Rules" endpoints="rules" />;
 
   const save = async () => {
-    if (draft === undefined) return;
-    const parsed = parseRecordJson(draft);
-    if (!parsed.ok || typeof parsed.record.objectID !== 'string') {
-      setValidation(parsed.ok ? 'A rule needs an objectID' : parsed.reason);
-      return;
-    }
-    setValidation('');
-    const rule = parsed.record as unknown as Rule;
+    if (!draft) return;
+    const current = draft.current();
+    const problem = !current.ok ? current.reason : draft.form ? formProblem(draft.form) : typeof current.item.objectID === 'string' && current.item.objectID ? '' : 'A rule needs an objectID.';
+    setValidation(problem);
+    if (!current.ok || problem) return;
+    const rule = current.item;
     const ok = await run({ action: 'change rules', acl: 'editSettings', busy: 'Saving rule…', done: `Rule ${rule.objectID} saved and published.` }, async () => {
       const { taskID } = await client.saveRule({ indexName, objectID: rule.objectID, rule, forwardToReplicas: true });
       await publish(client, indexName, taskID, `Rule ${rule.objectID}`);
@@ -56,30 +67,30 @@ export default function RulesScreen() {
       setVersion((n) => n + 1);
     });
 
-  const addResult = (objectID: string, action: 'pin' | 'hide') => {
-    // A rule started from the preview applies to the query typed there.
-    const current = draft === undefined ? newRule(previewQuery) : parseRecordJson(draft);
-    const rule = 'ok' in current ? (current.ok ? (current.record as unknown as Rule) : undefined) : current;
-    if (!rule) {
-      setValidation('Fix the rule’s JSON before adding results to it.');
-      return;
-    }
-    setDraft(JSON.stringify(withResult(rule, objectID, action), null, 2));
+  /** A rule started from the preview applies to the query typed there. */
+  const newForm = () => emptyRuleForm(`rule-${Date.now()}`, previewQuery);
+
+  const pick = (objectID: string, action: 'pin' | 'hide') => {
+    if (!draft) return openForm(withPicked(newForm(), objectID, action));
+    if (draft.form) return draft.setForm(withPicked(draft.form, objectID, action));
+    const current = draft.current();
+    if (!current.ok) return setValidation('Fix the rule’s JSON before adding results to it.');
+    draft.setText(JSON.stringify(withResult(current.item, objectID, action), null, 2));
   };
 
   return (
-    <Screen title="Rules" intro={`Rules of ${indexName}: for matching queries, pin or hide results, filter, or add data.`}>
+    <Screen title="Rules" intro={`Rules of ${indexName}: for matching queries, pin or hide results, filter or boost, show a banner, redirect.`}>
       {load.state === 'error' && <ErrorAlert message={describeError(load.error, 'read rules', 'settings')} />}
       <OutcomeLine outcome={outcome} />
       <ListToolbar label="Search rules" query={query} onQuery={setQuery}>
         {editable && (
-          <button type="button" onClick={() => setDraft(JSON.stringify(newRule(previewQuery), null, 2))}>
+          <button type="button" onClick={() => openForm(newForm())}>
             New rule
           </button>
         )}
       </ListToolbar>
-      {draft !== undefined && (
-        <JsonDraft title="Rule" label="Rule JSON" value={draft} onChange={setDraft} problem={validation} onSave={() => void save()} onClose={() => setDraft(undefined)} />
+      {draft && (
+        <DraftForm name="Rule" draft={draft} fields={(form, onChange) => <RuleFields form={form} onChange={onChange} />} problem={validation} save={() => void save()} close={() => open(undefined)} cancel="Close" />
       )}
       <div className="vt-console-columns vt-console-columns--wide">
         <Table
@@ -87,12 +98,12 @@ export default function RulesScreen() {
           rows={load.state === 'ready' ? load.value.hits : []}
           rowKey={(rule) => rule.objectID}
           columns={[
-            { label: 'Rule', cell: (rule) => rule.description || rule.objectID },
-            { label: 'Condition', cell: (rule) => (rule.conditions ?? []).map((condition) => `${condition.anchoring ?? ''} “${condition.pattern ?? ''}”`).join('; ') },
+            { label: 'Rule', cell: (rule) => `${rule.description || rule.objectID}${rule.enabled === false ? ' (disabled)' : ''}` },
+            { label: 'Condition', cell: conditionSummary },
             {
               label: 'Actions',
               actions: true,
-              cell: (rule) => editable && <RowActions name={rule.objectID} onEdit={() => setDraft(JSON.stringify(rule, null, 2))} onDelete={() => void remove(rule.objectID)} />,
+              cell: (rule) => editable && <RowActions name={rule.objectID} onEdit={() => open(withoutServerFields(rule))} onDelete={() => void remove(rule.objectID)} />,
             },
           ]}
         />
@@ -107,10 +118,10 @@ export default function RulesScreen() {
             editable
               ? (hit) => (
                   <>
-                    <button type="button" aria-label={`Pin ${hit.objectID}`} onClick={() => addResult(hit.objectID, 'pin')}>
+                    <button type="button" aria-label={`Pin ${hit.objectID}`} onClick={() => pick(hit.objectID, 'pin')}>
                       Pin
                     </button>
-                    <button type="button" aria-label={`Hide ${hit.objectID}`} onClick={() => addResult(hit.objectID, 'hide')}>
+                    <button type="button" aria-label={`Hide ${hit.objectID}`} onClick={() => pick(hit.objectID, 'hide')}>
                       Hide
                     </button>
                   </>
