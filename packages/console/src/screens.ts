@@ -23,6 +23,7 @@ export const screens: ScreenEntry[] = [
   { path: 'rules', label: 'Rules', acl: 'settings', load: () => import('./screens/rules/RulesScreen.tsx') },
   { path: 'recommend', label: 'Recommend rules', acl: 'settings', load: () => import('./screens/recommend-rules/RecommendRulesScreen.tsx') },
   { path: 'keys', label: 'API keys', acl: 'admin', load: () => import('./screens/keys/KeysScreen.tsx') },
+  { path: 'personalization', label: 'Personalization', acl: 'recommendation', load: () => import('./screens/personalization/PersonalizationScreen.tsx') },
   { path: 'analytics', label: 'Analytics', acl: 'analytics', load: () => import('./screens/analytics/AnalyticsScreen.tsx') },
   { path: 'activity', label: 'Activity', acl: null, load: () => import('./screens/activity/ActivityScreen.tsx') },
 ];
