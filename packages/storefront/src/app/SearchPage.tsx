@@ -10,7 +10,7 @@ import {
   InstantSearchSSRProvider,
   SortBy,
   Stats,
-  useInstantSearch,
+  useInstantSearchContext,
 } from 'react-instantsearch';
 import { Header } from '../components/layout/Header.tsx';
 import { ActiveFilters } from '../components/facets/ActiveFilters.tsx';
@@ -50,7 +50,9 @@ function dropdownWanted(url: URL | null): boolean {
 }
 
 function SearchHeader({ dropdown }: { dropdown: DropdownSearch | undefined }) {
-  const { setIndexUiState } = useInstantSearch();
+  // The instance, not `useInstantSearch()`: that renders the header (and the search box) again on every render
+  // of every search, for a logo that only ever resets the state.
+  const search = useInstantSearchContext();
   useEffect(() => {
     // The stock search box doesn't overwrite what is typed while it has focus; after back/forward the query
     // comes from the URL, so let go of the focus and the box shows the restored query.
@@ -62,7 +64,7 @@ function SearchHeader({ dropdown }: { dropdown: DropdownSearch | undefined }) {
     return () => window.removeEventListener('popstate', release);
   }, []);
   return (
-    <Header onHome={() => setIndexUiState({})}>
+    <Header onHome={() => search.mainIndex.setIndexUiState({})}>
       {dropdown ? (
         <SearchCombobox placeholder={searchPlaceholder} dropdown={dropdown} />
       ) : (

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { ReactNode } from 'react';
 import { Hits, InfiniteHits, Pagination, useInstantSearch } from 'react-instantsearch';
 import type { Hit } from 'instantsearch.js';
@@ -11,9 +12,22 @@ import { useViewMode } from './useViewMode.ts';
 // The pages already loaded in the infinite view survive leaving for a product page and coming Back.
 const infiniteHitsCache = createInfiniteHitsSessionStorageCache();
 
-function HitComponent({ hit, sendEvent }: { hit: Hit; sendEvent: SendEventForHits }) {
-  return <ProductHit hit={hit as unknown as Hit<Product>} sendEvent={sendEvent} />;
+type HitProps = { hit: Hit; sendEvent: SendEventForHits };
+
+/** The same hit of the same answer: InstantSearch copies each hit on every render, its fields stay the same objects. */
+function sameHit(previous: HitProps, next: HitProps): boolean {
+  if (previous.sendEvent !== next.sendEvent) return false;
+  const before = previous.hit as Record<string, unknown>;
+  const after = next.hit as Record<string, unknown>;
+  const keys = Object.keys(after);
+  return keys.length === Object.keys(before).length && keys.every((key) => before[key] === after[key]);
 }
+
+// InstantSearch renders every widget again when a search starts (its status turns to loading), with the hits
+// it already shows: those are not rendered again.
+const HitComponent = memo(function HitComponent({ hit, sendEvent }: HitProps) {
+  return <ProductHit hit={hit as unknown as Hit<Product>} sendEvent={sendEvent} />;
+}, sameHit);
 
 /** The result list in the chosen view. */
 export function Results() {

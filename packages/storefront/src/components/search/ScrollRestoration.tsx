@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useInstantSearch } from 'react-instantsearch';
 import { cameByHistory, currentUrl } from '../../lib/navigation.ts';
 import { savedScrollPosition } from '../../lib/scroll-memory.ts';
@@ -12,8 +12,14 @@ const settleMs = 2000;
  * position is applied again whenever the page's height changes (for at most `settleMs`).
  */
 export function ScrollRestoration() {
+  const [y] = useState(() => (cameByHistory() ? savedScrollPosition(currentUrl()) : undefined));
+  // Mounted only when there is a position to restore: following every search's renders costs each keystroke.
+  return y === undefined ? null : <RestoreScroll y={y} />;
+}
+
+function RestoreScroll({ y: saved }: { y: number }) {
   const { results, status } = useInstantSearch({ catchError: true });
-  const target = useRef(cameByHistory() ? savedScrollPosition(currentUrl()) : undefined);
+  const target = useRef<number | undefined>(saved);
 
   useEffect(() => {
     const y = target.current;

@@ -12,7 +12,7 @@
  */
 import { startTransition, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
-import { useInstantSearch } from 'react-instantsearch';
+import { useInstantSearchContext } from 'react-instantsearch';
 import { categoryAttributes, productPath } from '../../lib/catalog.ts';
 import { buildOptions, clampActive, moveActive, optionId } from '../../lib/combobox.ts';
 import type { ComboboxOption } from '../../lib/combobox.ts';
@@ -46,10 +46,12 @@ function useDropdownResults(dropdown: DropdownSearch): DropdownResults {
 }
 
 export function SearchCombobox({ placeholder, dropdown }: { placeholder: string; dropdown: DropdownSearch }) {
-  const { indexUiState, setIndexUiState } = useInstantSearch();
+  // The instance rather than `useInstantSearch()`, which would render the combobox and its options again on
+  // every render of every search (two per keystroke); the box follows the query through `useSearchBox`.
+  const search = useInstantSearchContext();
   const listId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
-  const [typed, setTyped] = useState(indexUiState.query ?? '');
+  const [typed, setTyped] = useState(() => search.mainIndex.getHelper()?.state.query ?? '');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [recent, setRecent] = useState<string[]>(() => readRecentSearches(storage()));
@@ -73,7 +75,7 @@ export function SearchCombobox({ placeholder, dropdown }: { placeholder: string;
     setTyped(option.query);
     setOpen(false);
     setActive(-1);
-    setIndexUiState((previous) => {
+    search.mainIndex.setIndexUiState((previous) => {
       const next = { ...previous, query: option.query, page: undefined };
       if (option.kind === 'category') next.hierarchicalMenu = { ...previous.hierarchicalMenu, [categoryAttributes[0]]: [option.category] };
       return next;
