@@ -25,5 +25,6 @@ export const screens: ScreenEntry[] = [
   { path: 'keys', label: 'API keys', acl: 'admin', load: () => import('./screens/keys/KeysScreen.tsx') },
   { path: 'personalization', label: 'Personalization', acl: 'recommendation', load: () => import('./screens/personalization/PersonalizationScreen.tsx') },
   { path: 'analytics', label: 'Analytics', acl: 'analytics', load: () => import('./screens/analytics/AnalyticsScreen.tsx') },
+  { path: 'abtests', label: 'A/B tests', acl: 'analytics', load: () => import('./screens/abtests/AbTestsScreen.tsx') },
   { path: 'activity', label: 'Activity', acl: null, load: () => import('./screens/activity/ActivityScreen.tsx') },
 ];

@@ -3,7 +3,7 @@
  * the host page hands it (`ConsoleConfig`: the storefront passes its `vitrine.config.json`). The provider is
  * chosen at run time, so the same console works against a Vitrine server (same origin) or hosted Algolia.
  */
-import type { Algoliasearch, RecommendClient } from 'algoliasearch';
+import type { AbtestingClient, Algoliasearch, RecommendClient } from 'algoliasearch';
 import { liteClient } from 'algoliasearch/lite';
 import type { LiteClient } from 'algoliasearch/lite';
 import { createMemoryCache, createNullCache } from '@algolia/client-common';
@@ -63,6 +63,17 @@ export async function createAdminClient(config: ConsoleConfig, page: PageOrigin,
 export function adminRecommendClient(client: AdminClient): RecommendClient {
   const { hosts, timeouts, requestsCache, responsesCache, hostsCache } = client.transporter;
   return client.initRecommend({ options: { authMode: 'WithinHeaders', hosts, timeouts, requestsCache, responsesCache, hostsCache } });
+}
+
+/**
+ * The abtesting client of a console session (`/2/abtests`): Vitrine answers it on its own origin, with the
+ * session's hosts, key, caches and timeouts; hosted Algolia on its analytics host (the US region, as
+ * `analyticsHost`).
+ */
+export function adminAbtestingClient(client: AdminClient, config: ConsoleConfig): AbtestingClient {
+  const { hosts, timeouts, requestsCache, responsesCache, hostsCache } = client.transporter;
+  const options = { authMode: 'WithinHeaders' as const, timeouts, requestsCache, responsesCache, hostsCache };
+  return config.provider === 'vitrine' ? client.initAbtesting({ options: { ...options, hosts } }) : client.initAbtesting({ region: 'us', options });
 }
 
 /** A client with the shop's public search key, as shoppers search (product names for the analytics tables). */
