@@ -41,7 +41,7 @@ describe('console sign-in', () => {
     expect(urls.length).toBeGreaterThan(0);
     expect(urls.filter((url) => url.includes(harness.adminApiKey))).toEqual([]);
     const links = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Indices', 'Records', 'Import', 'Configuration', 'Synonyms', 'Rules', 'Recommend rules', 'API keys', 'Personalization', 'Analytics', 'Activity']);
+    expect(links).toEqual(['Indices', 'Records', 'Import', 'Configuration', 'Embedders', 'Synonyms', 'Rules', 'Recommend rules', 'API keys', 'Personalization', 'Analytics', 'A/B tests', 'Activity']);
     expect(await page.evaluate(() => sessionStorage.getItem('vitrine.admin.apiKey'))).toBe(harness.adminApiKey);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(harness.adminApiKey);
     await page.getByRole('button', { name: 'Sign out' }).click();

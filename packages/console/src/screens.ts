@@ -19,6 +19,7 @@ export const screens: ScreenEntry[] = [
   { path: 'records', label: 'Records', acl: 'search', load: () => import('./screens/records/RecordsScreen.tsx') },
   { path: 'import', label: 'Import', acl: 'addObject', load: () => import('./screens/import/ImportScreen.tsx') },
   { path: 'configuration', label: 'Configuration', acl: 'settings', load: () => import('./screens/configuration/ConfigurationScreen.tsx') },
+  { path: 'embedders', label: 'Embedders', acl: 'settings', load: () => import('./screens/embedders/EmbeddersScreen.tsx') },
   { path: 'synonyms', label: 'Synonyms', acl: 'settings', load: () => import('./screens/synonyms/SynonymsScreen.tsx') },
   { path: 'rules', label: 'Rules', acl: 'settings', load: () => import('./screens/rules/RulesScreen.tsx') },
   { path: 'recommend', label: 'Recommend rules', acl: 'settings', load: () => import('./screens/recommend-rules/RecommendRulesScreen.tsx') },
