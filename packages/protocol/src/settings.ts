@@ -124,6 +124,27 @@ export interface HuggingFaceEmbedder extends DocumentTemplateSettings {
   pooling?: 'useModel' | 'forceMean' | 'forceCls';
 }
 
+/** One embedder as `GET /1/indexes/{index}/embedders` reports it (Vitrine's extension). */
+export interface EmbedderStatus {
+  source: EmbedderSettings['source'];
+  dimensions: number;
+  /** Records holding a vector of this embedder, and those without one. */
+  vectors: number;
+  missing: number;
+  /**
+   * `embedding`: records are being embedded (a round under way or due); `failing`: the last round failed
+   * (waiting to try again), or a local model's last load did; `idle` otherwise.
+   */
+  state: 'idle' | 'embedding' | 'failing';
+  lastError?: string;
+  lastErrorAt?: string;
+}
+
+/** `GET /1/indexes/{index}/embedders`: the index's embedders by name. */
+export interface EmbeddersResponse {
+  embedders: Record<string, EmbedderStatus>;
+}
+
 export interface UserProvidedEmbedder {
   source: 'userProvided';
   /** Numbers per vector (1 to 4,096): every vector of this embedder, record's or query's, has exactly these. */

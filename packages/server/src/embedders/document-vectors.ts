@@ -16,7 +16,7 @@
  * their keywords, and the index's status says why (`GET /1/indexes/{index}/embedders`). A record whose text is
  * empty, or for which the embedder answers a vector of zeros, is skipped until it is written again.
  */
-import type { ComputedEmbedder, EmbedderSettings, IndexSettings } from '@vitrine/protocol';
+import type { ComputedEmbedder, EmbedderSettings, EmbedderStatus, IndexSettings } from '@vitrine/protocol';
 import type { ServerLimits } from '../config.ts';
 import type { Store } from '../storage/store.ts';
 import type { LoggedBatchRequest, Op } from '../storage/ops.ts';
@@ -32,21 +32,6 @@ const ROUND = 40;
 /** Records skipped per embedder at most (empty texts, vectors of zeros): past it, the oldest are tried again. */
 const MAX_SKIPPED = 1000;
 const FIRST_RETRY_MS = 1000;
-
-export interface EmbedderStatus {
-  source: EmbedderSettings['source'];
-  dimensions: number;
-  /** Records holding a vector of this embedder, and those without one. */
-  vectors: number;
-  missing: number;
-  /**
-   * `embedding`: a round under way or due; `failing`: the last round failed (waiting to try again), or a local
-   * model's last load did; `idle` otherwise.
-   */
-  state: 'idle' | 'embedding' | 'failing';
-  lastError?: string;
-  lastErrorAt?: string;
-}
 
 interface Worker {
   running: Promise<void> | null;

@@ -6,23 +6,13 @@
  * endpoint (a 404, as for an index that does not exist): the screen says so.
  */
 import { useEffect } from 'react';
+import type { EmbedderStatus, EmbeddersResponse } from '@vitrine/protocol';
 import { describeError, statusOf } from '../../api/access.ts';
 import { useConsole } from '../../api/context.ts';
 import { Table, type Column } from '../../shared/DataTable.tsx';
 import { Screen } from '../../shared/Screen.tsx';
 import { ErrorAlert } from '../../shared/status.tsx';
 import { lastValue, useLoad } from '../../shared/use-load.ts';
-
-/** One embedder as the server reports it. */
-export interface EmbedderStatus {
-  source: string;
-  dimensions: number;
-  vectors: number;
-  missing: number;
-  state: 'idle' | 'embedding' | 'failing';
-  lastError?: string;
-  lastErrorAt?: string;
-}
 
 type Row = EmbedderStatus & { name: string };
 
@@ -43,7 +33,7 @@ const columns: ReadonlyArray<Column<Row>> = [
 export default function EmbeddersScreen() {
   const { client, indexName } = useConsole();
   const path = `1/indexes/${encodeURIComponent(indexName)}/embedders`;
-  const [loaded, reload] = useLoad(() => client.customGet({ path }) as Promise<{ embedders: Record<string, EmbedderStatus> }>, [client, path]);
+  const [loaded, reload] = useLoad(() => client.customGet({ path }) as unknown as Promise<EmbeddersResponse>, [client, path]);
   const embedders = lastValue(loaded)?.embedders;
   const moving = embedders !== undefined && Object.values(embedders).some((embedder) => embedder.state !== 'idle');
   useEffect(() => {
