@@ -196,7 +196,7 @@ function makeVariant(random: Random, model: Model, sizeIndex: number, colourInde
     color: colours[colourIndex].name,
     free_shipping,
     popularity,
-    image: `/images/products/${leaf.slug}-${colourSlugs[colourIndex]}.png`,
+    image: `/images/products/${leaf.slug}-${colourSlugs[colourIndex]}.svg`,
     slug,
   };
   if (sizeIndex >= 0) product.size = leaf.sizes[sizeIndex];
