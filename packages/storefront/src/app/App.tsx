@@ -46,7 +46,6 @@ export function App() {
                 {page.kind === 'cart' && <CartPage />}
                 {page.kind === 'checkout' && <CheckoutPage />}
                 {page.kind === 'help' && <HelpPage />}
-                {page.kind === 'console' && <ConsolePage section={page.section} />}
                 {page.kind === 'notFound' && <NotFoundPage />}
               </Suspense>
             </PageLoadBoundary>
