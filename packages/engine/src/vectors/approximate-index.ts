@@ -26,7 +26,7 @@ export interface ApproximateOptions {
   rescore: boolean;
 }
 
-export const DEFAULT_APPROXIMATE: ApproximateOptions = { efSearch: 64, exactCodes: 1_000_000, exactShare: 0.02, rescore: true };
+export const DEFAULT_APPROXIMATE: ApproximateOptions = { efSearch: 64, exactCodes: 1_000_000, exactShare: 0.07, rescore: true };
 
 export class ApproximateVectorIndex implements VectorIndex {
   private readonly options: ApproximateOptions;

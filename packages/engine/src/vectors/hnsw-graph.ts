@@ -84,7 +84,8 @@ export class HnswGraph {
   insert(slot: number, vector: Float32Array): void {
     this.ensure(slot + 1);
     if (!this.ownsLinks) this.adoptLinks();
-    if (this.levels[slot] !== 0) this.detach(slot);
+    // A reused slot's layer-0 links are kept after its new ones: they may be the only way to the nodes they reach.
+    const kept = this.levels[slot] !== 0 ? this.detach(slot) : null;
     const level = this.randomLevel();
     this.levels[slot] = level + 1;
     this.links0.data[slot * this.stride0] = 0;
@@ -107,6 +108,9 @@ export class HnswGraph {
       row.array[row.at] = chosen.length;
       for (let i = 0; i < chosen.length; i++) row.array[row.at + 1 + i] = chosen[i].slot;
       for (const { slot: other, sim } of chosen) this.link(other, slot, layer, sim);
+      if (layer === 0 && kept !== null) {
+        for (const other of kept) if (other !== slot && !chosen.some((c) => c.slot === other) && row.array[row.at] < row.capacity) row.array[row.at + 1 + row.array[row.at]++] = other;
+      }
       if (found.count > 0) {
         ep = found.slots[0];
         epSim = found.sims[0];
@@ -272,14 +276,19 @@ export class HnswGraph {
     if (worst > 0) array[at + worst] = to;
   }
 
-  /** Takes a node out before its slot is inserted again; the entry moves to another node if it was this one. */
-  private detach(slot: number): void {
-    const fallback = this.links0.data[slot * this.stride0] > 0 ? this.links0.data[slot * this.stride0 + 1] : -1;
+  /**
+   * Takes a node out before its slot is inserted again (the entry moves to another node if it was this one);
+   * returns its layer-0 links.
+   */
+  private detach(slot: number): Uint32Array {
+    const at = slot * this.stride0;
+    const links = this.links0.data.slice(at + 1, at + 1 + this.links0.data[at]);
+    const fallback = links.length > 0 ? links[0] : -1;
     this.levels[slot] = 0;
     this.upper.delete(slot);
     this.links0.data[slot * this.stride0] = 0;
     this.nodes--;
-    if (this.entry !== slot) return;
+    if (this.entry !== slot) return links;
     this.entry = -1;
     this.maxLevel = 0;
     for (const other of this.upper.keys()) {
@@ -292,6 +301,7 @@ export class HnswGraph {
     if (this.entry < 0 && this.nodes > 0) {
       for (let s = 0; s < this.levels.length; s++) if (this.levels[s] !== 0) this.entry = s;
     }
+    return links;
   }
 
   private randomLevel(): number {
