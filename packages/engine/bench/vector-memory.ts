@@ -1,8 +1,9 @@
 /**
- * What records' vectors cost in the engine as this phase stores them (8-bit codes and scale, plus the float32
- * vector): memory per vector (array buffers and heap, before and after, garbage collected), and the exact
- * search's latency over them, unfiltered and with a filter keeping a tenth. Not the 1M benchmark of the
- * approximate index (`bench:vectors`, next phase): a check of the storage and of the exact search it replaces.
+ * What records' vectors cost in the engine (8-bit codes and scale, the float32 vector, and since the approximate
+ * index its graph): memory per vector (array buffers and heap, before and after, garbage collected), and a
+ * vector search's latency over them through `SearchIndex`, unfiltered and with a filter keeping a tenth (the
+ * approximate index above 10⁶ codes, the exact scan below and for narrow filters). The approximate index against
+ * the exact one and native libraries: `npm run bench:vectors` (`vectors.ts`).
  *
  *   node --conditions=source --import tsx --expose-gc packages/engine/bench/vector-memory.ts [--size 20000] [--dims 384] [--queries 50]
  */
@@ -49,4 +50,4 @@ const time = (params: Record<string, unknown>): string => {
   return `p50 ${times[times.length >> 1].toFixed(1)} ms, p99 ${times[Math.min(times.length - 1, Math.floor(times.length * 0.99))].toFixed(1)} ms`;
 };
 withVectors.setResultCacheBytes(0);
-console.log(`exact search, top 1,000 (paginationLimitedTo): ${time({})}; filtered to a tenth: ${time({ filters: 'brand:b3' })}`);
+console.log(`vector search, top 1,000 (paginationLimitedTo): ${time({})}; filtered to a tenth: ${time({ filters: 'brand:b3' })}`);
