@@ -71,6 +71,7 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     attributeForDistinct: 'groupID',
     customRanking: ['desc(popularity)', 'desc(rating)'],
     attributesToHighlight: [...attributesToHighlight],
+    enableReRanking: true,
   },
   [demoReplicas.priceDesc]: {
     searchableAttributes: [...searchableAttributes],
@@ -79,6 +80,7 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     attributeForDistinct: 'groupID',
     customRanking: ['desc(popularity)', 'desc(rating)'],
     attributesToHighlight: [...attributesToHighlight],
+    enableReRanking: true,
   },
   [demoReplicas.relevantPriceAsc]: {
     customRanking: ['asc(price)'],
