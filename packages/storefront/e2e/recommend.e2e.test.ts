@@ -36,18 +36,31 @@ afterAll(async () => {
   await harness?.close();
 });
 
-/** The first seeded product the history gave bought-together partners (the generator gives most of them some). */
+/**
+ * The first seeded product the history gave bought-together partners (the generator gives most of them some),
+ * once the models built from that history are served: the server answers before its first build ends.
+ */
 async function productWithPartners(): Promise<{ product: Product; together: string[]; related: string[] }> {
-  for (const product of harness.products.slice(0, 50)) {
-    const [together, related] = await recommend([
-      { indexName: 'products', model: 'bought-together', objectID: product.objectID, maxRecommendations: recommendLimits.boughtTogether },
-      { indexName: 'products', model: 'related-products', objectID: product.objectID, maxRecommendations: recommendLimits.related },
-    ]);
-    if (together.hits.length > 0 && related.hits.length > 0) {
-      return { product, together: together.hits.map((hit) => hit.name), related: related.hits.map((hit) => hit.name) };
-    }
-  }
-  throw new Error('the seeded history gave none of the first 50 products a bought-together partner');
+  let found: { product: Product; together: string[]; related: string[] } | null = null;
+  await expect
+    .poll(
+      async () => {
+        for (const product of harness.products.slice(0, 50)) {
+          const [together, related] = await recommend([
+            { indexName: 'products', model: 'bought-together', objectID: product.objectID, maxRecommendations: recommendLimits.boughtTogether },
+            { indexName: 'products', model: 'related-products', objectID: product.objectID, maxRecommendations: recommendLimits.related },
+          ]);
+          if (together.hits.length > 0 && related.hits.length > 0) {
+            found = { product, together: together.hits.map((hit) => hit.name), related: related.hits.map((hit) => hit.name) };
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 30_000, message: 'the seeded history gave none of the first 50 products a bought-together partner' },
+    )
+    .toBe(true);
+  return found!;
 }
 
 async function productByName(name: string): Promise<Product> {
