@@ -9,7 +9,7 @@
  * its documents instead of the vectors. At a million vectors that pass is what an approximate index replaces.
  */
 import type { Bitset } from '../structures/bitset.ts';
-import type { VectorChunk, VectorColumn } from './vector-column.ts';
+import { codesDot, type VectorChunk, type VectorColumn } from './vector-column.ts';
 import type { VectorHit, VectorIndex } from './vector-index.ts';
 
 /** Cosine of two vectors, summed in float64 in index order. */
@@ -83,14 +83,7 @@ export class ExactVectorIndex implements VectorIndex {
     const locals: number[] = [];
     const uppers: number[] = [];
     const visit = (chunk: VectorChunk, local: number): void => {
-      const codes = chunk.codes;
-      let at = local * d;
-      const end = at + d;
-      let dot = 0;
-      let i = 0;
-      for (; at + 3 < end; at += 4, i += 4) dot += q[i] * codes[at] + q[i + 1] * codes[at + 1] + q[i + 2] * codes[at + 2] + q[i + 3] * codes[at + 3];
-      for (; at < end; at++, i++) dot += q[i] * codes[at];
-      const estimate = (dot * chunk.factor[local]) / qNorm;
+      const estimate = (codesDot(q, chunk.codes, local * d, d) * chunk.factor[local]) / qNorm;
       const bound = chunk.bound[local];
       lowers.offer(estimate - bound);
       if (estimate + bound >= lowers.threshold) {

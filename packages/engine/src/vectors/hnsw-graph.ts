@@ -17,7 +17,7 @@ import { GrowableUint32 } from '../structures/growable.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { NodeHeap } from './node-heap.ts';
-import type { VectorColumn } from './vector-column.ts';
+import { codesDot, type VectorColumn } from './vector-column.ts';
 
 export interface GraphShape {
   /** Links per node on upper layers (twice that on layer 0). */
@@ -141,14 +141,7 @@ export class HnswGraph {
     const d = column.dimensions;
     const chunk = column.chunkOf(slot);
     const local = slot - chunk.start;
-    const codes = chunk.codes;
-    let at = local * d;
-    const end = at + d;
-    let dot = 0;
-    let i = 0;
-    for (; at + 3 < end; at += 4, i += 4) dot += q[i] * codes[at] + q[i + 1] * codes[at + 1] + q[i + 2] * codes[at + 2] + q[i + 3] * codes[at + 3];
-    for (; at < end; at++, i++) dot += q[i] * codes[at];
-    return dot * chunk.factor[local];
+    return codesDot(q, chunk.codes, local * d, d) * chunk.factor[local];
   }
 
   /** Estimated cosine of two slots' vectors, from their codes. */
