@@ -2,6 +2,7 @@
  * Vitrine's engine against @orama/orama, minisearch and flexsearch on the same generated catalogue.
  *
  *   npm run bench -- --sizes 100000,1000000 [--queries 500] [--engines vitrine,orama,minisearch,flexsearch]
+ *     (`vitrine+learning`: Vitrine with every search carrying re-ranking boosts and a shopper's affinities)
  *     [--timeout 900]   (seconds per engine and size; an engine past it is reported as timed out)
  *
  * Each engine runs in its own child process (same Node flags), so one engine's heap and garbage never slow
@@ -48,6 +49,8 @@ async function engineNamed(name: string): Promise<BenchEngine> {
   switch (name) {
     case 'vitrine':
       return (await import('./engines/vitrine.ts')).vitrineEngine();
+    case 'vitrine+learning':
+      return (await import('./engines/vitrine.ts')).vitrineEngine({ learning: true });
     case 'orama':
       return (await import('./engines/orama.ts')).oramaEngine();
     case 'minisearch':
@@ -92,6 +95,7 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   await engine.build(generateProducts(size, 1));
   const buildMs = performance.now() - started - generationMs;
   const heapMB = (settle() - before) / 1e6;
+  engine.prepare?.([warm, workload]);
   const run = (workload: Workload, kind: Kind, timed: number[] | null): void => {
     const started = performance.now();
     for (const query of workload[kind]) {
@@ -151,7 +155,7 @@ function printTable(size: number, results: Result[], queries: number): void {
     ...KINDS.flatMap((k) => [fmt(r.latency[k]?.p50), fmt(r.latency[k]?.p99)]),
   ]);
   const vitrine = results.find((r) => r.engine === 'vitrine' && !r.error);
-  const peers = results.filter((r) => r.engine !== 'vitrine' && !r.error);
+  const peers = results.filter((r) => !r.engine.startsWith('vitrine') && !r.error);
   if (vitrine && peers.length > 0) {
     const best = (pick: (r: Result) => number): number => Math.min(...peers.map(pick).filter((v) => !Number.isNaN(v)));
     rows.push([
@@ -160,6 +164,11 @@ function printTable(size: number, results: Result[], queries: number): void {
       fmt(vitrine.heapMB / best((r) => r.heapMB)),
       ...KINDS.flatMap((k) => [fmt(vitrine.latency[k].p50 / best((r) => r.latency[k]?.p50 ?? NaN)), fmt(vitrine.latency[k].p99 / best((r) => r.latency[k]?.p99 ?? NaN))]),
     ]);
+  }
+  // Learning's cost: the same engine, each search carrying re-ranking boosts and a shopper's affinities.
+  const learning = results.find((r) => r.engine === 'vitrine+learning' && !r.error);
+  if (vitrine && learning) {
+    rows.push(['vitrine+learning / vitrine', fmt(learning.buildMs / vitrine.buildMs), fmt(learning.heapMB / vitrine.heapMB), ...KINDS.flatMap((k) => [fmt(learning.latency[k].p50 / vitrine.latency[k].p50), fmt(learning.latency[k].p99 / vitrine.latency[k].p99)])]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

@@ -1,5 +1,5 @@
 import type { Product } from '@vitrine/protocol';
-import type { CategoryQuery, DisjunctiveQuery, FilteredQuery, TextQuery } from '../workload.ts';
+import type { CategoryQuery, DisjunctiveQuery, FilteredQuery, TextQuery, Workload } from '../workload.ts';
 
 /** One engine under test. Each query returns the number of hits it found, as a sanity check across engines. */
 export interface BenchEngine {
@@ -9,6 +9,8 @@ export interface BenchEngine {
    * objects): an engine that needs the documents afterwards keeps them itself, and its memory says so.
    */
   build(products: Iterable<Product>): void | Promise<void>;
+  /** Untimed, after the build, before warming up: what an engine needs to know of the queries it will answer. */
+  prepare?(workloads: Workload[]): void;
   a(query: TextQuery): number;
   b(query: FilteredQuery): number;
   c(query: CategoryQuery): number;

@@ -2,44 +2,63 @@
 import type { Product, SearchParams } from '@vitrine/protocol';
 import { demoSettings } from '@vitrine/demo';
 import { SearchIndex } from '../../src/index.ts';
-import { FACETS, inBatches } from '../workload.ts';
+import type { SearchOptions } from '../../src/api.ts';
+import { FACETS, inBatches, type Workload } from '../workload.ts';
+import { learningFor, type Learning } from './learning.ts';
 import type { BenchEngine } from './types.ts';
 
 const quote = (value: string): string => JSON.stringify(value);
 
-export function vitrineEngine(): BenchEngine {
-  let index = new SearchIndex(demoSettings);
+/**
+ * `learning`: every search also carries what the server hands the engine when a shop learns from its events
+ * (`vitrine+learning` in `npm run bench -- --engines vitrine,vitrine+learning`): re-ranking boosts for its query
+ * and a shopper's affinities (`engines/learning.ts`), so the two rows of a run show what learning costs.
+ */
+export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine {
+  const settings = options.learning ? { ...demoSettings, enableReRanking: true, enablePersonalization: true } : demoSettings;
+  let index = new SearchIndex(settings);
+  let learning: Learning | undefined;
+  const extra = (query: string): SearchOptions | undefined => learning?.next(query);
   return {
-    name: 'vitrine',
+    name: options.learning ? 'vitrine+learning' : 'vitrine',
     build(products: Iterable<Product>) {
-      index = new SearchIndex(demoSettings);
+      index = new SearchIndex(settings);
       // No result cache: the peers have none, and the workload repeats queries (a category page, a query).
       index.setResultCacheBytes(0);
       for (const batch of inBatches(products, 1000)) index.saveObjects(batch);
       // Settle the structures built lazily on the first query after writes (as the server's first query would).
       index.search({ query: '', facets: FACETS });
     },
+    prepare(workloads: Workload[]) {
+      if (options.learning) learning = learningFor(index, workloads);
+    },
     a(q) {
-      return index.search({ query: q.query, hitsPerPage: 20 }).nbHits;
+      return index.search({ query: q.query, hitsPerPage: 20 }, undefined, extra(q.query)).nbHits;
     },
     b(q) {
-      return index.search({
-        query: q.query,
-        hitsPerPage: 20,
-        filters: `(brand:${quote(q.brands[0])} OR brand:${quote(q.brands[1])}) AND price:${q.priceMin} TO ${q.priceMax}`,
-        facets: FACETS,
-      }).nbHits;
+      return index.search(
+        {
+          query: q.query,
+          hitsPerPage: 20,
+          filters: `(brand:${quote(q.brands[0])} OR brand:${quote(q.brands[1])}) AND price:${q.priceMin} TO ${q.priceMax}`,
+          facets: FACETS,
+        },
+        undefined,
+        extra(q.query),
+      ).nbHits;
     },
     c(q) {
-      return index.search({ query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }).nbHits;
+      return index.search({ query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }, undefined, extra('')).nbHits;
     },
     d(q) {
       const brand = q.brands.map((b) => `brand:${b}`);
       const color = [`color:${q.color}`];
       const helper: SearchParams = { attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], hitsPerPage: 0, page: 0, analytics: false, clickAnalytics: false };
-      const main = index.search({ query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS });
-      index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] });
-      index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] });
+      // The server hands learning to every query of a multi-query; the helpers' zero hits make it cheap there.
+      const learned = extra(q.query);
+      const main = index.search({ query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }, undefined, learned);
+      index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learned);
+      index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learned);
       return main.nbHits;
     },
   };
