@@ -97,6 +97,26 @@ describe('personalization criterion', () => {
     }
   });
 
+  it('oracle: an empty query orders hits by score in steps of 101 - impact, then customRanking', () => {
+    // The split path (a tie of more than 1,024 records: a whole catalogue on an empty query) against the
+    // definition, record by record.
+    const affinity = fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1025, max: 3000 }), fc.array(affinity, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 100 }), (count, affinities, impact) => {
+        const all = records(count);
+        const index = indexWith(count);
+        const result = index.search({ query: '', hitsPerPage: 1000, enablePersonalization: true }, undefined, { personalization: { affinities, impact } });
+        const score = (record: IndexRecord): number =>
+          affinities.reduce((sum, [facet, value, points]) => sum + (record[facet] === value ? points : 0), 0);
+        const expected = [...all]
+          .sort((a, b) => Math.floor(score(b) / (101 - impact)) - Math.floor(score(a) / (101 - impact)) || Number(b.popularity) - Number(a.popularity))
+          .map((record) => record.objectID);
+        expect(ids(result.hits)).toEqual(expected.slice(0, 1000));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('property: never changes the hit set, nbHits or facets, never moves a pinned record, keeps secured filters', () => {
     const affinity = fc.tuple(fc.constantFrom('brand', 'color', 'unknown'), fc.constantFrom(...BRANDS, ...COLORS, 'nothing'), fc.integer({ min: 1, max: 100 }));
     fc.assert(

@@ -26,8 +26,12 @@ export const PERSONALIZATION_RULE = 'personalization';
 /** At most this many affinities are read per search (a profile keeps far fewer). */
 const MAX_AFFINITIES = 200;
 
-/** Scores summed per record while splitting a bucket: one buffer for the thread, zeroed again after each use. */
+/**
+ * Scores summed per record while splitting a bucket, and the records touched: buffers of the thread, the scores
+ * zeroed again after each use.
+ */
 let scratch = new Float64Array(0);
+let touched = new Int32Array(0);
 
 export interface PersonalizationRule extends RankRule {
   info(doc: number): PersonalizationRankingInfo;
@@ -63,6 +67,7 @@ export function personalizationRule(
   const step = 101 - impact;
   const sets: Bitset[] = [];
   const scores: number[] = [];
+  let totalScore = 0;
   for (const [facet, value, score] of input.affinities.slice(0, MAX_AFFINITIES)) {
     if (!(score > 0)) continue;
     let set: Bitset;
@@ -76,28 +81,32 @@ export function personalizationRule(
     if (set.isEmpty()) continue;
     sets.push(set);
     scores.push(score);
+    totalScore += score;
   }
   if (sets.length === 0) return null;
-  const any = new Bitset(store.capacity);
-  for (const set of sets) any.or(set);
   const scoreOf = (doc: number): number => {
     let score = 0;
     for (let i = 0; i < sets.length; i++) if (sets[i].has(doc)) score += scores[i];
     return score;
   };
-  const key = (doc: number): number => (any.has(doc) ? -Math.floor(scoreOf(doc) / step) : 0);
+  // `|| 0`: a record without affinity keys 0, not -0.
+  const key = (doc: number): number => -Math.floor(scoreOf(doc) / step) || 0;
   return {
     name: PERSONALIZATION_RULE,
     key,
     /**
      * A large bucket (an empty query ties every record on the textual criteria): each affinity's records in the
      * bucket add their score word by word of the bitsets (no key computed record by record), then the records
-     * with a step of affinity go in one part per key, best first, and the rest in one part, all resolved, for the
-     * next criterion (customRanking's walk): the cost follows the records the affinities name.
+     * with a step of affinity go in one part per key, best first (a counting sort into one array), and the rest
+     * in one part, all resolved, for the next criterion (customRanking's walk): the cost follows the records the
+     * affinities name, and the buffers are the thread's (a search allocates the ordered ids and the parts).
      */
     split(set: Bitset, count: number): BucketPart[] {
-      if (scratch.length < set.capacity) scratch = new Float64Array(set.capacity);
-      const touched: number[] = [];
+      if (scratch.length < set.capacity) {
+        scratch = new Float64Array(set.capacity);
+        touched = new Int32Array(set.capacity);
+      }
+      let touchedCount = 0;
       const words = set.words;
       for (let i = 0; i < sets.length; i++) {
         const other = sets[i].words;
@@ -108,33 +117,51 @@ export function personalizationRule(
           while (bits !== 0) {
             const low = bits & -bits;
             const doc = (w << 5) + (31 - Math.clz32(low));
-            if (scratch[doc] === 0) touched.push(doc);
+            if (scratch[doc] === 0) touched[touchedCount++] = doc;
             scratch[doc] += score;
             bits ^= low;
           }
         }
       }
-      const groups = new Map<number, number[]>();
+      // Steps per record (kept in the scratch until placed), and how many records each step has.
+      const counts = new Int32Array(Math.floor(totalScore / step) + 1);
       let keyed = 0;
-      for (const doc of touched) {
+      for (let t = 0; t < touchedCount; t++) {
+        const doc = touched[t];
         const steps = Math.floor(scratch[doc] / step);
-        scratch[doc] = 0;
+        scratch[doc] = steps;
         if (steps < 1) continue;
-        let group = groups.get(steps);
-        if (!group) groups.set(steps, (group = []));
-        group.push(doc);
+        counts[steps]++;
         keyed++;
       }
-      const parts: BucketPart[] = [...groups].sort((a, b) => b[0] - a[0]).map(([, docs]) => ({ set: () => Bitset.fromIds(set.capacity, docs), count: docs.length, resolved: true }));
+      // Best step first: each step's records in one run of `ordered` (a counting sort).
+      const starts = new Int32Array(counts.length);
+      for (let steps = counts.length - 1, at = 0; steps >= 1; steps--) {
+        starts[steps] = at;
+        at += counts[steps];
+      }
+      const ordered = new Int32Array(keyed);
+      const parts: BucketPart[] = [];
+      for (let steps = counts.length - 1; steps >= 1; steps--) {
+        if (counts[steps] === 0) continue;
+        const run = ordered.subarray(starts[steps], starts[steps] + counts[steps]);
+        parts.push({ set: () => Bitset.fromIds(set.capacity, run), count: run.length, resolved: true });
+      }
+      for (let t = 0; t < touchedCount; t++) {
+        const doc = touched[t];
+        const steps = scratch[doc];
+        scratch[doc] = 0;
+        if (steps >= 1) ordered[starts[steps]++] = doc;
+      }
       const rest = (): Bitset => {
         const others = set.clone();
-        for (const [, docs] of groups) for (const doc of docs) others.delete(doc);
+        for (let i = 0; i < ordered.length; i++) others.delete(ordered[i]);
         return others;
       };
       parts.push({ set: rest, count: count - keyed, resolved: true });
       return parts;
     },
-    info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: any.has(doc) ? scoreOf(doc) : 0 }),
+    info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc) }),
   };
 }
 
