@@ -20,6 +20,7 @@ export type * from './rules.ts';
 export type * from './dictionaries.ts';
 export type * from './logs.ts';
 export type * from './pages.ts';
+export { userTokenCookie } from './pages.ts';
 // Behaviour shared by the importers of the CLI and the console: pure, runs in Node and in browsers.
 export * from './limits.ts';
 export * from './csv-values.ts';

@@ -41,3 +41,10 @@ export interface PageRenderer {
   /** Every indexable path of the shop (home, categories, products), for `sitemap.xml`. */
   sitemapPaths(config: Record<string, unknown>, backend: PageBackend): Promise<string[]>;
 }
+
+/**
+ * The cookie in which the storefront keeps its shopper's anonymous user token (beside its localStorage copy),
+ * so that the server searches a rendered page as that shopper's browser searches afterwards: in their A/B test
+ * variant, personalized. It holds the token alone, and only while the shop's insights are on.
+ */
+export const userTokenCookie = 'vitrine_user';

@@ -58,6 +58,7 @@ import type { RouteDeps } from './routes/deps.ts';
 import { objectReads, searchReads } from './search/in-process.ts';
 import { localReads, type ReadTarget } from './search/reads.ts';
 import { storeBackend } from './pages/backend.ts';
+import { pageSearcher } from './pages/shopper.ts';
 import { registerPages } from './pages/page-routes.ts';
 import type { PageSender } from './pages/page-routes.ts';
 import { loadPageRenderer } from './pages/renderer.ts';
@@ -256,7 +257,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const backendFor = (request: FastifyRequest, origin: string) => {
       const referer = `${origin}${request.url}`;
       const context = authenticator.configuredKeyContext(configuredKey, { ip: request.ip, referer });
-      return context ? storeBackend(deps.store, reads, context, queryVectors) : backend;
+      // Searched with what the shop learned, for this shopper when the page's cookie names them (`pages/shopper.ts`).
+      return storeBackend(deps.store, reads, context ?? authenticator.searchKeyContext(), queryVectors, { searcher: pageSearcher(request), insights: insights! });
     };
     const onCatalogueChange = (listener: () => void) => void deps.store.onApplied(listener);
     pages = await registerPages(app, { renderer: await loadPageRenderer(storefrontRenderer), backend, backendFor, staticRoot, storefrontConfig, onCatalogueChange, publicUrl: deps.config.publicUrl });

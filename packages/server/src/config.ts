@@ -188,7 +188,7 @@ export type SearchObserver = (search: {
   ip: string;
   /** The searcher's country, when a trusted proxy tells it (`http/country.ts`). */
   country?: string;
-  /** The A/B test that sent the search to its variant (`routes/abtests/routing.ts`). */
+  /** The A/B test that sent the search to its variant (`search/learning.ts`). */
   abTest?: ABTestAssignment;
 }) => void;
 

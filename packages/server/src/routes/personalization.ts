@@ -4,16 +4,12 @@
  * (`GET /1/profiles/personalization/{userToken}`) and its deletion (`DELETE /1/profiles/{userToken}`, which
  * deletes the user's events, of every index: the key must reach them all). What they do is `@vitrine/insights`'
  * (`personalization/`).
- *
- * And what a search needs of it (`personalizeQueries`): each query that may be personalized gets the searching
- * user's affinities, looked up here on the main thread (a cached profile, or one row of the profiles file), and
- * carries them to the search thread; the engine applies them (`rank/personalization.ts` of the engine).
+ * What a search needs of it (the searching user's affinities) is attached with the rest of what the shop learned
+ * (`search/learning.ts`).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { parseAttributesForFaceting } from '@vitrine/engine';
-import type { Personalization } from '@vitrine/insights';
 import { requireAllIndexes } from '../auth/authenticate.ts';
-import type { QuerySpec } from '../search/queries.ts';
 import type { IndexRegistry } from '../storage/registry.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -48,26 +44,4 @@ export function personalizationRoutes(api: FastifyInstance, { insights, store }:
     requireAllIndexes(request.auth!);
     return insights.deleteUserEvents(request.params.userToken);
   });
-}
-
-/**
- * Gives each default query that may be personalized (`enablePersonalization` true, or not false and the index's
- * setting on) the searching user's affinities: the query's `userToken`, else the `X-Algolia-UserToken` header.
- */
-export function personalizeQueries(queries: QuerySpec[], request: FastifyRequest, personalization: Personalization, registry: IndexRegistry): void {
-  const header = request.headers['x-algolia-usertoken'];
-  for (const query of queries) {
-    if (query.type !== 'default') continue;
-    const params = query.params;
-    const asked = params.enablePersonalization as unknown;
-    if (asked === false || asked === 'false') continue;
-    if (asked !== true && asked !== 'true') {
-      const entry = registry.get(query.indexName);
-      const override = entry === undefined ? undefined : registry.searchSettingsOf(entry);
-      if ((override?.enablePersonalization ?? entry?.settings.enablePersonalization) !== true) continue;
-    }
-    const userToken = typeof params.userToken === 'string' ? params.userToken : typeof header === 'string' ? header : undefined;
-    const input = personalization.searchInput(userToken);
-    if (input !== undefined) query.personalization = input;
-  }
 }

@@ -15,9 +15,7 @@ import type { QuerySpec, SearchAnswer, SearchCall } from '../search/queries.ts';
 import { SearchScheduler } from '../search/scheduler.ts';
 import { readAuth } from '../search/reads.ts';
 import { requestParams, withForcedParams } from '../search/run.ts';
-import { routeQueries } from './abtests/routing.ts';
-import { attachLearning } from './learning.ts';
-import { personalizeQueries } from './personalization.ts';
+import { withLearning } from '../search/learning.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -66,9 +64,6 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
     store.searches.noted();
     // Hybrid searches of a rest embedder: the query text's vector first (cached; a 503 when the embedder fails).
     await queryVectors.embedQueries(store.registry, call.queries);
-    // What the shop learned (re-ranking's boosts, query categorization) goes with each query.
-    attachLearning(call.queries, insights, store.registry);
-    personalizeQueries(call.queries, request, insights.personalization, store.registry);
     const began = performance.now();
     const answer: SearchAnswer = threads ? await threads.search(call) : await mainThread.run(call);
     searchTimed?.((performance.now() - began) / 1000);
@@ -94,8 +89,15 @@ export function searchRoutes(app: FastifyInstance, { store, limits, onSearch, se
     if (answer.bytes <= JOINED_BYTES) return reply.type(JSON_TYPE).send(Buffer.concat(answer.body, answer.bytes));
     return reply.type(JSON_TYPE).header('content-length', answer.bytes).send(inTurns(answer.body));
   };
-  const searchCall = (request: FastifyRequest, queries: QuerySpec[], strategy: SearchCall['strategy'], withIndex: boolean): SearchCall =>
-    ({ queries: routeQueries(queries, request, insights.abTests, limits), strategy, forcedFilter: null, ...readAuth(request.auth), withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes });
+  /**
+   * The call of a search request: its queries sent to their A/B test's variant, each with what the shop learned
+   * (re-ranking's boosts, query categorization, the user's affinities), as server-rendered pages get them too.
+   */
+  const searchCall = (request: FastifyRequest, queries: QuerySpec[], strategy: SearchCall['strategy'], withIndex: boolean): SearchCall => {
+    const header = request.headers['x-algolia-usertoken'];
+    const searcher = { userToken: typeof header === 'string' ? header : undefined, address: request.ip, auth: request.auth ?? null };
+    return { queries: withLearning(queries, searcher, insights, store.registry, limits), strategy, forcedFilter: null, ...readAuth(request.auth), withIndex, client: request.ip, maxResponseBytes: limits.maxResponseBytes };
+  };
   /** One search as a single-query route answers it: the response alone. */
   const single = (request: FastifyRequest, reply: FastifyReply, indexName: string, params: SearchParams) =>
     execute(request, reply, searchCall(request, [{ indexName, type: 'default', params }], 'none', false));

@@ -9,6 +9,8 @@ import type { IndexRecord, SearchParams, SearchResponse } from '@vitrine/protoco
 import type { AuthContext } from '../auth/authenticate.ts';
 import { validateSearchParams } from '../http/params.ts';
 import type { Store } from '../storage/store.ts';
+import { withLearning, type LearningSource, type Searcher } from './learning.ts';
+import { labelResponse, type QuerySpec } from './queries.ts';
 import { readAuth, type ReadTarget } from './reads.ts';
 import { readObjects, runSearch, withForcedParams } from './run.ts';
 
@@ -33,11 +35,32 @@ export function storeObjects(store: Store, indexName: string, objectIDs: readonl
 /** Makes a search ready as the query routes do before it goes to a thread (`embedders/query-vectors.ts`). */
 export type SearchPreparer = (indexName: string, params: SearchParams) => Promise<{ params: SearchParams; queryVector?: number[] }>;
 
+/** One default query answered by `reads` after `prepare`, with what it carries of learning, labelled as the routes label it. */
+async function readQuery(reads: ReadTarget, query: QuerySpec, auth: AuthContext | null, withIndex: boolean, prepare?: SearchPreparer): Promise<SearchResponse> {
+  const ready = prepare === undefined ? { params: query.params } : await prepare(query.indexName, query.params);
+  const { reRanking, personalization } = query;
+  const response = await reads.read({
+    kind: 'search', indexName: query.indexName, params: ready.params, auth: readAuth(auth),
+    ...(ready.queryVector === undefined ? {} : { queryVector: ready.queryVector }),
+    ...(reRanking === undefined ? {} : { reRanking }),
+    ...(personalization === undefined ? {} : { personalization }),
+  });
+  return labelResponse(query, response, withIndex);
+}
+
 /** `searchStore`, answered by `reads`; `prepare`: the query routes' own step (the index's default hybrid, the query's vector). */
-export async function searchReads(store: Store, reads: ReadTarget, indexName: string, params: SearchParams, auth: AuthContext | null = null, prepare?: SearchPreparer): Promise<SearchResponse> {
-  const checked = checkedParams(store, params, auth);
-  const ready = prepare === undefined ? { params: checked } : await prepare(indexName, checked);
-  return reads.read({ kind: 'search', indexName, params: ready.params, auth: readAuth(auth), ...(ready.queryVector === undefined ? {} : { queryVector: ready.queryVector }) });
+export function searchReads(store: Store, reads: ReadTarget, indexName: string, params: SearchParams, auth: AuthContext | null = null, prepare?: SearchPreparer): Promise<SearchResponse> {
+  return readQuery(reads, { indexName, type: 'default', params: checkedParams(store, params, auth) }, auth, false, prepare);
+}
+
+/**
+ * A multi-query's searches as the query routes make them for `searcher`: checked, sent to their A/B test's
+ * variant with what the shop learned (`withLearning`), made ready (`prepare`), each answered by `reads` and
+ * labelled as a multi-query's results are (the index named, the test and variant, query categorization).
+ */
+export function learnedSearchReads(store: Store, reads: ReadTarget, requests: ReadonlyArray<{ indexName: string; params: SearchParams }>, searcher: Searcher, insights: LearningSource, prepare?: SearchPreparer): Promise<SearchResponse[]> {
+  const queries: QuerySpec[] = requests.map(({ indexName, params }) => ({ indexName, type: 'default', params: checkedParams(store, params, searcher.auth) }));
+  return Promise.all(withLearning(queries, searcher, insights, store.registry, store.limits).map((query) => readQuery(reads, query, searcher.auth, true, prepare)));
 }
 
 /** `storeObjects`, answered by `reads`. */

@@ -100,6 +100,22 @@ function emptyResult(indexName: string, query: string, hitsPerPage: number): Sea
   };
 }
 
+/**
+ * What a default query's response says of how it was answered: the index the request named (`withIndex`: a
+ * multi-query's results name it), the A/B test and variant that answered, query categorization's answer.
+ */
+export function labelResponse(query: QuerySpec, response: SearchResponse, withIndex: boolean): SearchResponse {
+  const { abTest } = query;
+  if (withIndex) response.index = abTest?.requestedIndex ?? query.indexName;
+  if (abTest) {
+    response.abTestID = abTest.abTestID;
+    response.abTestVariantID = abTest.abTestVariantID;
+    if (abTest.requestedIndex !== query.indexName) response.indexUsed = query.indexName;
+  }
+  if (query.categorization !== undefined) response.extensions = { queryCategorization: query.categorization };
+  return response;
+}
+
 /** Answers a call in one go, sharing the thread with nothing (tests, and checks of a replica's state). */
 export function answerSearchCall(registry: IndexRegistry, call: SearchCall): SearchAnswer & { body: string } {
   const steps = new CallInSteps(registry, call);
@@ -198,7 +214,6 @@ export class CallInSteps {
       this.summaries.push(undefined);
     } else {
       const search = runSearchInSteps(this.registry, query.indexName, query.params, this.auth, query.queryVector, query.reRanking, query.personalization);
-      if (query.categorization !== undefined) search.response.extensions = { queryCategorization: query.categorization };
       if (search.response.hits.length + search.hitsToBuild <= ONE_STEP_HITS && search.recordBytesToBuild <= ONE_STEP_RECORD_BYTES) {
         search.buildHits(ONE_STEP_HITS);
         this.finishQuery(query, search.response, JSON.stringify(this.withIndex(query, search.response)));
@@ -223,14 +238,7 @@ export class CallInSteps {
   }
 
   private withIndex(query: QuerySpec, response: SearchResponse): SearchResponse {
-    const { abTest } = query;
-    if (this.call.withIndex) response.index = abTest?.requestedIndex ?? query.indexName;
-    if (abTest) {
-      response.abTestID = abTest.abTestID;
-      response.abTestVariantID = abTest.abTestVariantID;
-      if (abTest.requestedIndex !== query.indexName) response.indexUsed = query.indexName;
-    }
-    return response;
+    return labelResponse(query, response, this.call.withIndex);
   }
 
   /** Writes the end of a default query's response, and notes what the strategy and the search log need. */

@@ -7,7 +7,8 @@
  * reads go to a thread like search calls, as a `ReadCall` that `readIndexes` answers there; without threads they
  * are answered here by the same function.
  */
-import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchResponse } from '@vitrine/protocol';
+import type { ReRankingInput } from '@vitrine/engine';
+import type { BrowseResponse, IndexRecord, SearchForFacetValuesResponse, SearchParams, SearchPersonalization, SearchResponse } from '@vitrine/protocol';
 import type { AuthContext } from '../auth/authenticate.ts';
 import { hasAcl } from '../auth/authenticate.ts';
 import type { IndexEntry, IndexRegistry } from '../storage/registry.ts';
@@ -20,8 +21,11 @@ export type ReadCall =
   | { kind: 'objects'; indexName: string; objectIDs: string[]; auth: ReadAuth }
   | { kind: 'browse'; indexName: string; params: SearchParams & { cursor?: string }; auth: ReadAuth }
   | { kind: 'facets'; indexName: string; facet: string; params: SearchParams; auth: ReadAuth }
-  /** `queryVector`: the query text's vector for a hybrid search (`embedders/query-vectors.ts`). */
-  | { kind: 'search'; indexName: string; params: SearchParams; auth: ReadAuth; queryVector?: number[] }
+  /**
+   * `queryVector`: the query text's vector for a hybrid search (`embedders/query-vectors.ts`); `reRanking` and
+   * `personalization`: what the shop learned, as a search call's query carries it (`learning.ts`).
+   */
+  | { kind: 'search'; indexName: string; params: SearchParams; auth: ReadAuth; queryVector?: number[]; reRanking?: ReRankingInput; personalization?: SearchPersonalization }
   | { kind: 'sizes'; indexNames: string[] }
   /** Records still without a vector of a rest embedder (`embedders/document-vectors.ts`), those in `skip` left out. */
   | { kind: 'vectorless'; indexName: string; embedder: string; limit: number; skip: string[] }
@@ -73,7 +77,7 @@ function answer(registry: IndexRegistry, call: ReadCall): ReadResults[keyof Read
     case 'facets':
       return runFacetSearch(registry, call.indexName, call.facet, call.params, call.auth);
     case 'search':
-      return runSearch(registry, call.indexName, call.params, call.auth, call.queryVector);
+      return runSearch(registry, call.indexName, call.params, call.auth, call.queryVector, call.reRanking, call.personalization);
     case 'vectorless': {
       const engine = registry.get(call.indexName)?.engine;
       const skip = new Set(call.skip);

@@ -65,8 +65,8 @@ function engineOptions(auth: SearchAuth): SearchOptions | undefined {
   return Object.keys(options).length > 0 ? options : undefined;
 }
 
-export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[]): SearchResponse {
-  const search = runSearchInSteps(registry, indexName, params, auth, queryVector);
+export function runSearch(registry: IndexRegistry, indexName: string, params: SearchParams, auth: SearchAuth, queryVector?: number[], reRanking?: ReRankingInput, personalization?: SearchPersonalization): SearchResponse {
+  const search = runSearchInSteps(registry, indexName, params, auth, queryVector, reRanking, personalization);
   search.buildHits(Number.POSITIVE_INFINITY);
   return search.response;
 }
