@@ -78,12 +78,13 @@ export class ExactVectorIndex implements VectorIndex {
     for (let i = 0; i < d; i++) qq += q[i] * q[i];
     const qNorm = Math.sqrt(qq);
     const lowers = new TopLowers(k);
+    const codes = column.arena.bytes;
     // Candidates: (chunk, slot, upper end) of every vector whose upper end reached the threshold when seen.
     const chunksOf: VectorChunk[] = [];
     const locals: number[] = [];
     const uppers: number[] = [];
     const visit = (chunk: VectorChunk, local: number): void => {
-      const estimate = (codesDot(q, chunk.codes, local * d, d) * chunk.factor[local]) / qNorm;
+      const estimate = (codesDot(q, codes, chunk.codesAt + local * d, d) * chunk.factor[local]) / qNorm;
       const bound = chunk.bound[local];
       lowers.offer(estimate - bound);
       if (estimate + bound >= lowers.threshold) {

@@ -16,8 +16,9 @@
 import { GrowableUint32 } from '../structures/growable.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
+import { queryScale } from './code-arena.ts';
 import { NodeHeap } from './node-heap.ts';
-import { codesDot, type VectorColumn } from './vector-column.ts';
+import type { VectorColumn } from './vector-column.ts';
 
 export interface GraphShape {
   /** Links per node on upper layers (twice that on layer 0). */
@@ -57,6 +58,10 @@ export class HnswGraph {
   private seed = 0x9e3779b9;
   private readonly candidates = new NodeHeap(64);
   private readonly results = new NodeHeap(64);
+  /** Where the query being searched is, as 16-bit numbers, in the column's arena (`prepare`). */
+  private readonly queryAt: number;
+  /** The query's numbers times this are the unit query's. */
+  private queryFactor = 0;
   /** Nodes (live or not) in the graph. */
   nodes = 0;
 
@@ -71,6 +76,7 @@ export class HnswGraph {
     this.strideUp = this.m + 1;
     this.mL = 1 / Math.log(shape.m);
     this.links0 = new GrowableUint32(64 * this.stride0);
+    this.queryAt = column.arena.alloc(2 * column.dimensions);
   }
 
   /** Bytes the graph holds per node (layer-0 row, level and visit marks, upper rows on average). */
@@ -96,13 +102,13 @@ export class HnswGraph {
       this.maxLevel = level;
       return;
     }
-    const q = unit(vector);
+    this.prepare(unit(vector));
     let ep = this.entry;
-    let epSim = this.simQuery(q, ep);
-    for (let layer = this.maxLevel; layer > level; layer--) ({ ep, epSim } = this.greedy(q, ep, epSim, layer));
+    let epSim = this.simQuery(ep);
+    for (let layer = this.maxLevel; layer > level; layer--) ({ ep, epSim } = this.greedy(ep, epSim, layer));
     const live = (s: number) => this.column.docAtSlot(s) >= 0;
     for (let layer = Math.min(level, this.maxLevel); layer >= 0; layer--) {
-      const found = this.searchLayer(q, ep, epSim, this.efConstruction, layer, live, slot);
+      const found = this.searchLayer(ep, epSim, this.efConstruction, layer, live, slot);
       const chosen = this.selectNeighbours(found, this.m);
       const row = this.row(slot, layer);
       row.array[row.at] = chosen.length;
@@ -129,19 +135,31 @@ export class HnswGraph {
    */
   search(query: Float64Array, ef: number, accept: (slot: number) => boolean): Found {
     if (this.entry < 0) return { slots: new Int32Array(0), sims: new Float64Array(0), count: 0 };
+    this.prepare(query);
     let ep = this.entry;
-    let epSim = this.simQuery(query, ep);
-    for (let layer = this.maxLevel; layer > 0; layer--) ({ ep, epSim } = this.greedy(query, ep, epSim, layer));
-    return this.searchLayer(query, ep, epSim, ef, 0, accept, -1);
+    let epSim = this.simQuery(ep);
+    for (let layer = this.maxLevel; layer > 0; layer--) ({ ep, epSim } = this.greedy(ep, epSim, layer));
+    return this.searchLayer(ep, epSim, ef, 0, accept, -1);
   }
 
-  /** Estimated cosine of a unit query and a slot's vector, from its codes. */
-  simQuery(q: Float64Array, slot: number): number {
+  /** Writes a unit query into the arena as 16-bit numbers, as fine as `dot16` can sum without overflow. */
+  private prepare(q: Float64Array): void {
+    let max = 0;
+    for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]));
+    const scale = max === 0 ? 0 : queryScale(q.length) / max;
+    const words = this.column.arena.words;
+    const at = this.queryAt >> 1;
+    for (let i = 0; i < q.length; i++) words[at + i] = Math.round(q[i] * scale);
+    this.queryFactor = scale === 0 ? 0 : 1 / scale;
+  }
+
+  /** Estimated cosine of the prepared query and a slot's vector, from its codes. */
+  private simQuery(slot: number): number {
     const column = this.column;
     const d = column.dimensions;
     const chunk = column.chunkOf(slot);
     const local = slot - chunk.start;
-    return codesDot(q, chunk.codes, local * d, d) * chunk.factor[local];
+    return column.arena.dot16(this.queryAt, chunk.codesAt + local * d, d) * chunk.factor[local] * this.queryFactor;
   }
 
   /** Estimated cosine of two slots' vectors, from their codes. */
@@ -152,15 +170,7 @@ export class HnswGraph {
     const cb = column.chunkOf(b);
     const la = a - ca.start;
     const lb = b - cb.start;
-    const x = ca.codes;
-    const y = cb.codes;
-    let i = la * d;
-    let j = lb * d;
-    const end = i + d;
-    let dot = 0;
-    for (; i + 3 < end; i += 4, j += 4) dot += x[i] * y[j] + x[i + 1] * y[j + 1] + x[i + 2] * y[j + 2] + x[i + 3] * y[j + 3];
-    for (; i < end; i++, j++) dot += x[i] * y[j];
-    return dot * ca.factor[la] * cb.factor[lb];
+    return column.arena.dot8(ca.codesAt + la * d, cb.codesAt + lb * d, d) * ca.factor[la] * cb.factor[lb];
   }
 
   /** Where a node's row of a layer is (count, then links). */
@@ -169,7 +179,7 @@ export class HnswGraph {
     return { array: this.upper.get(slot)!, at: (layer - 1) * this.strideUp, capacity: this.m };
   }
 
-  private greedy(q: Float64Array, ep: number, epSim: number, layer: number): { ep: number; epSim: number } {
+  private greedy(ep: number, epSim: number, layer: number): { ep: number; epSim: number } {
     for (let moved = true; moved; ) {
       moved = false;
       if (this.levels[ep] <= layer) break;
@@ -179,7 +189,7 @@ export class HnswGraph {
         const next = array[at + i];
         // A link to a node inserted again at a lower level is stale on this layer.
         if (this.levels[next] <= layer) continue;
-        const sim = this.simQuery(q, next);
+        const sim = this.simQuery(next);
         if (sim > epSim) {
           ep = next;
           epSim = sim;
@@ -190,7 +200,7 @@ export class HnswGraph {
     return { ep, epSim };
   }
 
-  private searchLayer(q: Float64Array, ep: number, epSim: number, ef: number, layer: number, accept: (slot: number) => boolean, exclude: number): Found {
+  private searchLayer(ep: number, epSim: number, ef: number, layer: number, accept: (slot: number) => boolean, exclude: number): Found {
     const visited = this.visited;
     const mark = this.nextEpoch();
     if (exclude >= 0) visited[exclude] = mark;
@@ -213,7 +223,7 @@ export class HnswGraph {
         if (visited[next] === mark) continue;
         visited[next] = mark;
         if (levels[next] <= layer) continue;
-        const nextSim = this.simQuery(q, next);
+        const nextSim = this.simQuery(next);
         if (results.size < ef || nextSim > -results.topKey) {
           candidates.push(next, nextSim);
           if (accept(next)) {

@@ -20,6 +20,7 @@
 import { GrowableUint32 } from '../structures/growable.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
+import { CodeArena } from './code-arena.ts';
 
 /** A free slot's document. */
 const FREE = 0xffffffff;
@@ -37,7 +38,8 @@ export class VectorChunk {
   constructor(
     readonly start: number,
     readonly capacity: number,
-    readonly codes: Int8Array,
+    /** Where the chunk's codes start in its column's arena (`CodeArena.bytes`), a vector every `dimensions`. */
+    readonly codesAt: number,
     readonly full: Float32Array,
     /** `scale / |x|`: the code dot product times this, over |q|, estimates the cosine. */
     readonly factor: Float32Array,
@@ -48,8 +50,8 @@ export class VectorChunk {
     readonly borrowed: boolean,
   ) {}
 
-  static owned(start: number, capacity: number, dimensions: number): VectorChunk {
-    return new VectorChunk(start, capacity, new Int8Array(capacity * dimensions), new Float32Array(capacity * dimensions), new Float32Array(capacity), new Float32Array(capacity), new Uint32Array(capacity).fill(FREE), false);
+  static owned(start: number, capacity: number, dimensions: number, arena: CodeArena): VectorChunk {
+    return new VectorChunk(start, capacity, arena.alloc(capacity * dimensions), new Float32Array(capacity * dimensions), new Float32Array(capacity), new Float32Array(capacity), new Uint32Array(capacity).fill(FREE), false);
   }
 
   docAt(local: number): number {
@@ -57,7 +59,6 @@ export class VectorChunk {
   }
 }
 
-/** Quantises `vector` into `codes` (at `at`); returns the factor and bound of its estimates. */
 /**
  * The dot product of a query with the 8-bit codes of the vector starting at `at` (dimensions `d`), unscaled:
  * multiply by the chunk's factor for the vector's estimate. Unrolled by four (V8 does not vectorise it).
@@ -71,6 +72,7 @@ export function codesDot(q: Float32Array | Float64Array, codes: Int8Array, at: n
   return dot;
 }
 
+/** Quantises `vector` into `codes` (at `at`); returns the factor and bound of its estimates. */
 export function quantise(vector: Float32Array, codes: Int8Array, at: number): { factor: number; bound: number } {
   const n = vector.length;
   let max = 0;
@@ -102,6 +104,8 @@ export class VectorColumn {
   private slotCount = 0;
   /** Documents with a vector. */
   count = 0;
+  /** Every chunk's codes, in WebAssembly memory (`code-arena.ts`). */
+  readonly arena = new CodeArena();
 
   constructor(readonly dimensions: number) {}
 
@@ -132,7 +136,7 @@ export class VectorColumn {
     const local = slot - chunk.start;
     const at = local * this.dimensions;
     chunk.full.set(vector, at);
-    const { factor, bound } = quantise(vector, chunk.codes, at);
+    const { factor, bound } = quantise(vector, this.arena.bytes, chunk.codesAt + at);
     chunk.factor[local] = factor;
     chunk.bound[local] = bound;
     chunk.docs[local] = doc;
@@ -211,7 +215,7 @@ export class VectorColumn {
     if (last === undefined || last.borrowed || last.used === last.capacity) {
       const previous = last === undefined || last.borrowed ? 0 : last.capacity;
       const capacity = Math.min(MAX_CHUNK_SLOTS, Math.max(FIRST_CHUNK_SLOTS, previous * 2));
-      this.chunks.push(VectorChunk.owned(this.slotCount, capacity, this.dimensions));
+      this.chunks.push(VectorChunk.owned(this.slotCount, capacity, this.dimensions, this.arena));
     }
     const chunk = this.chunks[this.chunks.length - 1];
     chunk.used++;
@@ -276,7 +280,18 @@ export class VectorColumn {
           yield new Uint8Array(view.buffer, view.byteOffset + local * width, width);
         }
       };
-    w.u32Pieces(`${prefix}.codes`, align4(n * d), pieces((c) => c.codes, d));
+    const arena = this.arena;
+    // The arena's bytes are read at each piece: a write between two pieces may have grown (replaced) them.
+    // Marked growing so that a loader reads it apart: copied into the arena at load, it leaves a buffer of its
+    // own to the garbage collector, where the file's bytes would have kept it resident.
+    w.u32Pieces(
+      `${prefix}.codes`,
+      align4(n * d),
+      function* () {
+        for (const { chunk, local } of live) yield new Uint8Array(arena.bytes.buffer, chunk.codesAt + local * d, d);
+      },
+      { grows: true },
+    );
     w.u32Pieces(`${prefix}.full`, n * d * 4, pieces((c) => c.full, d * 4));
     w.u32Pieces(`${prefix}.factor`, n * 4, pieces((c) => c.factor, 4));
     w.u32Pieces(`${prefix}.bound`, n * 4, pieces((c) => c.bound, 4));
@@ -297,7 +312,10 @@ export class VectorColumn {
     const bound = words('bound', n);
     const f32 = (values: Uint32Array, length: number) => new Float32Array(values.buffer, values.byteOffset, length);
     const column = new VectorColumn(dimensions);
-    const chunk = new VectorChunk(0, n, new Int8Array(codeWords.buffer, codeWords.byteOffset, n * dimensions), f32(full, n * dimensions), f32(factor, n), f32(bound, n), docs, true);
+    // The codes are copied into the arena (its dot products read only its own memory); the rest stays a view.
+    const codesAt = column.arena.alloc(n * dimensions);
+    column.arena.bytes.set(new Int8Array(codeWords.buffer, codeWords.byteOffset, n * dimensions), codesAt);
+    const chunk = new VectorChunk(0, n, codesAt, f32(full, n * dimensions), f32(factor, n), f32(bound, n), docs, true);
     chunk.used = n;
     column.chunks.push(chunk);
     column.slotCount = n;
