@@ -3,11 +3,12 @@
  * never downloads it) and pointed at the Vitrine server's `/1/events` on the same origin; a config with
  * `insights.useCdn` lets InstantSearch load it from its CDN instead, for hosted Algolia setups that want that.
  *
- * The shopper is identified by an anonymous token kept in localStorage (no cookie), so events from one browser
- * join up across visits without any personal data.
+ * The shopper is identified by an anonymous token kept in localStorage, so events from one browser join up across
+ * visits without any personal data. A first-party cookie (`userTokenCookie`) repeats it for the shop's own server,
+ * so a server-rendered page is searched as this browser's searches are (A/B test variant, personalization).
  */
 import type { InsightsClient } from 'search-insights';
-import type { Product } from '@vitrine/protocol';
+import { userTokenCookie, type Product } from '@vitrine/protocol';
 import type { StorefrontConfig } from './config.ts';
 
 /** The part of InstantSearch's insights event this module reads. */
@@ -47,6 +48,18 @@ export function getOrCreateUserToken(storage: Pick<Storage, 'getItem' | 'setItem
     // Same as above: not persisted, still usable.
   }
   return token;
+}
+
+/**
+ * Repeats the token in a first-party cookie for the shop's server (pages it renders), a year long. Failures
+ * (cookies disabled) only cost the rendered page its personalization.
+ */
+export function shareUserTokenWithServer(token: string, doc: Pick<Document, 'cookie'> | undefined, secure: boolean): void {
+  try {
+    if (doc) doc.cookie = `${userTokenCookie}=${encodeURIComponent(token)}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? '; Secure' : ''}`;
+  } catch {
+    // As for storage: the token still works for this browser's own searches.
+  }
 }
 
 /** One product of an order or cart line, for conversion events. */
@@ -147,6 +160,7 @@ function readQueryIDs(): Record<string, string> {
 export async function createInsights(config: StorefrontConfig, host: string | undefined): Promise<Insights | undefined> {
   if (!config.insights.enabled) return undefined;
   const userToken = getOrCreateUserToken(globalThis.localStorage);
+  shareUserTokenWithServer(userToken, globalThis.document, globalThis.location?.protocol === 'https:');
   const client = config.insights.useCdn
     ? installCdnSnippet()
     : withoutUsageReports((await import('search-insights')).default);
