@@ -1,5 +1,5 @@
 import type { SnippetResultOption } from '@vitrine/protocol';
-import { renderText, renderWhole, type TextMatch } from './text.ts';
+import { renderText, renderWhole, scratchBounds, tokenBounds, type TextMatch } from './text.ts';
 import type { SnippetOptions } from './types.ts';
 import { partitionPoint } from '../structures/binary-search.ts';
 
@@ -9,37 +9,40 @@ import { partitionPoint } from '../structures/binary-search.ts';
  * Returns the index of the window's first token. A sliding window keeps it linear in the number of tokens.
  */
 export function bestWindow(match: TextMatch, size: number): number {
-  const total = match.bounds.length / 2;
-  const { tokenWords } = match;
+  const total = match.tokenCount;
+  const { marks, markWords } = match;
   // Without any match every window ties on everything and the earliest wins.
-  if (total <= size || tokenWords === null) return 0;
-  const counts = new Array<number>(match.wordTotal).fill(0);
-  // Distinct query words and matched tokens inside the window, kept up to date as it slides.
+  if (total <= size || marks === null || markWords === null) return 0;
+  const counts = new Int32Array(match.wordTotal);
+  // Distinct query words and matched tokens inside the window, kept up to date as it slides; `leaving` and
+  // `entering` are the matched tokens (indexes into `markWords`) next to leave and to enter it.
   let distinct = 0;
   let matchedTokens = 0;
-  for (let t = 0; t < size; t++) {
-    const words = tokenWords[t];
-    if (words.length > 0) matchedTokens++;
-    for (const w of words) if (++counts[w] === 1) distinct++;
+  let entering = 0;
+  let leaving = 0;
+  for (; entering < markWords.length && marks[3 * entering] < size; entering++) {
+    matchedTokens++;
+    for (const w of markWords[entering]) if (++counts[w] === 1) distinct++;
   }
-  // Matched token indexes, for the centring tie-break.
-  const matchedIndexes: number[] = [];
-  for (let t = 0; t < total; t++) if (tokenWords[t].length > 0) matchedIndexes.push(t);
   let best = 0;
   let bestDistinct = distinct;
   let bestTokens = matchedTokens;
   for (let start = 1; start + size <= total; start++) {
-    const leaving = tokenWords[start - 1];
-    if (leaving.length > 0) matchedTokens--;
-    for (const w of leaving) if (--counts[w] === 0) distinct--;
-    const entering = tokenWords[start + size - 1];
-    if (entering.length > 0) matchedTokens++;
-    for (const w of entering) if (++counts[w] === 1) distinct++;
+    if (leaving < markWords.length && marks[3 * leaving] === start - 1) {
+      matchedTokens--;
+      for (const w of markWords[leaving]) if (--counts[w] === 0) distinct--;
+      leaving++;
+    }
+    if (entering < markWords.length && marks[3 * entering] === start + size - 1) {
+      matchedTokens++;
+      for (const w of markWords[entering]) if (++counts[w] === 1) distinct++;
+      entering++;
+    }
     if (distinct > bestDistinct || (distinct === bestDistinct && matchedTokens > bestTokens)) {
       best = start;
       bestDistinct = distinct;
       bestTokens = matchedTokens;
-    } else if (distinct === bestDistinct && matchedTokens === bestTokens && bestTokens > 0 && imbalance(matchedIndexes, start, size) < imbalance(matchedIndexes, best, size)) {
+    } else if (distinct === bestDistinct && matchedTokens === bestTokens && bestTokens > 0 && imbalance(marks, start, size) < imbalance(marks, best, size)) {
       best = start;
     }
   }
@@ -47,12 +50,12 @@ export function bestWindow(match: TextMatch, size: number): number {
 }
 
 /** How far the window's matches are from centred: the gap before its first match minus the gap after its last. */
-function imbalance(matchedIndexes: number[], start: number, size: number): number {
+function imbalance(marks: number[], start: number, size: number): number {
   const end = start + size - 1;
-  const firstInside = lowerBound(matchedIndexes, start);
-  const lastInside = lowerBound(matchedIndexes, end + 1) - 1;
+  const firstInside = firstMarkFrom(marks, start);
+  const lastInside = firstMarkFrom(marks, end + 1) - 1;
   if (firstInside > lastInside) return 0;
-  return Math.abs(matchedIndexes[firstInside] - start - (end - matchedIndexes[lastInside]));
+  return Math.abs(marks[3 * firstInside] - start - (end - marks[3 * lastInside]));
 }
 
 const WHITESPACE = /\s/;
@@ -63,12 +66,15 @@ const WHITESPACE = /\s/;
  * never run into it. At the ends of the value nothing is cut, so leading and trailing punctuation stay.
  */
 export function snippetText(match: TextMatch, size: number, options: SnippetOptions): SnippetResultOption {
-  const { bounds, text, matchLevel } = match;
+  const { text, matchLevel } = match;
   const { preTag, postTag, ellipsis } = options;
-  const count = bounds.length / 2;
+  const count = match.tokenCount;
   const words = Math.max(1, Math.floor(size));
   if (count <= words) return { value: renderWhole(match, preTag, postTag), matchLevel };
   const first = bestWindow(match, words);
+  // The analysis keeps only the matched tokens: the cuts need the offsets of the window's edge tokens.
+  tokenBounds(text, options.separatorsToIndex);
+  const bounds = scratchBounds();
   const last = first + words - 1;
   const from = first === 0 ? 0 : bounds[2 * first];
   const to = last === count - 1 ? text.length : bounds[2 * last + 1];
@@ -84,7 +90,7 @@ export function snippetText(match: TextMatch, size: number, options: SnippetOpti
   return { value, matchLevel };
 }
 
-/** First index of a sorted array holding a value ≥ `value`. */
-function lowerBound(sorted: number[], value: number): number {
-  return partitionPoint(0, sorted.length, (i) => sorted[i] < value);
+/** The first matched token (an index into the triples of `marks`) whose token index is ≥ `token`. */
+function firstMarkFrom(marks: number[], token: number): number {
+  return partitionPoint(0, marks.length / 3, (m) => marks[3 * m] < token);
 }

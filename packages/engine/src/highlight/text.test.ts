@@ -2,12 +2,13 @@
  * Properties tested (fast-check, against the tokenizer itself, so a change to its rules shows up here first):
  * - on any ASCII text and any separatorsToIndex, `asciiBounds` finds exactly `tokenize`'s token offsets, and
  *   each term is the token's text in lower case;
- * - on text with a non-ASCII character it gives up (returns false).
+ * - on text with a non-ASCII character it gives up (returns -1);
+ * - `tokenBounds` finds `tokenize`'s token offsets on any text, however many tokens (the scratch grows).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../tokenize/index.ts';
-import { asciiBounds } from './text.ts';
+import { asciiBounds, scratchBounds, tokenBounds } from './text.ts';
 
 const asciiChar = fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code));
 const wordy = fc.constantFrom('a', 'Z', '9', ' ', '-', '+', '#', '_', '.', '\u0000', '\u007f');
@@ -18,10 +19,10 @@ describe('asciiBounds', () => {
   it('finds the tokenizer tokens of ASCII text', () => {
     fc.assert(
       fc.property(asciiText, separators, (text, separatorsToIndex) => {
-        const bounds: number[] = [];
-        expect(asciiBounds(text, separatorsToIndex, bounds)).toBe(true);
+        const count = asciiBounds(text, separatorsToIndex);
         const tokens = tokenize(text, separatorsToIndex);
-        expect(bounds).toEqual(tokens.flatMap((token) => [token.start, token.end]));
+        expect(count).toBe(tokens.length);
+        expect([...scratchBounds().subarray(0, 2 * count)]).toEqual(tokens.flatMap((token) => [token.start, token.end]));
         for (const token of tokens) expect(text.slice(token.start, token.end).toLowerCase()).toBe(token.term);
       }),
       { numRuns: 3000 },
@@ -31,9 +32,22 @@ describe('asciiBounds', () => {
   it('gives up on text with any non-ASCII character', () => {
     fc.assert(
       fc.property(asciiText, fc.constantFrom('é', '\u0080', '日', '𠀀', '\u00a0'), asciiText, (before, odd, after) => {
-        expect(asciiBounds(before + odd + after, '', [])).toBe(false);
+        expect(asciiBounds(before + odd + after, '')).toBe(-1);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('tokenBounds finds the tokenizer tokens of any text', () => {
+    const anyText = fc.oneof(asciiText, fc.string({ maxLength: 40 }), fc.array(fc.constantFrom('é', 'ab ', '日本 ', '𠀀', 'x-y '), { maxLength: 300 }).map((p) => p.join('')));
+    fc.assert(
+      fc.property(anyText, separators, (text, separatorsToIndex) => {
+        const count = tokenBounds(text, separatorsToIndex);
+        const tokens = tokenize(text, separatorsToIndex);
+        expect(count).toBe(tokens.length);
+        expect([...scratchBounds().subarray(0, 2 * count)]).toEqual(tokens.flatMap((token) => [token.start, token.end]));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

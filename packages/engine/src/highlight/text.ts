@@ -1,18 +1,25 @@
 import type { MatchLevel } from '@vitrine/protocol';
 import { forEachToken, normalizeText } from '../tokenize/index.ts';
 import { NO_MATCH, NO_WORDS, type WordMatcher } from './terms.ts';
+import type { HighlightWord } from './types.ts';
 
-/** One string analysed against a query: where its tokens are, which to wrap, and which query words it holds. */
+/**
+ * One string analysed against a query: how many tokens it has, which to wrap, and which query words it holds.
+ * Sparse: only the matched tokens are kept (a page's values have dozens of tokens, of which a few match), so an
+ * analysis allocates next to nothing beyond its own object; the other tokens' offsets are found again
+ * (`tokenBounds`) when a snippet has to cut the value.
+ */
 export interface TextMatch {
   text: string;
-  /** Per token, two entries: its start and end offsets in `text` (end exclusive). */
-  bounds: number[];
+  /** How many tokens `text` has. */
+  tokenCount: number;
   /**
-   * Per token: the end of the range to wrap (it starts at the token's start) or -1, and the indexes of the
-   * query words it matches. Both null when no token matched, the usual case, to spare the arrays.
+   * Per matched token, in order, three numbers: its index among the tokens, its start offset in `text`, and the
+   * end of the range to wrap (which starts at the token's start). Null when no token matched, the usual case.
    */
   marks: number[] | null;
-  tokenWords: number[][] | null;
+  /** Per matched token (a triple of `marks`), the indexes of the query words it matches. Shared arrays: never change them. */
+  markWords: number[][] | null;
   /** How many words the query has. */
   wordTotal: number;
   matchLevel: MatchLevel;
@@ -27,6 +34,7 @@ export interface TextMatch {
 }
 
 const NO_STRINGS: string[] = [];
+const NO_HIGHLIGHT_WORDS: HighlightWord[] = [];
 
 const COMBINING_MARK = /\p{M}/u;
 
@@ -68,102 +76,147 @@ for (let c = 48; c <= 57; c++) WORD[c] = 1;
 for (let c = 65; c <= 90; c++) WORD[c] = 1;
 for (let c = 97; c <= 122; c++) WORD[c] = 1;
 
-/**
- * Appends each token's start and end to `bounds` and returns true, or returns false as soon as a character
- * is not ASCII (`bounds` then holds a partial result the caller must drop).
+/*
+ * Scratch space shared by every analysis (the engine is synchronous, and each search thread has its own copy of
+ * this module): token offsets, and the matches of the value being analysed before they are copied out at their
+ * exact size. Allocating these per value was most of what highlighting allocated per search.
  */
-export function asciiBounds(text: string, separatorsToIndex: string, bounds: number[]): boolean {
+let bounds = new Int32Array(256);
+let matchedScratch = new Uint8Array(16);
+const markScratch: number[] = [];
+const wordsScratch: number[][] = [];
+
+/** Token t of the last `tokenBounds` or `asciiBounds` call spans `scratchBounds()[2t] .. [2t + 1]` (until the next call). */
+export function scratchBounds(): Int32Array {
+  return bounds;
+}
+
+function boundsRoom(count: number): void {
+  if (2 * count + 2 <= bounds.length) return;
+  const grown = new Int32Array(Math.max(2 * count + 2, bounds.length * 2));
+  grown.set(bounds);
+  bounds = grown;
+}
+
+/**
+ * Writes each token's start and end into the scratch bounds and returns how many tokens there are, or returns
+ * -1 as soon as a character is not ASCII (the scratch then holds a partial result).
+ */
+export function asciiBounds(text: string, separatorsToIndex: string): number {
   const n = text.length;
   const separators = separatorsToIndex.length > 0;
   let start = -1;
+  let count = 0;
   for (let i = 0; i < n; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 128) return false;
+    if (code >= 128) return -1;
     const word = WORD[code] === 1 || (separators && separatorsToIndex.includes(text[i]));
     if (word) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      bounds.push(start, i);
+      boundsRoom(count);
+      bounds[2 * count] = start;
+      bounds[2 * count + 1] = i;
+      count++;
       start = -1;
     }
   }
-  if (start >= 0) bounds.push(start, n);
-  return true;
+  if (start >= 0) {
+    boundsRoom(count);
+    bounds[2 * count] = start;
+    bounds[2 * count + 1] = n;
+    count++;
+  }
+  return count;
 }
 
-/** Tokenises and matches `text`; without a matcher (no query words) only the token bounds are found. */
+/** The tokens of any text into the scratch bounds (`scratchBounds`), as `forEachToken` finds them; returns their count. */
+export function tokenBounds(text: string, separatorsToIndex: string): number {
+  const ascii = asciiBounds(text, separatorsToIndex);
+  return ascii >= 0 ? ascii : visitedBounds(text, separatorsToIndex, null);
+}
+
+/** `tokenBounds` through the tokenizer itself (text that is not pure ASCII), each token's term pushed to `terms`. */
+function visitedBounds(text: string, separatorsToIndex: string, terms: string[] | null): number {
+  let count = 0;
+  forEachToken(text, separatorsToIndex, (term, _position, start, end) => {
+    boundsRoom(count);
+    bounds[2 * count] = start;
+    bounds[2 * count + 1] = end;
+    count++;
+    terms?.push(term);
+  });
+  return count;
+}
+
+/** Tokenises and matches `text`; without a matcher (no query words) only the tokens are counted. */
 export function analyseText(text: string, matcher: WordMatcher | null, separatorsToIndex: string): TextMatch {
   // Tokens first, matching after, in a plain loop: cheaper than doing the work inside the visitor. ASCII
   // text is cut without making terms; only tokens that may match get one.
-  let bounds: number[] = [];
   let terms: string[] | null = null;
-  if (!asciiBounds(text, separatorsToIndex, bounds)) {
-    const found: number[] = [];
-    const foundTerms: string[] = [];
-    forEachToken(text, separatorsToIndex, (term, _position, start, end) => {
-      found.push(start, end);
-      foundTerms.push(term);
-    });
-    bounds = found;
-    terms = foundTerms;
+  let count = asciiBounds(text, separatorsToIndex);
+  if (count < 0) {
+    terms = [];
+    count = visitedBounds(text, separatorsToIndex, terms);
   }
-  const count = bounds.length / 2;
-  const words = matcher === null ? [] : matcher.words;
+  const words = matcher === null ? NO_HIGHLIGHT_WORDS : matcher.words;
   const wordTotal = words.length;
-  let marks: number[] | null = null;
-  let tokenWords: number[][] | null = null;
-  let wordMatched: number[] | null = null;
-  let fullyCovered = count > 0;
-  if (matcher !== null && wordTotal > 0) {
-    for (let t = 0; t < count; t++) {
-      const start = bounds[2 * t];
-      const end = bounds[2 * t + 1];
-      let match = NO_MATCH;
-      // An ASCII term has the token's length.
-      let termLength = end - start;
-      if (terms !== null) {
-        match = matcher.match(terms[t]);
-        termLength = terms[t].length;
-      } else if (matcher.mayMatchAscii(text, start, end)) {
-        match = matcher.lookUp(text.slice(start, end).toLowerCase());
-      }
-      if (match.best === 0) {
-        fullyCovered = false;
-        if (marks !== null) {
-          marks.push(-1);
-          tokenWords!.push(NO_WORDS);
-        }
-        continue;
-      }
-      if (marks === null) {
-        // First match: the tokens before it matched nothing.
-        marks = [];
-        tokenWords = [];
-        for (let before = 0; before < t; before++) {
-          marks.push(-1);
-          tokenWords.push(NO_WORDS);
-        }
-        wordMatched = new Array<number>(wordTotal).fill(0);
-      }
-      tokenWords!.push(match.words);
-      for (let i = 0; i < match.words.length; i++) wordMatched![match.words[i]] = 1;
-      if (match.best >= termLength) {
-        marks.push(end);
-      } else {
-        marks.push(start + originalPrefixLength(text.slice(start, end), match.best));
-        fullyCovered = false;
-      }
+  if (matcher === null || wordTotal === 0 || count === 0) return textMatch(text, count, null, null, wordTotal, NO_STRINGS, false);
+  if (matchedScratch.length < wordTotal) matchedScratch = new Uint8Array(Math.max(wordTotal, matchedScratch.length * 2));
+  matchedScratch.fill(0, 0, wordTotal);
+  let marked = 0;
+  let fullyCovered = true;
+  for (let t = 0; t < count; t++) {
+    const start = bounds[2 * t];
+    const end = bounds[2 * t + 1];
+    let match = NO_MATCH;
+    // An ASCII term has the token's length.
+    let termLength = end - start;
+    if (terms !== null) {
+      match = matcher.match(terms[t]);
+      termLength = terms[t].length;
+    } else if (matcher.mayMatchAscii(text, start, end)) {
+      match = matcher.lookUp(text.slice(start, end).toLowerCase());
     }
-  } else {
-    fullyCovered = false;
+    if (match.best === 0) {
+      fullyCovered = false;
+      continue;
+    }
+    for (let i = 0; i < match.words.length; i++) matchedScratch[match.words[i]] = 1;
+    let markEnd = end;
+    if (match.best < termLength) {
+      markEnd = start + originalPrefixLength(text.slice(start, end), match.best);
+      fullyCovered = false;
+    }
+    markScratch[3 * marked] = t;
+    markScratch[3 * marked + 1] = start;
+    markScratch[3 * marked + 2] = markEnd;
+    wordsScratch[marked] = match.words;
+    marked++;
   }
-  let matchedWords = NO_STRINGS;
-  if (wordMatched !== null) {
-    matchedWords = [];
-    for (let w = 0; w < wordTotal; w++) if (wordMatched[w] === 1) matchedWords.push(words[w].original);
-  }
+  if (marked === 0) return textMatch(text, count, null, null, wordTotal, NO_STRINGS, false);
+  // At their exact size, as the copies below (an array grown by pushes allocates room for 17 at its first).
+  let matchedCount = 0;
+  for (let w = 0; w < wordTotal; w++) matchedCount += matchedScratch[w];
+  const matchedWords = new Array<string>(matchedCount);
+  for (let w = 0, m = 0; w < wordTotal; w++) if (matchedScratch[w] === 1) matchedWords[m++] = words[w].original;
+  const markWords = wordsScratch.slice(0, marked);
+  // The scratch must not keep a finished page's word arrays alive.
+  for (let m = 0; m < marked; m++) wordsScratch[m] = NO_WORDS;
+  return textMatch(text, count, markScratch.slice(0, 3 * marked), markWords, wordTotal, matchedWords, fullyCovered);
+}
+
+function textMatch(
+  text: string,
+  tokenCount: number,
+  marks: number[] | null,
+  markWords: number[][] | null,
+  wordTotal: number,
+  matchedWords: string[],
+  fullyCovered: boolean,
+): TextMatch {
   const matchLevel: MatchLevel = matchedWords.length === 0 ? 'none' : matchedWords.length === wordTotal ? 'full' : 'partial';
-  return { text, bounds, marks, tokenWords, wordTotal, matchLevel, matchedWords, fullyCovered, rendered: text, renderedPre: null, renderedPost: null };
+  return { text, tokenCount, marks, markWords, wordTotal, matchLevel, matchedWords, fullyCovered, rendered: text, renderedPre: null, renderedPost: null };
 }
 
 /**
@@ -172,14 +225,14 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
  * separators between two matched words stay outside the tags.
  */
 export function renderText(match: TextMatch, preTag: string, postTag: string, from = 0, to = match.text.length): string {
-  const { text, bounds, marks } = match;
+  const { text, marks } = match;
   if (marks === null) return from === 0 && to === text.length ? text : text.slice(from, to);
   let out = '';
   let cursor = from;
-  for (let t = 0; t < marks.length; t++) {
-    const start = bounds[2 * t];
-    const end = marks[t];
-    if (end < 0 || start < from || end > to) continue;
+  for (let m = 0; m < marks.length; m += 3) {
+    const start = marks[m + 1];
+    const end = marks[m + 2];
+    if (start < from || end > to) continue;
     out += text.slice(cursor, start) + preTag + text.slice(start, end) + postTag;
     cursor = end;
   }
