@@ -9,3 +9,4 @@ export { slugify } from './slug.ts';
 export { createRandom, type Random } from './random.ts';
 export { demoRules, demoRuleSources, categoryContext, type DemoRuleSources } from './rules.ts';
 export { generateHistory, type HistoryOptions } from './history/generate-history.ts';
+export { demoPersonalizationStrategy, isDemoFacet } from './learning.ts';

@@ -52,8 +52,10 @@ export const demoSettings: IndexSettings = {
   // Variants of one model share a groupID. `distinct` stays off here: the storefront asks for it per request
   // where one variant per model is wanted.
   attributeForDistinct: 'groupID',
-  // The demo starts with learning on: queries' results re-ranked from its generated history's clicks and purchases.
+  // The demo starts with learning on: queries' results re-ranked from its generated history's clicks and purchases,
+  // and personalized for a shopper with a profile (`demoPersonalizationStrategy`, `learning.ts`).
   enableReRanking: true,
+  enablePersonalization: true,
   replicas: [demoReplicas.priceAsc, demoReplicas.priceDesc, `virtual(${demoReplicas.relevantPriceAsc})`],
 };
 
@@ -72,6 +74,7 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     customRanking: ['desc(popularity)', 'desc(rating)'],
     attributesToHighlight: [...attributesToHighlight],
     enableReRanking: true,
+    enablePersonalization: true,
   },
   [demoReplicas.priceDesc]: {
     searchableAttributes: [...searchableAttributes],
@@ -81,6 +84,7 @@ export const demoReplicaSettings: Record<string, IndexSettings> = {
     customRanking: ['desc(popularity)', 'desc(rating)'],
     attributesToHighlight: [...attributesToHighlight],
     enableReRanking: true,
+    enablePersonalization: true,
   },
   [demoReplicas.relevantPriceAsc]: {
     customRanking: ['asc(price)'],

@@ -11,7 +11,7 @@ import { createProgress } from '../io/progress.ts';
 import { formatBanner } from '../server/banner.ts';
 import { generateDemoHistory } from '../server/demo-history.ts';
 import { productImageRoutes } from '../server/images.ts';
-import { seedDemoCatalogue } from '../server/seed.ts';
+import { seedDemoCatalogue, seedDemoStrategy } from '../server/seed.ts';
 import { commandStartedAt, formatStartup, sinceStart } from '../server/startup-report.ts';
 import type { Command, OptionValues } from './command.ts';
 
@@ -119,9 +119,13 @@ async function runServer(options: RunOptions, ctx: CliContext): Promise<void> {
       unlinkSync(seeding);
     }
     if (options.demo && server.store.hasIndex(demoIndexName) && !ctx.signal.aborted) {
-      // A plausible past of searches and events, so recommendations, trends, suggestions and the dashboard
-      // have something to show on a fresh start. Loaded once: never over a shop's real activity.
-      const seeded = await server.insights.seedIfEmpty(() => generateDemoHistory(Math.min(env.demoSize, 20_000)));
+      // A plausible past of searches and events, so recommendations, trends, suggestions, the dashboard and
+      // learning (re-ranking, personalization, query categorization) have something to show on a fresh start.
+      // Loaded once: never over a shop's real activity. The strategy goes first, so the first build's profiles follow it.
+      const seeded = await server.insights.seedIfEmpty(() => {
+        seedDemoStrategy(server.insights.personalization);
+        return generateDemoHistory(Math.min(env.demoSize, 20_000));
+      });
       if (seeded) await server.insights.buildQuerySuggestions();
     }
     server.setReady(true);

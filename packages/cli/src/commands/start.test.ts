@@ -2,6 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { demoPersonalizationStrategy } from '@vitrine/demo';
 import { spawnVitrine, tempDir } from '../testing.ts';
 
 const dir = tempDir();
@@ -54,6 +55,12 @@ describe('vitrine start', () => {
       body: JSON.stringify({ query: '', hitsPerPage: 0 }),
     });
     expect((await search.json()).nbHits).toBe(300);
+    // Learning on from the generated history: the demo's personalization strategy, and profiles of its shoppers.
+    const admin = { 'x-algolia-application-id': 'vitrine', 'x-algolia-api-key': 'admin-test' };
+    const strategy = await (await fetch(`${url}/1/strategies/personalization`, { headers: admin })).json();
+    expect(strategy).toEqual(demoPersonalizationStrategy);
+    const profiles = await Promise.all(Array.from({ length: 10 }, (_, i) => fetch(`${url}/1/profiles/personalization/demo-user-${i}`, { headers: admin }).then((response) => response.json())));
+    expect(profiles.filter((profile) => profile.scores?.brand !== undefined).length).toBeGreaterThan(0);
 
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);

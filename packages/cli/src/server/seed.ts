@@ -1,6 +1,6 @@
 import type { Product } from '@vitrine/protocol';
-import type { Store } from '@vitrine/server';
-import { demoIndexName, demoReplicaSettings, demoRuleSources, demoRules, demoSettings, generateProducts } from '@vitrine/demo';
+import type { RunningServer, Store } from '@vitrine/server';
+import { demoIndexName, demoPersonalizationStrategy, demoReplicaSettings, demoRuleSources, demoRules, demoSettings, generateProducts, isDemoFacet } from '@vitrine/demo';
 
 export interface SeedOptions {
   /** Number of products. */
@@ -59,4 +59,20 @@ export async function seedDemoCatalogue(store: Store, options: SeedOptions): Pro
   await Promise.all(inFlight);
   last = Math.max(last, (await store.saveRules(demoIndexName, demoRules(ruleSources))).taskID);
   await store.waitForTask(last);
+}
+
+/**
+ * Sets the demo's personalization strategy (`demoPersonalizationStrategy`) unless one is set (the shop's own is
+ * kept): run on a fresh start before the generated history's first model build, whose profiles then follow it,
+ * so the history's shoppers (`demo-user-N`) have profiles at once. True when it set it.
+ */
+export function seedDemoStrategy(personalization: Pick<RunningServer['insights']['personalization'], 'strategy' | 'setStrategy'>): boolean {
+  try {
+    personalization.strategy();
+    return false;
+  } catch {
+    // None set yet (404).
+  }
+  personalization.setStrategy(demoPersonalizationStrategy, isDemoFacet);
+  return true;
 }
