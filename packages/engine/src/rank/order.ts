@@ -14,6 +14,7 @@ import { Bitset, isSparse, nextSetWord } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { RankRule } from './rule.ts';
 import { kthSmallest } from '../structures/kth-smallest.ts';
+import { ScratchStack } from '../structures/scratch-stack.ts';
 
 /** Buckets up to this size are ordered with per-document keys. */
 const SMALL = 1024;
@@ -158,40 +159,77 @@ function placeFloorFirst(set: Bitset, count: number, rules: RankRule[], r: numbe
   placeArray(toIdArray(rest, count - found), rules, r, need - found, out, true);
 }
 
+/**
+ * The documents of the group a walk is collecting, shared by every walk: a group is consumed (copied, or
+ * added to a bitset) before it is ordered, so a walk nested in that ordering may reuse the buffer.
+ */
+let groupDocs = new Uint32Array(1024);
+
 /** Consumes a criterion's walk group by group (a group: one key), ordering each group by the next criteria. */
 function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, need: number, out: number[], gate?: Gate): void {
   const target = out.length + need;
-  let group: number[] = [];
+  let groupLength = 0;
   let groupKey = NaN;
   const flush = (): void => {
     const remaining = target - out.length;
-    if (group.length === 0 || remaining <= 0) return;
-
-    if (group.length <= SMALL) {
-      const docs = Uint32Array.from(group).sort();
-      placeArray(docs, rules, r + 1, remaining, out, false, gate);
-    } else {
-      const bucket = queryBitsets.acquire(set.capacity);
-      for (const doc of group) bucket.add(doc);
-      placeSet(bucket, group.length, rules, r + 1, remaining, out, gate);
+    if (groupLength === 0 || remaining <= 0) return;
+    const group = groupDocs.subarray(0, groupLength);
+    const mark = uintScratch.mark();
+    try {
+      if (groupLength <= SMALL) {
+        const docs = uintScratch.take(groupLength);
+        docs.set(group);
+        docs.sort();
+        placeArray(docs, rules, r + 1, remaining, out, false, gate);
+      } else {
+        const bucket = queryBitsets.acquire(set.capacity);
+        for (let i = 0; i < groupLength; i++) bucket.add(group[i]);
+        placeSet(bucket, groupLength, rules, r + 1, remaining, out, gate);
+      }
+    } finally {
+      uintScratch.release(mark);
     }
   };
   rule.walk!(set, (doc, key) => {
     if (key !== groupKey) {
       flush();
       if (out.length >= target || gate?.closed) return false;
-      group = [];
+      groupLength = 0;
       groupKey = key;
     }
-    group.push(doc);
+    if (groupLength === groupDocs.length) {
+      const grown = new Uint32Array(groupLength * 2);
+      grown.set(groupDocs);
+      groupDocs = grown;
+    }
+    groupDocs[groupLength++] = doc;
     return true;
   });
   flush();
 }
 
+/**
+ * Keys and groups of the buckets being ordered: taken in `placeArray` (and the walks' groups), given back when it
+ * returns, so that steady-state ordering allocates views, not arrays.
+ */
+const keyScratch = new ScratchStack((length) => new Float64Array(length));
+const uintScratch = new ScratchStack((length) => new Uint32Array(length));
+
 /** `keyed`: this criterion must use per-document keys (its shortcuts were already considered for this bucket). */
 function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[], keyed = false, gate?: Gate): void {
   if (docs.length === 0 || need <= 0 || gate?.closed) return;
+  const keyMark = keyScratch.mark();
+  const uintMark = uintScratch.mark();
+  try {
+    placeArrayWithin(docs, rules, r, need, out, keyed, gate);
+  } finally {
+    keyScratch.release(keyMark);
+    uintScratch.release(uintMark);
+  }
+}
+
+/** `placeArray`, its temporaries taken from the scratch stacks. */
+function placeArrayWithin(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[], keyed: boolean, gate: Gate | undefined): void {
   if (gate !== undefined && (docs.length <= SMALL || r === rules.length)) {
     // Few documents, or no criterion left to order them: test them now, then place the admitted ones as usual.
     docs = admitted(docs, gate, r === rules.length ? need : docs.length);
@@ -214,7 +252,7 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
     placeSet(set, n, rules, r, need, out, gate);
     return;
   }
-  const keys = new Float64Array(n);
+  const keys = keyScratch.take(n);
   if (rule.keys !== undefined) rule.keys(docs, keys);
   else for (let i = 0; i < n; i++) keys[i] = rule.key(docs[i]);
   if (gate !== undefined) {
@@ -234,7 +272,7 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
   while (start < below.length) {
     let end = start + 1;
     while (end < below.length && keys[below[end]] === keys[below[start]]) end++;
-    const group = new Uint32Array(end - start);
+    const group = uintScratch.take(end - start);
     for (let g = 0; g < group.length; g++) group[g] = docs[below[start + g]];
     const before = out.length;
     placeArray(group, rules, r + 1, need, out);
@@ -245,7 +283,7 @@ function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: numbe
   if (tied === 0) return;
   let group = docs;
   if (tied !== n) {
-    group = new Uint32Array(tied);
+    group = uintScratch.take(tied);
     let g = 0;
     for (let i = 0; i < n; i++) if (keys[i] === threshold) group[g++] = docs[i];
   }
@@ -268,8 +306,8 @@ function admitted(docs: Uint32Array, gate: Gate, limit: number): Uint32Array {
  */
 function placeGroupsInKeyOrder(docs: Uint32Array, keys: Float64Array, rules: RankRule[], r: number, need: number, out: number[], gate: Gate): void {
   const n = docs.length;
-  const candidateKeys = new Float64Array(n);
-  const chosen = new Uint32Array(n);
+  const candidateKeys = keyScratch.take(n);
+  const chosen = uintScratch.take(n);
   let above = -Infinity;
   let take = 2 * need;
   /** Places the documents at `chosen[from..to)`; false once enough are admitted (or the gate closed). */
@@ -282,10 +320,12 @@ function placeGroupsInKeyOrder(docs: Uint32Array, keys: Float64Array, rules: Ran
         need--;
       }
     } else {
-      const group = new Uint32Array(to - from);
+      const mark = uintScratch.mark();
+      const group = uintScratch.take(to - from);
       for (let g = from; g < to; g++) group[g - from] = docs[chosen[g]];
       const before = out.length;
       placeArray(group, rules, r + 1, need, out, false, gate);
+      uintScratch.release(mark);
       need -= out.length - before;
     }
     return need > 0 && !gate.closed;
@@ -297,7 +337,7 @@ function placeGroupsInKeyOrder(docs: Uint32Array, keys: Float64Array, rules: Ran
     const threshold = take < m ? kthSmallest(candidateKeys.subarray(0, m), take) : Infinity;
     let c = 0;
     for (let i = 0; i < n; i++) if (keys[i] > above && keys[i] <= threshold) chosen[c++] = i;
-    const distinct = new Float64Array(c);
+    const distinct = keyScratch.take(c);
     for (let d = 0; d < c; d++) distinct[d] = keys[chosen[d]];
     distinct.sort();
     let distinctCount = 0;
