@@ -1,7 +1,6 @@
 import type { SnippetResultOption } from '@vitrine/protocol';
 import { renderText, renderWhole, scratchBounds, tokenBounds, type TextMatch } from './text.ts';
 import type { SnippetOptions } from './types.ts';
-import { partitionPoint } from '../structures/binary-search.ts';
 
 /**
  * The window of `size` consecutive words to show: the one containing the most distinct query words, then the
@@ -92,5 +91,14 @@ export function snippetText(match: TextMatch, size: number, options: SnippetOpti
 
 /** The first matched token (an index into the triples of `marks`) whose token index is ≥ `token`. */
 function firstMarkFrom(marks: number[], token: number): number {
-  return partitionPoint(0, marks.length / 3, (m) => marks[3 * m] < token);
+  // A loop of its own rather than `partitionPoint`: its predicate would be a closure per call, and this runs for
+  // every tied window of every long value.
+  let low = 0;
+  let high = marks.length / 3;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (marks[3 * middle] < token) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

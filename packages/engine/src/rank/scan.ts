@@ -48,13 +48,17 @@ export class DocumentScanner {
   /** `proximityOf` results: per document, the query number then the value. */
   private proximityCells!: Int32Array;
 
-  // Per-query tables: term id → a run of (word, typos, exact) entries, in descending word order.
+  // Per-query tables: term id → a run of (word, typos, exact) entries, in descending word order. Run r (from 1)
+  // is entries entryStart[r - 1] .. entryStart[r]. Typed and kept from query to query: a prefix of one or two
+  // letters has hundreds of terms, and an entry each as objects was much of what ranking allocated.
   private termEntry = new Int32Array(0);
-  private touched: number[] = [];
-  private entryWord: number[] = [];
-  private entryTypos: number[] = [];
-  private entryExact: number[] = [];
-  private entryStart: number[] = [];
+  /** The terms given a run by the current query (`touchedCount` of them), whose `termEntry` the next one clears. */
+  private touched = new Int32Array(64);
+  private touchedCount = 0;
+  private entryWord = new Int32Array(64);
+  private entryTypos = new Int32Array(64);
+  private entryExact = new Uint8Array(64);
+  private entryStart = new Int32Array(64);
   private wordCount = 0;
   private required: boolean[] = [];
   private phraseOf: number[] = [];
@@ -124,44 +128,61 @@ export class DocumentScanner {
     }
     this.ensureCapacity();
     this.options = options;
-    for (const termId of this.touched) this.termEntry[termId] = 0;
-    this.touched = [];
-    this.entryWord = [];
-    this.entryTypos = [];
-    this.entryExact = [];
-    this.entryStart = [0];
+    for (let t = 0; t < this.touchedCount; t++) this.termEntry[this.touched[t]] = 0;
     this.wordCount = words.length;
     this.required = required;
-    // Group entries by term: collect per term, then lay out runs in descending word order.
-    const perTerm = new Map<number, Array<[number, number, number]>>();
-    words.forEach((word, w) => {
+    // Runs are numbered in the order their terms first appear; entryStart[r] first counts run r's entries.
+    let runs = 0;
+    let entries = 0;
+    for (const word of words) {
       for (const alt of word.alternatives) {
-        let list = perTerm.get(alt.termId);
-        if (list === undefined) perTerm.set(alt.termId, (list = []));
-        list.push([w, alt.typos, alt.exact ? 1 : 0]);
+        let run = this.termEntry[alt.termId];
+        if (run === 0) {
+          run = ++runs;
+          this.termEntry[alt.termId] = run;
+          if (runs > this.touched.length) this.touched = grownInt32(this.touched, runs);
+          this.touched[runs - 1] = alt.termId;
+          if (runs + 1 > this.entryStart.length) this.entryStart = grownInt32(this.entryStart, runs + 1);
+          this.entryStart[run] = 0;
+        }
+        this.entryStart[run]++;
+        entries++;
       }
-    });
-    for (const [termId, list] of perTerm) {
-      list.sort((a, b) => b[0] - a[0]);
-      for (const [w, typos, exact] of list) {
-        this.entryWord.push(w);
-        this.entryTypos.push(typos);
-        this.entryExact.push(exact);
-      }
-      this.entryStart.push(this.entryWord.length);
-      this.termEntry[termId] = this.entryStart.length - 1;
-      this.touched.push(termId);
     }
-    this.phraseOf = words.map((w) => w.word.phrase);
+    this.touchedCount = runs;
+    this.entryStart[0] = 0;
+    for (let r = 1; r <= runs; r++) this.entryStart[r] += this.entryStart[r - 1];
+    if (entries > this.entryWord.length) {
+      const size = Math.max(entries, 2 * this.entryWord.length);
+      this.entryWord = new Int32Array(size);
+      this.entryTypos = new Int32Array(size);
+      this.entryExact = new Uint8Array(size);
+    }
+    // Filled from each run's end, words in ascending order: a run ends up in descending word order, a word's
+    // alternatives of the same term in their own order.
+    for (let w = 0; w < words.length; w++) {
+      const alternatives = words[w].alternatives;
+      for (let a = alternatives.length - 1; a >= 0; a--) {
+        const alt = alternatives[a];
+        const j = --this.entryStart[this.termEntry[alt.termId]];
+        this.entryWord[j] = w;
+        this.entryTypos[j] = alt.typos;
+        this.entryExact[j] = alt.exact ? 1 : 0;
+      }
+    }
+    // Filling left entryStart[r] where run r begins: run r ends where run r + 1 begins.
+    for (let r = 1; r <= runs; r++) this.entryStart[r] = r < runs ? this.entryStart[r + 1] : entries;
+    this.phraseOf = [];
     this.phraseCount = 0;
     this.phraseStartOf = [];
     this.phraseLastWord = [];
-    words.forEach((w, i) => {
-      const phrase = w.word.phrase;
+    for (let i = 0; i < words.length; i++) {
+      const phrase = words[i].word.phrase;
+      this.phraseOf.push(phrase);
       if (phrase >= 0) this.phraseCount = Math.max(this.phraseCount, phrase + 1);
       this.phraseStartOf.push(phrase >= 0 && i > 0 && words[i - 1].word.phrase === phrase ? this.phraseStartOf[i - 1] : i);
       this.phraseLastWord.push(phrase >= 0 && (i === words.length - 1 || words[i + 1].word.phrase !== phrase));
-    });
+    }
     const W = words.length;
     this.perWord = {
       bestTypo: new Int32Array(W),
@@ -177,11 +198,12 @@ export class DocumentScanner {
     this.slotRankKey = new Int32Array(slots.length);
     this.slotOrdered = new Uint8Array(slots.length);
     this.typoFree = new Uint8Array(slots.length);
-    slots.forEach((slot, index) => {
+    for (let index = 0; index < slots.length; index++) {
+      const slot = slots[index];
       this.slotRankKey[index] = slot.rank * 1000;
       this.slotOrdered[index] = slot.ordered ? 1 : 0;
       this.typoFree[index] = options.ignoredSlots.has(index) ? 2 : options.typoFreeSlots.has(index) ? 1 : 0;
-    });
+    }
   }
 
   /**
@@ -371,4 +393,11 @@ export class DocumentScanner {
       this.termEntry = grown;
     }
   }
+}
+
+/** A copy of `array` with room for at least `size` entries. */
+function grownInt32(array: Int32Array, size: number): Int32Array {
+  const grown = new Int32Array(Math.max(size, 2 * array.length));
+  grown.set(array);
+  return grown;
 }
