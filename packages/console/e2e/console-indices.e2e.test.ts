@@ -41,7 +41,7 @@ describe('console sign-in', () => {
     expect(urls.length).toBeGreaterThan(0);
     expect(urls.filter((url) => url.includes(harness.adminApiKey))).toEqual([]);
     const links = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Indices', 'Records', 'Import', 'Configuration', 'Embedders', 'Synonyms', 'Rules', 'Recommend rules', 'API keys', 'Personalization', 'Analytics', 'A/B tests', 'Activity']);
+    expect(links).toEqual(['Indices', 'Records', 'Import', 'Configuration', 'Embedders', 'Synonyms', 'Rules', 'Recommend rules', 'API keys', 'Personalization', 'Learning', 'Analytics', 'A/B tests', 'Activity']);
     expect(await page.evaluate(() => sessionStorage.getItem('vitrine.admin.apiKey'))).toBe(harness.adminApiKey);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(harness.adminApiKey);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -54,7 +54,7 @@ describe('console sign-in', () => {
     const other = await harness.newPage();
     await signIn(other, json.key);
     const links = await other.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Records', 'Activity']);
+    expect(links).toEqual(['Records', 'Learning', 'Activity']);
     await other.goto('/admin/keys');
     await expect.poll(() => other.getByRole('alert').textContent()).toContain('needs the admin API key');
     await other.goto('/admin/indices');

@@ -25,6 +25,7 @@ export const screens: ScreenEntry[] = [
   { path: 'recommend', label: 'Recommend rules', acl: 'settings', load: () => import('./screens/recommend-rules/RecommendRulesScreen.tsx') },
   { path: 'keys', label: 'API keys', acl: 'admin', load: () => import('./screens/keys/KeysScreen.tsx') },
   { path: 'personalization', label: 'Personalization', acl: 'recommendation', load: () => import('./screens/personalization/PersonalizationScreen.tsx') },
+  { path: 'learning', label: 'Learning', acl: 'search', load: () => import('./screens/learning/LearningScreen.tsx') },
   { path: 'analytics', label: 'Analytics', acl: 'analytics', load: () => import('./screens/analytics/AnalyticsScreen.tsx') },
   { path: 'abtests', label: 'A/B tests', acl: 'analytics', load: () => import('./screens/abtests/AbTestsScreen.tsx') },
   { path: 'activity', label: 'Activity', acl: null, load: () => import('./screens/activity/ActivityScreen.tsx') },

@@ -15,6 +15,7 @@ import { startServer } from '@vitrine/server';
 import type { RunningServer } from '@vitrine/server';
 import {
   demoIndexName,
+  demoPersonalizationStrategy,
   demoReplicas,
   demoReplicaSettings,
   demoRuleSources,
@@ -22,6 +23,7 @@ import {
   demoSettings,
   generateHistory,
   generateProducts,
+  isDemoFacet,
   renderProductImage,
 } from '@vitrine/demo';
 import type { IncomingRecord, Product } from '@vitrine/protocol';
@@ -38,6 +40,11 @@ export interface HarnessOptions {
    * recommendations, no suggestions, empty analytics.
    */
   history?: { days?: number; sessionsPerDay?: number };
+  /**
+   * With `history`: set the demo's personalization strategy, as `vitrine start` does, and build the profiles of
+   * the history's shoppers (`demo-user-N`) from it.
+   */
+  personalization?: boolean;
   /**
    * Save the demo's merchandising rules (`demoRules`: pinned lamp, sale banner, help redirect, boosted brand in
    * the lamp's department), as `vitrine start` does. Off by default, so other tests see plain relevance.
@@ -146,6 +153,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       });
       server.insights.importHistory(history);
       await server.insights.buildQuerySuggestions();
+      if (options.personalization) {
+        server.insights.personalization.setStrategy(demoPersonalizationStrategy, isDemoFacet);
+        // The import built the models without a strategy: a build now derives the profiles.
+        await server.insights.rebuildModels();
+      }
     }
   } catch (error) {
     await server.close();

@@ -38,17 +38,42 @@ const affinityColumns: Array<Column<Affinity>> = [
   { label: 'Score', cell: (row) => row.score, numeric: true },
 ];
 
+type EventScore = PersonalizationStrategyParams['eventsScoring'][number];
+type FacetScore = PersonalizationStrategyParams['facetsScoring'][number];
+const eventColumns: Array<Column<EventScore>> = [
+  { label: 'Event', cell: (row) => row.eventName, header: true },
+  { label: 'Type', cell: (row) => row.eventType },
+  { label: 'Score', cell: (row) => row.score, numeric: true },
+];
+const facetColumns: Array<Column<FacetScore>> = [
+  { label: 'Facet', cell: (row) => row.facetName, header: true },
+  { label: 'Score', cell: (row) => row.score, numeric: true },
+];
+
+/** The strategy in force, as tables: what the JSON below says, readable at a glance. */
+function StrategySummary({ strategy }: { strategy: PersonalizationStrategyParams }) {
+  return (
+    <>
+      <p>Impact on searches: {strategy.personalizationImpact} of 100.</p>
+      <div className="vt-admin-tables">
+        <Table label="Events scored" rows={strategy.eventsScoring} rowKey={(row) => `${row.eventType}\u0000${row.eventName}`} columns={eventColumns} />
+        <Table label="Facets scored" rows={strategy.facetsScoring} rowKey={(row) => row.facetName} columns={facetColumns} />
+      </div>
+    </>
+  );
+}
+
 export default function PersonalizationScreen() {
   const { client } = useConsole();
   const { config } = useSetup();
   const personalization = personalizationClient(client, config.provider);
   const [text, setText] = useState('');
   const [outcome, run] = useAction();
-  const [strategy, reload] = useLoad(async () => {
+  const [strategy, reload] = useLoad(async (): Promise<PersonalizationStrategyParams | 'none'> => {
     try {
       const current = await personalization.getPersonalizationStrategy();
       setText(JSON.stringify(current, null, 2));
-      return 'set' as const;
+      return current;
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
       setText(JSON.stringify(TEMPLATE, null, 2));
@@ -106,6 +131,7 @@ export default function PersonalizationScreen() {
             eventsScoring: events by name and type (click, conversion, view), score 1–100. facetsScoring: facets of an index, score 1–100.
             personalizationImpact: 0 (off) to 100. Searches use it with enablePersonalization (the index setting or the parameter) and a userToken.
           </p>
+          {strategy.value !== 'none' && <StrategySummary strategy={strategy.value} />}
           <JsonArea label="Personalization strategy (JSON)" value={text} onChange={setText} />
           <div className="vt-console-actions">
             <button type="button" className="vt-primary" onClick={() => void save()}>
