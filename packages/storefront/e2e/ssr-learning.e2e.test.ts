@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoIndexName } from '@vitrine/demo';
 import { pageStateElementId } from '../src/lib/page-state.ts';
-import { useShop } from './harness.ts';
+import { openShopPage, useShop } from './harness.ts';
 
 type RawResult = { hits: Array<{ objectID: string; _rankingInfo?: { promotedByReRanking?: boolean } }>; params: string };
 
@@ -61,5 +61,14 @@ describe('server-rendered pages and learning', () => {
     const { token, page } = personal!;
     expect(ids(page)).toEqual(await http(page.params, { userToken: token }));
     expect(ids(anonymous)).toEqual(await http(anonymous.params));
+  });
+
+  it("gives the server the shopper's token: the browser keeps it in the cookie the pages read", async () => {
+    const { page } = shop;
+    await openShopPage(page, '/');
+    const token = await page.evaluate(() => localStorage.getItem('vitrine.userToken'));
+    expect(token).toMatch(/^anon-[0-9a-f]{24}$/);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((cookie) => cookie.name === 'vitrine_user')).toMatchObject({ value: token, path: '/', sameSite: 'Lax' });
   });
 });
