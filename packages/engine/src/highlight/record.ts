@@ -1,4 +1,4 @@
-import type { HighlightResult, HighlightResultOption, SnippetResult } from '@vitrine/protocol';
+import type { HighlightResult, HighlightResultOption, SnippetResult, SnippetResultOption } from '@vitrine/protocol';
 import { keyPathsIn, parsePath, setOwn } from '../index/attributes.ts';
 import { snippetText } from './snippet.ts';
 import { WordMatcher } from './terms.ts';
@@ -67,28 +67,31 @@ function collect<T>(
   leaf: (text: string) => T,
   result: Record<string, unknown> = {},
 ): Record<string, T> {
-  for (const attribute of attributes) {
-    if (attribute === '*') {
-      for (const key of Object.keys(record)) {
-        if (key === 'objectID' || key.startsWith('_')) continue;
-        const mirrored = mirror(record[key], leaf);
-        if (mirrored !== undefined) setOwn(result, key, mirrored);
-      }
-      continue;
-    }
-    const path = parsePath(attribute);
-    if (path.length === 1) {
-      if (!Object.hasOwn(record, attribute)) continue;
-      const mirrored = mirror(record[attribute], leaf);
-      if (mirrored !== undefined) setOwn(result, attribute, mirrored);
-      continue;
-    }
-    for (const keys of keyPathsIn(record, path)) {
-      const mirrored = mirror(valueAt(record, keys), leaf);
-      if (mirrored !== undefined) setAt(result, keys, mirrored);
-    }
-  }
+  for (const attribute of attributes) collectOne(record, attribute, leaf, result);
   return result as Record<string, T>;
+}
+
+/** `collect` of one attribute. */
+function collectOne<T>(record: Record<string, unknown>, attribute: string, leaf: (text: string) => T, result: Record<string, unknown>): void {
+  if (attribute === '*') {
+    for (const key of Object.keys(record)) {
+      if (key === 'objectID' || key.startsWith('_')) continue;
+      const mirrored = mirror(record[key], leaf);
+      if (mirrored !== undefined) setOwn(result, key, mirrored);
+    }
+    return;
+  }
+  const path = parsePath(attribute);
+  if (path.length === 1) {
+    if (!Object.hasOwn(record, attribute)) return;
+    const mirrored = mirror(record[attribute], leaf);
+    if (mirrored !== undefined) setOwn(result, attribute, mirrored);
+    return;
+  }
+  for (const keys of keyPathsIn(record, path)) {
+    const mirrored = mirror(valueAt(record, keys), leaf);
+    if (mirrored !== undefined) setAt(result, keys, mirrored);
+  }
 }
 
 /** Characters of analysed values remembered per query (plus a per-entry allowance). */
@@ -108,8 +111,27 @@ class PageState {
   private readonly analyses = new Map<string, TextMatch>();
   private cachedChars = 0;
 
+  /**
+   * The options of the hit being built, and its leaves: made once per page rather than a closure per hit and
+   * spec (no leaf calls back into another hit's, so one set of options at a time is enough).
+   */
+  private highlightOptions: HighlightOptions | null = null;
+  private snippetOptions: SnippetOptions | null = null;
+  private snippetWords = 0;
+  readonly highlightLeaf = (text: string): HighlightResultOption => highlightText(text, this, this.highlightOptions!);
+  readonly snippetLeaf = (text: string): SnippetResultOption => snippetText(this.analysis(text, this.snippetOptions!.separatorsToIndex), this.snippetWords, this.snippetOptions!);
+
   constructor(readonly words: HighlightWord[]) {
     this.matcher = words.length === 0 ? null : new WordMatcher(words);
+  }
+
+  highlightWith(options: HighlightOptions): void {
+    this.highlightOptions = options;
+  }
+
+  snippetWith(options: SnippetOptions, words: number): void {
+    this.snippetOptions = options;
+    this.snippetWords = words;
   }
 
   /** The analysis of `text`, remembered for the rest of the page. */
@@ -171,7 +193,8 @@ export function highlightRecord(
   // A category landing page has no query words: every value comes back as it is, with no analysis at all.
   if (query.words.length === 0) return collect(record, attributes, plainOption);
   const state = pageState(query);
-  return collect(record, attributes, (text) => highlightText(text, state, options));
+  state.highlightWith(options);
+  return collect(record, attributes, state.highlightLeaf);
 }
 
 /** `_snippetResult` of one hit: each spec's attribute cut to `words` words around its best match. */
@@ -185,7 +208,8 @@ export function snippetRecord(
   // One target for every spec, so `a.b:5` and `a.c:10` end up side by side under `a`.
   const result: Record<string, unknown> = {};
   for (const spec of specs) {
-    collect(record, [spec.attribute], (text) => snippetText(state.analysis(text, options.separatorsToIndex), spec.words, options), result);
+    state.snippetWith(options, spec.words);
+    collectOne(record, spec.attribute, state.snippetLeaf, result);
   }
   return result as Record<string, SnippetResult>;
 }

@@ -184,20 +184,26 @@ export class DocumentScanner {
       this.phraseLastWord.push(phrase >= 0 && (i === words.length - 1 || words[i + 1].word.phrase !== phrase));
     }
     const W = words.length;
-    this.perWord = {
-      bestTypo: new Int32Array(W),
-      exactWord: new Uint8Array(W),
-      lastSlot: new Int32Array(W),
-      lastPos: new Int32Array(W),
-      chain: new Int32Array(W),
-      pairDistance: new Int32Array(Math.max(0, W - 1)),
-      phraseFound: new Uint8Array(this.phraseCount),
-    };
-    this.pairFloors = new Int32Array(Math.max(0, W - 1)).fill(options.minProximity);
+    // Kept while the next query has as many words, phrases and slots (every scan overwrites what it reads).
+    if (this.perWord.bestTypo.length !== W || this.perWord.phraseFound.length !== this.phraseCount) {
+      this.perWord = {
+        bestTypo: new Int32Array(W),
+        exactWord: new Uint8Array(W),
+        lastSlot: new Int32Array(W),
+        lastPos: new Int32Array(W),
+        chain: new Int32Array(W),
+        pairDistance: new Int32Array(Math.max(0, W - 1)),
+        phraseFound: new Uint8Array(this.phraseCount),
+      };
+      this.pairFloors = new Int32Array(Math.max(0, W - 1));
+    }
+    this.pairFloors.fill(options.minProximity);
     const slots = this.text.slots;
-    this.slotRankKey = new Int32Array(slots.length);
-    this.slotOrdered = new Uint8Array(slots.length);
-    this.typoFree = new Uint8Array(slots.length);
+    if (this.slotRankKey.length !== slots.length) {
+      this.slotRankKey = new Int32Array(slots.length);
+      this.slotOrdered = new Uint8Array(slots.length);
+      this.typoFree = new Uint8Array(slots.length);
+    }
     for (let index = 0; index < slots.length; index++) {
       const slot = slots[index];
       this.slotRankKey[index] = slot.rank * 1000;

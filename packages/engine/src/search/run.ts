@@ -177,8 +177,8 @@ function buildHit(record: IndexRecord, spec: HitSpec, info: RankingInfo | undefi
   const { query, highlightAttributes } = spec;
   // Unretrievable attributes must not leak through highlighting either.
   const visible = spec.visible === null ? record : retrieve(record, spec.visible);
-  const highlighted = highlightAttributes.length > 0 ? highlightRecord(visible, highlightAttributes, query, { ...spec.tags }) : undefined;
-  const snippeted = spec.snippets.length > 0 ? snippetRecord(visible, spec.snippets, query, { ...spec.snippetOptions }) : undefined;
+  const highlighted = highlightAttributes.length > 0 ? highlightRecord(visible, highlightAttributes, query, spec.tags) : undefined;
+  const snippeted = spec.snippets.length > 0 ? snippetRecord(visible, spec.snippets, query, spec.snippetOptions) : undefined;
   // The record was parsed for this hit alone: when every attribute is retrieved, it becomes the hit (no copy).
   const hit = (spec.retrieve.all && spec.retrieve.exclude.length === 0 ? record : retrieve(record, spec.retrieve)) as Hit;
   if (highlighted !== undefined) hit._highlightResult = highlighted;
