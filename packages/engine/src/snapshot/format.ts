@@ -6,7 +6,9 @@
  * Typed arrays are stored raw (little-endian, as every platform Node runs on), so loading a million documents'
  * postings and forward index is a few memory copies rather than any parsing. A u32 section marked `grows` is one
  * that writes after a restore extend: a loader may read it into a buffer of its own with room to spare
- * (`snapshotLayout`), which the index then grows in place instead of copying it on the first write.
+ * (`snapshotLayout`), which the index then grows in place instead of copying it on the first write. A section
+ * marked `cold` is one the index reads a little of at a time (a search's few float32 vectors): a loader that can
+ * read the file at an offset may leave it unread (`SnapshotBytes.readAt`), and its pages out of memory.
  */
 import { createEngineError } from '../errors.ts';
 import { GrowableUint32, roomToGrow } from '../structures/growable.ts';
@@ -21,6 +23,7 @@ interface SectionEntry {
   offset: number;
   length: number;
   grows?: true;
+  cold?: true;
 }
 
 const encoder = new TextEncoder();
@@ -34,6 +37,7 @@ interface Part {
   name: string;
   kind: Kind;
   grows?: true;
+  cold?: true;
   byteLength: number;
   bytes?: Uint8Array;
   pieces?: () => Generator<Uint8Array, void, void>;
@@ -66,9 +70,9 @@ export class SnapshotWriter {
    * `byteLength` bytes, zero-padded up to it): a payload assembled from many arrays (the records, the postings)
    * goes to the snapshot without a buffer of its own. `pieces` runs later, during `pieces()` (see there).
    */
-  u32Pieces(name: string, byteLength: number, pieces: () => Generator<Uint8Array, void, void>, options: { grows?: boolean } = {}): void {
+  u32Pieces(name: string, byteLength: number, pieces: () => Generator<Uint8Array, void, void>, options: { grows?: boolean; cold?: boolean } = {}): void {
     if (byteLength % 4 !== 0) throw new Error(`section ${name}: ${byteLength} bytes is not whole 32-bit words`);
-    this.parts.push({ name, kind: 'u32', byteLength, pieces, ...(options.grows === true ? { grows: true as const } : {}) });
+    this.parts.push({ name, kind: 'u32', byteLength, pieces, ...(options.grows === true ? { grows: true as const } : {}), ...(options.cold === true ? { cold: true as const } : {}) });
   }
 
   private bytes(name: string, kind: Kind, bytes: Uint8Array): void {
@@ -118,7 +122,7 @@ export class SnapshotWriter {
     const sections: SectionEntry[] = [];
     let offset = 0;
     for (const part of this.parts) {
-      sections.push({ name: part.name, kind: part.kind, offset, length: part.byteLength, ...(part.grows ? { grows: true as const } : {}) });
+      sections.push({ name: part.name, kind: part.kind, offset, length: part.byteLength, ...(part.grows ? { grows: true as const } : {}), ...(part.cold ? { cold: true as const } : {}) });
       offset = align8(offset + part.byteLength);
     }
     const table = encoder.encode(JSON.stringify({ sections }));
@@ -169,6 +173,8 @@ export interface SectionPlacement {
   to: number;
   /** Set for a section worth reading into a buffer of this many bytes (`SnapshotBytes.apart`). */
   roomBytes?: number;
+  /** A section a loader with `SnapshotBytes.readAt` may leave unread. */
+  cold?: true;
 }
 
 /**
@@ -179,6 +185,17 @@ export interface SectionPlacement {
 export interface SnapshotBytes {
   bytes: Uint8Array;
   apart?: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Given by a loader that left the `cold` sections of `bytes` unread: fills `into` with the file's bytes from
+   * `from` on (synchronously: the engine reads them during a search), for as long as the index reads them.
+   */
+  readAt?: (from: number, into: Uint8Array) => void;
+}
+
+/** A cold section left in the file: `read` fills `into` from a byte offset in the section. */
+export interface ColdSection {
+  byteLength: number;
+  read(offset: number, into: Uint8Array): void;
 }
 
 /** Growing sections smaller than this are simply copied when they grow: a buffer of their own is not worth it. */
@@ -198,6 +215,7 @@ export function snapshotLayout(head: Uint8Array, { apartMinBytes = APART_MIN_BYT
       const from = start + section.offset;
       const placement: SectionPlacement = { name: section.name, from, to: from + section.length };
       if (section.grows === true && section.kind === 'u32' && section.length >= apartMinBytes) placement.roomBytes = roomToGrow(section.length / 4) * 4;
+      if (section.cold === true) placement.cold = true;
       return placement;
     }),
   };
@@ -227,11 +245,13 @@ export class SnapshotReader {
   private readonly start: number;
   private readonly bytes: Uint8Array;
   private readonly apart: ReadonlyMap<string, Uint8Array>;
+  private readonly readAt: SnapshotBytes['readAt'];
 
   constructor(snapshot: Uint8Array | SnapshotBytes) {
-    const { bytes, apart = new Map() } = snapshot instanceof Uint8Array ? { bytes: snapshot } : snapshot;
+    const { bytes, apart = new Map(), readAt } = snapshot instanceof Uint8Array ? { bytes: snapshot } : snapshot;
     this.bytes = bytes;
     this.apart = apart;
+    this.readAt = readAt;
     const { start, sections } = parseHeader(bytes);
     if (sections === undefined) throw createEngineError('INVALID_SNAPSHOT', 'truncated header');
     this.start = start;
@@ -274,6 +294,21 @@ export class SnapshotReader {
     const own = this.apart.get(name);
     if (own === undefined) return GrowableUint32.wrap(values);
     return GrowableUint32.adopt(new Uint32Array(own.buffer, own.byteOffset, own.byteLength / 4), values.length);
+  }
+
+  /** A cold section the loader left in the file, or null (not cold, or read with the rest: `u32` views it). */
+  cold(name: string): ColdSection | null {
+    const section = this.sections.get(name);
+    const readAt = this.readAt;
+    if (section?.cold !== true || section.kind !== 'u32' || readAt === undefined || this.apart.has(name)) return null;
+    const from = this.start + section.offset;
+    return {
+      byteLength: section.length,
+      read: (offset, into) => {
+        if (offset < 0 || offset + into.byteLength > section.length) throw new Error(`section ${name}: bytes ${offset}+${into.byteLength} read past its end`);
+        readAt(from + offset, into);
+      },
+    };
   }
 
   f64(name: string): Float64Array {

@@ -177,6 +177,45 @@ describe('approximate vector search (HNSW over the 8-bit codes)', () => {
     expect(answers(reference)).toEqual(before);
   });
 
+  it('reads the float32 vectors from the snapshot file when its loader left them there', () => {
+    const { store, truth } = play(Array.from({ length: 500 }, (_, i) => (i % 7 === 6 ? { kind: 'delete' as const, doc: (i * 13) % DOCS } : { kind: 'set' as const, doc: (i * 31) % DOCS, seed: i })));
+    const cold = (s: VectorStore): { restored: VectorStore; reads: () => number } => {
+      const w = new SnapshotWriter();
+      s.save(w);
+      const file = w.finish();
+      // As a loader reading files at an offset: the cold sections never come into `bytes` (zeros there).
+      const bytes = file.slice();
+      const layout = snapshotLayout(file);
+      const coldSections = ('sections' in layout ? layout.sections : []).filter((section) => section.cold === true);
+      expect(coldSections.map((section) => section.name)).toEqual(['vectors.0.full']);
+      for (const section of coldSections) bytes.fill(0, section.from, section.to);
+      let reads = 0;
+      const readAt = (from: number, into: Uint8Array) => {
+        reads++;
+        into.set(file.subarray(from, from + into.byteLength));
+      };
+      return { restored: VectorStore.load(new SnapshotReader({ bytes, readAt }), embedders, DOCS), reads: () => reads };
+    };
+    const once = cold(store);
+    const column = once.restored.column('e')!;
+    for (const [doc, vector] of truth) expect(column.get(doc)).toEqual(vector);
+    expect(once.reads()).toBe(truth.size);
+    // Searches re-score from the file; writes after the restore go to memory beside it.
+    const queries = Array.from({ length: 10 }, (_, i) => ({ seed: 7_000 + i, allowed: i % 2 === 0 ? 2 : null }));
+    expect(recall(once.restored, truth, queries)).toBeGreaterThanOrEqual(RECALL_BOUND);
+    const after = new Map(truth);
+    for (let doc = 0; doc < 40; doc++) {
+      once.restored.assign(doc, new Map([['e', vectorOf(50_000 + doc)]]));
+      after.set(doc, vectorOf(50_000 + doc));
+    }
+    // A snapshot of a store reading the file holds the vectors it read (in batches) and those written since.
+    const twice = cold(once.restored).restored;
+    for (const [doc, vector] of after) expect(twice.column('e')!.get(doc)).toEqual(vector);
+    expect(recall(twice, after, queries)).toBeGreaterThanOrEqual(RECALL_BOUND);
+    const compacted = twice.remap((doc) => DOCS - 1 - doc);
+    for (const [doc, vector] of after) expect(compacted.column('e')!.get(DOCS - 1 - doc)).toEqual(vector);
+  });
+
   it('builds the graph at load from a snapshot saved before graphs existed', () => {
     const { store, truth } = play(Array.from({ length: 300 }, (_, i) => ({ kind: 'set' as const, doc: i, seed: i })));
     const w = new SnapshotWriter();

@@ -59,12 +59,11 @@ export class ApproximateVectorIndex implements VectorIndex {
     // without vectors, links lost to deletions): the exact index finds all there are.
     if (found.count < k) return new ExactVectorIndex(column).nearest(query, k, allowed, count ?? undefined);
     const hits: VectorHit[] = [];
-    const d = column.dimensions;
     for (let i = 0; i < found.count; i++) {
       const slot = found.slots[i];
       const chunk = column.chunkOf(slot);
       const local = slot - chunk.start;
-      hits.push({ doc: chunk.docs[local], score: this.options.rescore ? cosine(query, chunk.full, local * d) : found.sims[i] });
+      hits.push({ doc: chunk.docs[local], score: this.options.rescore ? cosine(query, column.fullOf(chunk, local)) : found.sims[i] });
     }
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
     if (hits.length > k) hits.length = k;

@@ -111,7 +111,7 @@ export class ExactVectorIndex implements VectorIndex {
     for (let c = 0; c < uppers.length; c++) {
       if (uppers[c] < threshold) continue;
       const chunk = chunksOf[c];
-      hits.push({ doc: chunk.docs[locals[c]], score: cosine(query, chunk.full, locals[c] * d) });
+      hits.push({ doc: chunk.docs[locals[c]], score: cosine(query, column.fullOf(chunk, locals[c])) });
     }
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
     if (hits.length > k) hits.length = k;

@@ -58,6 +58,9 @@ export class HnswGraph {
   private seed = 0x9e3779b9;
   private readonly candidates = new NodeHeap(64);
   private readonly results = new NodeHeap(64);
+  /** The neighbours `selectNeighbours` chose, and their estimated cosines to the node inserted. */
+  private readonly chosen: Uint32Array;
+  private readonly chosenSims: Float64Array;
   /** Where the query being searched is, as 16-bit numbers, in the column's arena (`prepare`). */
   private readonly queryAt: number;
   /** The query's numbers times this are the unit query's. */
@@ -77,6 +80,8 @@ export class HnswGraph {
     this.mL = 1 / Math.log(shape.m);
     this.links0 = new GrowableUint32(64 * this.stride0);
     this.queryAt = column.arena.alloc(2 * column.dimensions);
+    this.chosen = new Uint32Array(shape.m);
+    this.chosenSims = new Float64Array(shape.m);
   }
 
   /** Bytes the graph holds per node (layer-0 row, level and visit marks, upper rows on average). */
@@ -109,13 +114,14 @@ export class HnswGraph {
     const live = (s: number) => this.column.docAtSlot(s) >= 0;
     for (let layer = Math.min(level, this.maxLevel); layer >= 0; layer--) {
       const found = this.searchLayer(ep, epSim, this.efConstruction, layer, live, slot);
-      const chosen = this.selectNeighbours(found, this.m);
+      const count = this.selectNeighbours(found, this.m);
+      const { chosen, chosenSims } = this;
       const row = this.row(slot, layer);
-      row.array[row.at] = chosen.length;
-      for (let i = 0; i < chosen.length; i++) row.array[row.at + 1 + i] = chosen[i].slot;
-      for (const { slot: other, sim } of chosen) this.link(other, slot, layer, sim);
+      row.array[row.at] = count;
+      for (let i = 0; i < count; i++) row.array[row.at + 1 + i] = chosen[i];
+      for (let i = 0; i < count; i++) this.link(chosen[i], slot, layer, chosenSims[i]);
       if (layer === 0 && kept !== null) {
-        for (const other of kept) if (other !== slot && !chosen.some((c) => c.slot === other) && row.array[row.at] < row.capacity) row.array[row.at + 1 + row.array[row.at]++] = other;
+        for (const other of kept) if (other !== slot && !chosen.subarray(0, count).includes(other) && row.array[row.at] < row.capacity) row.array[row.at + 1 + row.array[row.at]++] = other;
       }
       if (found.count > 0) {
         ep = found.slots[0];
@@ -247,14 +253,20 @@ export class HnswGraph {
    * HNSW's heuristic: a candidate is linked unless a neighbour already chosen is nearer to it than the new node
    * is (links then spread in every direction, which keeps clusters reachable from each other).
    */
-  private selectNeighbours(found: Found, m: number): Array<{ slot: number; sim: number }> {
-    const chosen: Array<{ slot: number; sim: number }> = [];
-    for (let i = 0; i < found.count && chosen.length < m; i++) {
+  private selectNeighbours(found: Found, m: number): number {
+    const { chosen, chosenSims } = this;
+    let count = 0;
+    for (let i = 0; i < found.count && count < m; i++) {
       const slot = found.slots[i];
       const sim = found.sims[i];
-      if (chosen.every((c) => this.simNodes(slot, c.slot) <= sim)) chosen.push({ slot, sim });
+      let keep = true;
+      for (let j = 0; j < count && keep; j++) keep = this.simNodes(slot, chosen[j]) <= sim;
+      if (keep) {
+        chosen[count] = slot;
+        chosenSims[count++] = sim;
+      }
     }
-    return chosen;
+    return count;
   }
 
   /** Links `from` to `to` on a layer; a full row drops its farthest link if `to` is nearer. */

@@ -18,7 +18,7 @@
  * plus 4 per document for its slot: 1,936 bytes at 384 dimensions.
  */
 import { GrowableUint32 } from '../structures/growable.ts';
-import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
+import type { ColdSection, SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
 import { CodeArena } from './code-arena.ts';
 
@@ -40,7 +40,8 @@ export class VectorChunk {
     readonly capacity: number,
     /** Where the chunk's codes start in its column's arena (`CodeArena.bytes`), a vector every `dimensions`. */
     readonly codesAt: number,
-    readonly full: Float32Array,
+    /** The float32 vectors, or null where they are read from the snapshot file (`cold`). */
+    readonly full: Float32Array | null,
     /** `scale / |x|`: the code dot product times this, over |q|, estimates the cosine. */
     readonly factor: Float32Array,
     /** `|r| / |x|` plus slack: how far the estimate may be from the cosine. */
@@ -48,6 +49,8 @@ export class VectorChunk {
     readonly docs: Uint32Array,
     /** A restored chunk (a view of snapshot bytes): never written. */
     readonly borrowed: boolean,
+    /** A restored chunk's float32 vectors, left in the snapshot file by its loader. */
+    readonly cold: ColdSection | null = null,
   ) {}
 
   static owned(start: number, capacity: number, dimensions: number, arena: CodeArena): VectorChunk {
@@ -97,6 +100,11 @@ export function quantise(vector: Float32Array, codes: Int8Array, at: number): { 
 
 export class VectorColumn {
   private chunks: VectorChunk[] = [];
+  /**
+   * The chunk holding each 64th slot (`chunkOf` without a search: every chunk but a restored first one has at
+   * least 64 slots, so a block of 64 slots starts in its chunk or the next).
+   */
+  private chunkOfBlock: number[] = [];
   /** Slot + 1 of each document (0: no vector). */
   private slotOf = new GrowableUint32(1024);
   /** Free slots of owned chunks. */
@@ -106,8 +114,12 @@ export class VectorColumn {
   count = 0;
   /** Every chunk's codes, in WebAssembly memory (`code-arena.ts`). */
   readonly arena = new CodeArena();
+  /** Where a vector read from the snapshot file goes (`fullOf`). */
+  private readonly scratch: Float32Array;
 
-  constructor(readonly dimensions: number) {}
+  constructor(readonly dimensions: number) {
+    this.scratch = new Float32Array(dimensions);
+  }
 
   /** The chunks, for scans (`exact-index.ts`). */
   get allChunks(): readonly VectorChunk[] {
@@ -118,13 +130,23 @@ export class VectorColumn {
     return doc < this.slotOf.length && this.slotOf.data[doc] !== 0;
   }
 
-  /** The document's vector as stored (float32), or undefined. A view: copy it to keep it across writes. */
+  /**
+   * The document's vector as stored (float32), or undefined. A view of the column's memory, or of a buffer the
+   * next read from the snapshot file reuses: copy it to keep it.
+   */
   get(doc: number): Float32Array | undefined {
     if (!this.has(doc)) return undefined;
     const slot = this.slotOf.data[doc] - 1;
     const chunk = this.chunkOf(slot);
-    const at = (slot - chunk.start) * this.dimensions;
-    return chunk.full.subarray(at, at + this.dimensions);
+    return this.fullOf(chunk, slot - chunk.start);
+  }
+
+  /** A slot's float32 vector (a view, as `get`'s). */
+  fullOf(chunk: VectorChunk, local: number): Float32Array {
+    const d = this.dimensions;
+    if (chunk.full !== null) return chunk.full.subarray(local * d, local * d + d);
+    chunk.cold!.read(local * d * 4, new Uint8Array(this.scratch.buffer));
+    return this.scratch;
   }
 
   /** Gives `doc` this vector (replacing any it had). */
@@ -135,7 +157,7 @@ export class VectorColumn {
     const chunk = this.chunkOf(slot);
     const local = slot - chunk.start;
     const at = local * this.dimensions;
-    chunk.full.set(vector, at);
+    chunk.full!.set(vector, at);
     const { factor, bound } = quantise(vector, this.arena.bytes, chunk.codesAt + at);
     chunk.factor[local] = factor;
     chunk.bound[local] = bound;
@@ -215,24 +237,24 @@ export class VectorColumn {
     if (last === undefined || last.borrowed || last.used === last.capacity) {
       const previous = last === undefined || last.borrowed ? 0 : last.capacity;
       const capacity = Math.min(MAX_CHUNK_SLOTS, Math.max(FIRST_CHUNK_SLOTS, previous * 2));
-      this.chunks.push(VectorChunk.owned(this.slotCount, capacity, this.dimensions, this.arena));
+      this.addChunk(VectorChunk.owned(this.slotCount, capacity, this.dimensions, this.arena));
     }
     const chunk = this.chunks[this.chunks.length - 1];
     chunk.used++;
     return this.slotCount++;
   }
 
+  private addChunk(chunk: VectorChunk): void {
+    const index = this.chunks.length;
+    this.chunks.push(chunk);
+    for (let block = (chunk.start + 63) >> 6; block << 6 < chunk.start + chunk.capacity; block++) this.chunkOfBlock[block] = index;
+  }
+
   /** The chunk holding a slot (slots are numbered across chunks, in order). */
   chunkOf(slot: number): VectorChunk {
-    const chunks = this.chunks;
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (chunks[mid].start <= slot) lo = mid;
-      else hi = mid - 1;
-    }
-    return chunks[lo];
+    const index = this.chunkOfBlock[slot >> 6];
+    const next = this.chunks[index + 1];
+    return next !== undefined && next.start <= slot ? next : this.chunks[index];
   }
 
   /**
@@ -247,8 +269,7 @@ export class VectorColumn {
         if (doc < 0) continue;
         const moved = newId(doc);
         if (moved < 0) continue;
-        const at = local * this.dimensions;
-        next.set(moved, chunk.full.subarray(at, at + this.dimensions));
+        next.set(moved, this.fullOf(chunk, local));
       }
     }
     return next;
@@ -292,9 +313,31 @@ export class VectorColumn {
       },
       { grows: true },
     );
-    w.u32Pieces(`${prefix}.full`, n * d * 4, pieces((c) => c.full, d * 4));
+    // Cold: a loader that reads files at an offset leaves the float32 vectors there (a search reads a few).
+    w.u32Pieces(`${prefix}.full`, n * d * 4, () => this.fullPieces(live), { cold: true });
     w.u32Pieces(`${prefix}.factor`, n * 4, pieces((c) => c.factor, 4));
     w.u32Pieces(`${prefix}.bound`, n * 4, pieces((c) => c.bound, 4));
+  }
+
+  /** The float32 vectors of `live` in order: views, or batches of consecutive slots read from the file. */
+  private *fullPieces(live: Array<{ chunk: VectorChunk; local: number }>): Generator<Uint8Array, void, void> {
+    const d = this.dimensions;
+    const batch = new Uint8Array(64 * d * 4);
+    for (let i = 0; i < live.length; ) {
+      const { chunk, local } = live[i];
+      if (chunk.full !== null) {
+        yield new Uint8Array(chunk.full.buffer, chunk.full.byteOffset + local * d * 4, d * 4);
+        i++;
+        continue;
+      }
+      // Pieces are copied as soon as they are yielded (`SnapshotWriter`): one buffer serves every batch.
+      let run = 1;
+      while (run < 64 && i + run < live.length && live[i + run].chunk === chunk && live[i + run].local === local + run) run++;
+      const bytes = batch.subarray(0, run * d * 4);
+      chunk.cold!.read(local * d * 4, bytes);
+      yield bytes;
+      i += run;
+    }
   }
 
   /** A column restored from `save`'s sections, over `documents` ids: one chunk viewing the snapshot's bytes. */
@@ -307,7 +350,9 @@ export class VectorColumn {
       return values;
     };
     const codeWords = words('codes', align4(n * dimensions) / 4);
-    const full = words('full', n * dimensions);
+    const cold = r.cold(`${prefix}.full`);
+    if (cold !== null && cold.byteLength < n * dimensions * 4) throw createEngineError('INVALID_SNAPSHOT', `section ${prefix}.full is too short`);
+    const full = cold === null ? words('full', n * dimensions) : null;
     const factor = words('factor', n);
     const bound = words('bound', n);
     const f32 = (values: Uint32Array, length: number) => new Float32Array(values.buffer, values.byteOffset, length);
@@ -315,9 +360,9 @@ export class VectorColumn {
     // The codes are copied into the arena (its dot products read only its own memory); the rest stays a view.
     const codesAt = column.arena.alloc(n * dimensions);
     column.arena.bytes.set(new Int8Array(codeWords.buffer, codeWords.byteOffset, n * dimensions), codesAt);
-    const chunk = new VectorChunk(0, n, codesAt, f32(full, n * dimensions), f32(factor, n), f32(bound, n), docs, true);
+    const chunk = new VectorChunk(0, n, codesAt, full === null ? null : f32(full, n * dimensions), f32(factor, n), f32(bound, n), docs, true, cold);
     chunk.used = n;
-    column.chunks.push(chunk);
+    column.addChunk(chunk);
     column.slotCount = n;
     column.slotOf.reserve(documents);
     column.slotOf.data.fill(0, 0, documents);

@@ -345,9 +345,13 @@ const RECORDS_SECTION = 'records.blob';
 /** What one read of a snapshot file asks for: a request to the I/O thread per 64 MB rather than per 512 KB. */
 const READ_PIECE_BYTES = 64 << 20;
 
+/** The file a loaded engine reads its cold sections from, closed once the engine no longer can. */
+const coldFiles = new FinalizationRegistry<SnapshotRecordFile>((file) => file.close());
+
 /**
  * A snapshot file's bytes in a buffer of their own (the engine keeps views into it: it must not be a pool's
- * slice), read in large pieces; the sections that writes extend (the forward index, facet columns) each into a
+ * slice), read in large pieces; the cold sections (the float32 vectors, read a few at a time by searches) left
+ * in the file, read at an offset when the engine asks (`readAt`); the sections that writes extend (the forward index, facet columns) each into a
  * buffer with room to grow, so the replay after a crash extends them in place rather than copying 320 MB at a
  * million products. Not `readFile`: it asks for 512 KB at a time, six times slower for a million products'
  * snapshot (docs/PERFORMANCE.md, *Figures behind the code*).
@@ -378,10 +382,21 @@ export async function readSnapshotFile(path: string, { apartMinBytes, headBytes 
     // The records too, without room: once a snapshot after this one is on disk they are read from it, and their
     // memory is freed only if no other section shares their buffer (`snapshot-records.ts`).
     const readApart = (section: SectionPlacement) => section.roomBytes !== undefined || section.name === RECORDS_SECTION;
-    const apartSections = 'sections' in layout ? layout.sections.filter((section) => readApart(section) && section.to <= size) : [];
+    const apartSections = 'sections' in layout ? layout.sections.filter((section) => (readApart(section) || section.cold === true) && section.to <= size) : [];
     const apart = new Map<string, Uint8Array>();
+    let readAt: SnapshotBytes['readAt'];
     let at = head;
     for (const section of apartSections.sort((a, b) => a.from - b.from)) {
+      if (section.cold === true && !readApart(section)) {
+        if (section.from > at) await readRange(at, section.from);
+        at = Math.max(at, section.to);
+        if (readAt === undefined) {
+          const file = new SnapshotRecordFile(path);
+          readAt = (from, into) => void file.read(from, into.byteLength, into);
+          coldFiles.register(readAt, file);
+        }
+        continue;
+      }
       const own = new Uint8Array(section.roomBytes ?? section.to - section.from);
       // What the first read holds of it (a small file, a large header) is copied; the rest is read into it.
       if (section.from < at) own.set(bytes.subarray(section.from, Math.min(section.to, at)));
@@ -392,7 +407,7 @@ export async function readSnapshotFile(path: string, { apartMinBytes, headBytes 
       at = Math.max(at, section.to);
     }
     await readRange(at, size);
-    return { bytes, apart };
+    return { bytes, apart, ...(readAt === undefined ? {} : { readAt }) };
   } finally {
     await handle.close();
   }
