@@ -39,6 +39,15 @@ export class WordMatcher {
   private readonly otherFirsts: number[] = [];
   /** w0, w1, w2 of each one-typo word, in a row. */
   private readonly typoWords: number[] = [];
+  /**
+   * ASCII tokens already looked up, found again by their characters (case-folded) without making their term: an
+   * open-addressing table of entry numbers + 1 (FNV-1a of the lower-case codes), and per entry its term and match.
+   * A page's values repeat words (brands, categories, a description's phrasing), and the term strings made for
+   * each occurrence (a slice, then its lower case) were much of what highlighting allocated.
+   */
+  private asciiTable = new Int32Array(0);
+  private readonly asciiTerms: string[] = [];
+  private readonly asciiMatches: TermMatch[] = [];
 
   constructor(readonly words: HighlightWord[]) {
     let filtering = true;
@@ -94,6 +103,45 @@ export class WordMatcher {
     );
   }
 
+  /** `lookUp` of the ASCII token `text[start..end]` (which passed `mayMatchAscii`): its term is the token in lower case. */
+  lookUpAscii(text: string, start: number, end: number): TermMatch {
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ asciiLower(text.charCodeAt(i)), 0x01000193);
+    const table = this.asciiTable;
+    const mask = table.length - 1;
+    if (table.length > 0) {
+      for (let slot = hash & mask; table[slot] !== 0; slot = (slot + 1) & mask) {
+        const entry = table[slot] - 1;
+        if (sameAsciiTerm(this.asciiTerms[entry], text, start, end)) return this.asciiMatches[entry];
+      }
+    }
+    const term = text.slice(start, end).toLowerCase();
+    const match = this.lookUp(term);
+    if (this.asciiTerms.length < MAX_TERMS) this.remember(term, match, hash);
+    return match;
+  }
+
+  private remember(term: string, match: TermMatch, hash: number): void {
+    const entry = this.asciiTerms.length;
+    this.asciiTerms.push(term);
+    this.asciiMatches.push(match);
+    if (2 * (entry + 1) > this.asciiTable.length) {
+      // Rebuilt at twice the size (hashes recomputed from the terms, already lower case).
+      this.asciiTable = new Int32Array(Math.max(64, 2 * this.asciiTable.length));
+      for (let e = 0; e <= entry; e++) this.place(e, e === entry ? hash : hashOf(this.asciiTerms[e]));
+      return;
+    }
+    this.place(entry, hash);
+  }
+
+  private place(entry: number, hash: number): void {
+    const table = this.asciiTable;
+    const mask = table.length - 1;
+    let slot = hash & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = entry + 1;
+  }
+
   match(term: string): TermMatch {
     return this.mayMatch(term) ? this.lookUp(term) : NO_MATCH;
   }
@@ -117,4 +165,18 @@ export class WordMatcher {
     if (this.memo.size < MAX_TERMS) this.memo.set(term, match);
     return match;
   }
+}
+
+/** FNV-1a of a lower-case ASCII term's codes (as `lookUpAscii` hashes a token). */
+function hashOf(term: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/** Whether `term` (lower case) is the ASCII token `text[start..end]` folded to lower case. */
+function sameAsciiTerm(term: string, text: string, start: number, end: number): boolean {
+  if (term.length !== end - start) return false;
+  for (let i = 0; i < term.length; i++) if (term.charCodeAt(i) !== asciiLower(text.charCodeAt(start + i))) return false;
+  return true;
 }

@@ -22,6 +22,8 @@ export interface TextMatch {
   markWords: number[][] | null;
   /** How many words the query has. */
   wordTotal: number;
+  /** `text` is pure ASCII. */
+  ascii: boolean;
   matchLevel: MatchLevel;
   /** The originals of the query words some token matches, in query order. Never hand this array out. */
   matchedWords: string[];
@@ -161,7 +163,7 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
   }
   const words = matcher === null ? NO_HIGHLIGHT_WORDS : matcher.words;
   const wordTotal = words.length;
-  if (matcher === null || wordTotal === 0 || count === 0) return textMatch(text, count, null, null, wordTotal, NO_STRINGS, false);
+  if (matcher === null || wordTotal === 0 || count === 0) return textMatch(text, count, terms === null, null, null, wordTotal, NO_STRINGS, false);
   if (matchedScratch.length < wordTotal) matchedScratch = new Uint8Array(Math.max(wordTotal, matchedScratch.length * 2));
   matchedScratch.fill(0, 0, wordTotal);
   let marked = 0;
@@ -176,7 +178,7 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
       match = matcher.match(terms[t]);
       termLength = terms[t].length;
     } else if (matcher.mayMatchAscii(text, start, end)) {
-      match = matcher.lookUp(text.slice(start, end).toLowerCase());
+      match = matcher.lookUpAscii(text, start, end);
     }
     if (match.best === 0) {
       fullyCovered = false;
@@ -185,7 +187,8 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
     for (let i = 0; i < match.words.length; i++) matchedScratch[match.words[i]] = 1;
     let markEnd = end;
     if (match.best < termLength) {
-      markEnd = start + originalPrefixLength(text.slice(start, end), match.best);
+      // ASCII text folds one character to one: no need to look at (or slice) the token.
+      markEnd = start + (terms === null ? match.best : originalPrefixLength(text.slice(start, end), match.best));
       fullyCovered = false;
     }
     markScratch[3 * marked] = t;
@@ -194,7 +197,7 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
     wordsScratch[marked] = match.words;
     marked++;
   }
-  if (marked === 0) return textMatch(text, count, null, null, wordTotal, NO_STRINGS, false);
+  if (marked === 0) return textMatch(text, count, terms === null, null, null, wordTotal, NO_STRINGS, false);
   // At their exact size, as the copies below (an array grown by pushes allocates room for 17 at its first).
   let matchedCount = 0;
   for (let w = 0; w < wordTotal; w++) matchedCount += matchedScratch[w];
@@ -203,12 +206,13 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
   const markWords = wordsScratch.slice(0, marked);
   // The scratch must not keep a finished page's word arrays alive.
   for (let m = 0; m < marked; m++) wordsScratch[m] = NO_WORDS;
-  return textMatch(text, count, markScratch.slice(0, 3 * marked), markWords, wordTotal, matchedWords, fullyCovered);
+  return textMatch(text, count, terms === null, markScratch.slice(0, 3 * marked), markWords, wordTotal, matchedWords, fullyCovered);
 }
 
 function textMatch(
   text: string,
   tokenCount: number,
+  ascii: boolean,
   marks: number[] | null,
   markWords: number[][] | null,
   wordTotal: number,
@@ -216,7 +220,7 @@ function textMatch(
   fullyCovered: boolean,
 ): TextMatch {
   const matchLevel: MatchLevel = matchedWords.length === 0 ? 'none' : matchedWords.length === wordTotal ? 'full' : 'partial';
-  return { text, tokenCount, marks, markWords, wordTotal, matchLevel, matchedWords, fullyCovered, rendered: text, renderedPre: null, renderedPost: null };
+  return { text, tokenCount, marks, markWords, wordTotal, ascii, matchLevel, matchedWords, fullyCovered, rendered: text, renderedPre: null, renderedPost: null };
 }
 
 /**
@@ -227,6 +231,7 @@ function textMatch(
 export function renderText(match: TextMatch, preTag: string, postTag: string, from = 0, to = match.text.length): string {
   const { text, marks } = match;
   if (marks === null) return from === 0 && to === text.length ? text : text.slice(from, to);
+  if (match.ascii && isAscii(preTag) && isAscii(postTag)) return renderAscii(match, preTag, postTag, from, to);
   let out = '';
   let cursor = from;
   for (let m = 0; m < marks.length; m += 3) {
@@ -237,6 +242,47 @@ export function renderText(match: TextMatch, preTag: string, postTag: string, fr
     cursor = end;
   }
   return out + text.slice(cursor, to);
+}
+
+/**
+ * Characters of the ASCII value being rendered. Concatenating made four strings per highlighted word (and a
+ * server flattens them all again to write its JSON): writing the characters here makes one.
+ */
+let rendering = Buffer.allocUnsafe(512);
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 128) return false;
+  return true;
+}
+
+function renderAscii(match: TextMatch, preTag: string, postTag: string, from: number, to: number): string {
+  const { text } = match;
+  const marks = match.marks!;
+  let tagged = 0;
+  for (let m = 0; m < marks.length; m += 3) if (marks[m + 1] >= from && marks[m + 2] <= to) tagged++;
+  const size = to - from + tagged * (preTag.length + postTag.length);
+  if (size > rendering.length) rendering = Buffer.allocUnsafe(Math.max(size, 2 * rendering.length));
+  const out = rendering;
+  let n = 0;
+  let cursor = from;
+  for (let m = 0; m < marks.length; m += 3) {
+    const start = marks[m + 1];
+    const end = marks[m + 2];
+    if (start < from || end > to) continue;
+    n = copyAscii(out, n, text, cursor, start);
+    n = copyAscii(out, n, preTag, 0, preTag.length);
+    n = copyAscii(out, n, text, start, end);
+    n = copyAscii(out, n, postTag, 0, postTag.length);
+    cursor = end;
+  }
+  n = copyAscii(out, n, text, cursor, to);
+  return out.toString('latin1', 0, n);
+}
+
+/** Writes `source[start..end)` (ASCII) into `out` from `at`; returns where it ended. */
+function copyAscii(out: Buffer, at: number, source: string, start: number, end: number): number {
+  for (let i = start; i < end; i++) out[at++] = source.charCodeAt(i);
+  return at;
 }
 
 /** The whole value highlighted; rendered once per page and set of tags. */
