@@ -68,4 +68,25 @@ describe('console: what learning changed', () => {
       expect(await plain.locator('th, td').allTextContents()).toEqual([String(from), expect.any(String), String(to)]);
     }
   });
+
+  it("shows a shopper's page personalized: hits their affinities moved up, and why", async () => {
+    const { page, harness } = session;
+    // A generated shopper whose landing page (the empty query) personalization changes, as the API tells.
+    const ids = async (params: Record<string, unknown>) =>
+      (await api<{ hits: Hit[] }>(harness, 'POST', `/1/indexes/${demoIndexName}/query`, { query: '', hitsPerPage: 20, analytics: false, ...params })).json.hits.map((hit) => hit.objectID).join();
+    const plain = await ids({});
+    let shopper: string | undefined;
+    for (let i = 0; shopper === undefined && i < 50; i++) if ((await ids({ userToken: `demo-user-${i}` })) !== plain) shopper = `demo-user-${i}`;
+    expect(shopper).toBeDefined();
+
+    await openScreen(page, 'Learning');
+    await page.getByLabel('Query', { exact: true }).fill('');
+    await page.getByLabel('User token (optional)').fill(shopper!);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    // The answer for this shopper, not the last query's still on screen.
+    await expect.poll(() => page.getByRole('status').allTextContents()).toContainEqual(expect.stringMatching(new RegExp(`^Learning moves \\d+ of the first 20 hits of “” for ${shopper}`)));
+    const moved = page.getByRole('table', { name: 'Learning on' }).locator('tbody tr[data-move="up"]');
+    expect(await moved.count()).toBeGreaterThan(0);
+    expect(await moved.first().locator('td').last().textContent()).toMatch(/^Personalization: affinity \d+ \(step \d+\)$/);
+  });
 });

@@ -53,7 +53,8 @@ export default function LearningScreen() {
     event.preventDefault();
     const asked = { query: query.trim(), userToken: userToken.trim() };
     const params = comparisonParams(asked.query, asked.userToken, DEPTH);
-    setState((previous) => ({ ...previous, busy: true, error: undefined }));
+    // The last comparison goes at once: tables of another query beside this one's status would mislead.
+    setState({ busy: true });
     const search = (searchParams: Record<string, unknown>) => client.searchSingleIndex<ComparedHit>({ indexName, searchParams });
     Promise.all([search(params.on), search(params.off)]).then(
       ([on, off]) => setState({ busy: false, comparison: { ...asked, ...compareHits(on.hits, off.hits, SHOWN), nbHits: on.nbHits ?? 0 } }),
