@@ -259,19 +259,21 @@ function placeArrayWithin(docs: Uint32Array, rules: RankRule[], r: number, need:
     placeGroupsInKeyOrder(docs, keys, rules, r, need, out, gate);
     return;
   }
-  const threshold = kthSmallest(keys, Math.min(need, n));
+  const k = Math.min(need, n);
+  const threshold = kthSmallest(keys, k, keyScratch.take(k));
   // Documents strictly below the threshold: fewer than `need`, sorted by (key, id).
-  const below: number[] = [];
+  const below = uintScratch.take(k);
+  let belowCount = 0;
   let tied = 0;
   for (let i = 0; i < n; i++) {
-    if (keys[i] < threshold) below.push(i);
+    if (keys[i] < threshold) below[belowCount++] = i;
     else if (keys[i] === threshold) tied++;
   }
-  below.sort((a, b) => keys[a] - keys[b] || a - b);
+  sortByKey(below, belowCount, keys);
   let start = 0;
-  while (start < below.length) {
+  while (start < belowCount) {
     let end = start + 1;
-    while (end < below.length && keys[below[end]] === keys[below[start]]) end++;
+    while (end < belowCount && keys[below[end]] === keys[below[start]]) end++;
     const group = uintScratch.take(end - start);
     for (let g = 0; g < group.length; g++) group[g] = docs[below[start + g]];
     const before = out.length;
@@ -288,6 +290,29 @@ function placeArrayWithin(docs: Uint32Array, rules: RankRule[], r: number, need:
     for (let i = 0; i < n; i++) if (keys[i] === threshold) group[g++] = docs[i];
   }
   placeArray(group, rules, r + 1, need, out);
+}
+
+/**
+ * Sorts `indexes[0..count)` (ascending on entry) by their keys, ties in index order. A page's worth of
+ * documents is sorted in place by insertion (no comparator closure, no copy); more go through `Array.sort`.
+ */
+function sortByKey(indexes: Uint32Array, count: number, keys: Float64Array): void {
+  if (count > 64) {
+    const sorted = Array.from(indexes.subarray(0, count)).sort((a, b) => keys[a] - keys[b] || a - b);
+    indexes.set(sorted);
+    return;
+  }
+  for (let i = 1; i < count; i++) {
+    const index = indexes[i];
+    const key = keys[index];
+    let j = i - 1;
+    // Entries arrive in ascending index order, so an equal key never moves past an earlier index.
+    while (j >= 0 && keys[indexes[j]] > key) {
+      indexes[j + 1] = indexes[j];
+      j--;
+    }
+    indexes[j + 1] = index;
+  }
 }
 
 /** The documents the gate admits, in their order, at most `limit` of them. */

@@ -1,8 +1,7 @@
 /** Selection shared by ranking (the `need`-th key of a bucket) and faceting (the top values of a facet). */
 
-/** The k-th smallest value (1-based k ≤ length), with a bounded max-heap: O(n log k). */
-export function kthSmallest(values: Float64Array, k: number): number {
-  const heap = new Float64Array(k);
+/** The k-th smallest value (1-based k ≤ length), with a bounded max-heap: O(n log k). `heap`: room for k values, or one is made. */
+export function kthSmallest(values: Float64Array, k: number, heap: Float64Array = new Float64Array(k)): number {
   let size = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
