@@ -116,8 +116,10 @@ export class WordMatcher {
       }
     }
     const term = text.slice(start, end).toLowerCase();
-    const match = this.lookUp(term);
-    if (this.asciiTerms.length < MAX_TERMS) this.remember(term, match, hash);
+    // Remembered here only, not in `memo` as well (the same term met in non-ASCII text is worked out again there).
+    if (this.asciiTerms.length >= MAX_TERMS) return this.lookUp(term);
+    const match = this.compute(term);
+    this.remember(term, match, hash);
     return match;
   }
 
@@ -150,6 +152,13 @@ export class WordMatcher {
   lookUp(term: string): TermMatch {
     const known = this.memo.get(term);
     if (known !== undefined) return known;
+    const match = this.compute(term);
+    if (this.memo.size < MAX_TERMS) this.memo.set(term, match);
+    return match;
+  }
+
+  /** How `term` matches the query, worked out (not memoised). */
+  private compute(term: string): TermMatch {
     const words = this.words;
     let best = 0;
     let matched = NO_WORDS;
@@ -161,9 +170,7 @@ export class WordMatcher {
         if (length > best) best = length;
       }
     }
-    const match = best === 0 ? NO_MATCH : { best, words: matched };
-    if (this.memo.size < MAX_TERMS) this.memo.set(term, match);
-    return match;
+    return best === 0 ? NO_MATCH : { best, words: matched };
   }
 }
 

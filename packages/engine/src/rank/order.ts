@@ -214,6 +214,8 @@ function walkGroups(set: Bitset, rule: RankRule, rules: RankRule[], r: number, n
  */
 const keyScratch = new ScratchStack((length) => new Float64Array(length));
 const uintScratch = new ScratchStack((length) => new Uint32Array(length));
+/** `kthSmallest`'s heap: done with before anything else is ordered, so one buffer serves every bucket. */
+let kthHeap = new Float64Array(64);
 
 /** `keyed`: this criterion must use per-document keys (its shortcuts were already considered for this bucket). */
 function placeArray(docs: Uint32Array, rules: RankRule[], r: number, need: number, out: number[], keyed = false, gate?: Gate): void {
@@ -260,7 +262,8 @@ function placeArrayWithin(docs: Uint32Array, rules: RankRule[], r: number, need:
     return;
   }
   const k = Math.min(need, n);
-  const threshold = kthSmallest(keys, k, keyScratch.take(k));
+  if (kthHeap.length < k) kthHeap = new Float64Array(Math.max(k, 2 * kthHeap.length));
+  const threshold = kthSmallest(keys, k, kthHeap);
   // Documents strictly below the threshold: fewer than `need`, sorted by (key, id).
   const below = uintScratch.take(k);
   let belowCount = 0;
