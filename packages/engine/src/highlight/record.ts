@@ -94,9 +94,26 @@ function collectOne<T>(record: Record<string, unknown>, attribute: string, leaf:
   }
 }
 
-/** Characters of analysed values remembered per query (plus a per-entry allowance). */
-const MAX_CACHED_CHARS = 500_000;
-const ENTRY_CHARS = 32;
+/**
+ * Analysed values remembered, for the page that last analysed one: a direct-mapped table of ANALYSES slots
+ * (by length and three characters; a value evicts whatever shared its slot), shared by every page. A map per
+ * page grew, and was rehashed, through every page's values: most of them are seen once (names, descriptions),
+ * the ones worth remembering (brands, category paths, a value snippeted right after it was highlighted) come
+ * back soon. A page that takes the table from another (hits built a few at a time while other searches run)
+ * starts it afresh: answers never depend on it, only the work does.
+ */
+const ANALYSES = 64;
+const analysedTexts: Array<string | null> = new Array<string | null>(ANALYSES).fill(null);
+const analysedMatches: Array<TextMatch | null> = new Array<TextMatch | null>(ANALYSES).fill(null);
+/** The `page` of the state that filled the table (0: none). */
+let analysesOwner = 0;
+let pages = 0;
+
+function analysisSlot(text: string): number {
+  const n = text.length;
+  if (n === 0) return 0;
+  return (Math.imul(n, 0x9e3779b1) ^ (text.charCodeAt(0) * 31) ^ (text.charCodeAt(n >>> 1) * 7) ^ text.charCodeAt(n - 1)) & (ANALYSES - 1);
+}
 
 /**
  * What the hits of one page share, hung off their query object: term matches (typo matching is costly and a
@@ -108,8 +125,8 @@ class PageState {
   /** Null for a query without words: values are then only cut into tokens (for snippets). */
   private readonly matcher: WordMatcher | null;
   private separators = '';
-  private readonly analyses = new Map<string, TextMatch>();
-  private cachedChars = 0;
+  /** Tells this page's entries of the shared table from another's. */
+  private readonly page = ++pages;
 
   /**
    * The options of the hit being built, and its leaves: made once per page rather than a closure per hit and
@@ -134,20 +151,19 @@ class PageState {
     this.snippetWords = words;
   }
 
-  /** The analysis of `text`, remembered for the rest of the page. */
+  /** The analysis of `text`, remembered while its slot holds it (see ANALYSES). */
   analysis(text: string, separatorsToIndex: string): TextMatch {
-    if (separatorsToIndex !== this.separators) {
-      this.analyses.clear();
-      this.cachedChars = 0;
+    if (analysesOwner !== this.page || separatorsToIndex !== this.separators) {
+      analysedTexts.fill(null);
+      analysedMatches.fill(null);
+      analysesOwner = this.page;
       this.separators = separatorsToIndex;
     }
-    let match = this.analyses.get(text);
-    if (match !== undefined) return match;
-    match = analyseText(text, this.matcher, separatorsToIndex);
-    if (this.cachedChars + text.length + ENTRY_CHARS <= MAX_CACHED_CHARS) {
-      this.analyses.set(text, match);
-      this.cachedChars += text.length + ENTRY_CHARS;
-    }
+    const slot = analysisSlot(text);
+    if (analysedTexts[slot] === text) return analysedMatches[slot]!;
+    const match = analyseText(text, this.matcher, separatorsToIndex);
+    analysedTexts[slot] = text;
+    analysedMatches[slot] = match;
     return match;
   }
 }
