@@ -136,7 +136,7 @@ class PageState {
   private snippetOptions: SnippetOptions | null = null;
   private snippetWords = 0;
   readonly highlightLeaf = (text: string): HighlightResultOption => highlightText(text, this, this.highlightOptions!);
-  readonly snippetLeaf = (text: string): SnippetResultOption => snippetText(this.analysis(text, this.snippetOptions!.separatorsToIndex), this.snippetWords, this.snippetOptions!);
+  readonly snippetLeaf = (text: string): SnippetResultOption => snippetText(this.analysis(text, this.snippetOptions!.separatorsToIndex), this.snippetWords, this.snippetOptions!, this.matcher);
 
   constructor(readonly words: HighlightWord[]) {
     this.matcher = words.length === 0 ? null : new WordMatcher(words);

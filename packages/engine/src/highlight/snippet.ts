@@ -1,5 +1,6 @@
 import type { SnippetResultOption } from '@vitrine/protocol';
-import { renderText, renderWhole, scratchBounds, tokenBounds, type TextMatch } from './text.ts';
+import { markWordsOf, renderText, renderWhole, scratchBounds, tokenBounds, type TextMatch } from './text.ts';
+import type { WordMatcher } from './terms.ts';
 import type { SnippetOptions } from './types.ts';
 
 /**
@@ -7,11 +8,11 @@ import type { SnippetOptions } from './types.ts';
  * most matched tokens, then the one with its matches most centred (context on both sides), then the earliest.
  * Returns the index of the window's first token. A sliding window keeps it linear in the number of tokens.
  */
-export function bestWindow(match: TextMatch, size: number): number {
+export function bestWindow(match: TextMatch, size: number, markWords: number[][]): number {
   const total = match.tokenCount;
-  const { marks, markWords } = match;
+  const { marks } = match;
   // Without any match every window ties on everything and the earliest wins.
-  if (total <= size || marks === null || markWords === null) return 0;
+  if (total <= size || marks === null) return 0;
   const counts = new Int32Array(match.wordTotal);
   // Distinct query words and matched tokens inside the window, kept up to date as it slides; `leaving` and
   // `entering` are the matched tokens (indexes into `markWords`) next to leave and to enter it.
@@ -64,15 +65,17 @@ const WHITESPACE = /\s/;
  * text was cut. The ellipsis is followed (or preceded) by a space when the cut fell on whitespace, so words
  * never run into it. At the ends of the value nothing is cut, so leading and trailing punctuation stay.
  */
-export function snippetText(match: TextMatch, size: number, options: SnippetOptions): SnippetResultOption {
+export function snippetText(match: TextMatch, size: number, options: SnippetOptions, matcher: WordMatcher | null): SnippetResultOption {
   const { text, matchLevel } = match;
   const { preTag, postTag, ellipsis } = options;
   const count = match.tokenCount;
   const words = Math.max(1, Math.floor(size));
   if (count <= words) return { value: renderWhole(match, preTag, postTag), matchLevel };
-  const first = bestWindow(match, words);
-  // The analysis keeps only the matched tokens: the cuts need the offsets of the window's edge tokens.
-  tokenBounds(text, options.separatorsToIndex);
+  // The analysis keeps only the matched tokens: the window needs their words, the cuts the offsets of the
+  // window's edge tokens (both leave the offsets of every token in the scratch bounds).
+  let first = 0;
+  if (match.marks === null || matcher === null) tokenBounds(text, options.separatorsToIndex);
+  else first = bestWindow(match, words, markWordsOf(match, matcher, options.separatorsToIndex));
   const bounds = scratchBounds();
   const last = first + words - 1;
   const from = first === 0 ? 0 : bounds[2 * first];

@@ -1,6 +1,6 @@
 import type { MatchLevel } from '@vitrine/protocol';
 import { forEachToken, normalizeText } from '../tokenize/index.ts';
-import { NO_MATCH, NO_WORDS, type WordMatcher } from './terms.ts';
+import { NO_MATCH, type WordMatcher } from './terms.ts';
 import type { HighlightWord } from './types.ts';
 
 /**
@@ -18,8 +18,6 @@ export interface TextMatch {
    * end of the range to wrap (which starts at the token's start). Null when no token matched, the usual case.
    */
   marks: number[] | null;
-  /** Per matched token (a triple of `marks`), the indexes of the query words it matches. Shared arrays: never change them. */
-  markWords: number[][] | null;
   /** How many words the query has. */
   wordTotal: number;
   /** `text` is pure ASCII. */
@@ -86,7 +84,6 @@ for (let c = 97; c <= 122; c++) WORD[c] = 1;
 let bounds = new Int32Array(256);
 let matchedScratch = new Uint8Array(16);
 const markScratch: number[] = [];
-const wordsScratch: number[][] = [];
 
 /** Token t of the last `tokenBounds` or `asciiBounds` call spans `scratchBounds()[2t] .. [2t + 1]` (until the next call). */
 export function scratchBounds(): Int32Array {
@@ -163,7 +160,7 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
   }
   const words = matcher === null ? NO_HIGHLIGHT_WORDS : matcher.words;
   const wordTotal = words.length;
-  if (matcher === null || wordTotal === 0 || count === 0) return textMatch(text, count, terms === null, null, null, wordTotal, NO_STRINGS, false);
+  if (matcher === null || wordTotal === 0 || count === 0) return textMatch(text, count, terms === null, null, wordTotal, NO_STRINGS, false);
   if (matchedScratch.length < wordTotal) matchedScratch = new Uint8Array(Math.max(wordTotal, matchedScratch.length * 2));
   matchedScratch.fill(0, 0, wordTotal);
   let marked = 0;
@@ -194,19 +191,15 @@ export function analyseText(text: string, matcher: WordMatcher | null, separator
     markScratch[3 * marked] = t;
     markScratch[3 * marked + 1] = start;
     markScratch[3 * marked + 2] = markEnd;
-    wordsScratch[marked] = match.words;
     marked++;
   }
-  if (marked === 0) return textMatch(text, count, terms === null, null, null, wordTotal, NO_STRINGS, false);
+  if (marked === 0) return textMatch(text, count, terms === null, null, wordTotal, NO_STRINGS, false);
   // At their exact size, as the copies below (an array grown by pushes allocates room for 17 at its first).
   let matchedCount = 0;
   for (let w = 0; w < wordTotal; w++) matchedCount += matchedScratch[w];
   const matchedWords = new Array<string>(matchedCount);
   for (let w = 0, m = 0; w < wordTotal; w++) if (matchedScratch[w] === 1) matchedWords[m++] = words[w].original;
-  const markWords = wordsScratch.slice(0, marked);
-  // The scratch must not keep a finished page's word arrays alive.
-  for (let m = 0; m < marked; m++) wordsScratch[m] = NO_WORDS;
-  return textMatch(text, count, terms === null, markScratch.slice(0, 3 * marked), markWords, wordTotal, matchedWords, fullyCovered);
+  return textMatch(text, count, terms === null, markScratch.slice(0, 3 * marked), wordTotal, matchedWords, fullyCovered);
 }
 
 function textMatch(
@@ -214,13 +207,31 @@ function textMatch(
   tokenCount: number,
   ascii: boolean,
   marks: number[] | null,
-  markWords: number[][] | null,
   wordTotal: number,
   matchedWords: string[],
   fullyCovered: boolean,
 ): TextMatch {
   const matchLevel: MatchLevel = matchedWords.length === 0 ? 'none' : matchedWords.length === wordTotal ? 'full' : 'partial';
-  return { text, tokenCount, marks, markWords, wordTotal, ascii, matchLevel, matchedWords, fullyCovered, rendered: text, renderedPre: null, renderedPost: null };
+  return { text, tokenCount, marks, wordTotal, ascii, matchLevel, matchedWords, fullyCovered, rendered: text, renderedPre: null, renderedPost: null };
+}
+
+/**
+ * Per matched token of `match` (a triple of `marks`), the indexes of the query words it matches: only a snippet
+ * cutting a long value needs them, so they are found again then (the matches are memoised) rather than kept by
+ * every analysis. Leaves the value's token offsets in the scratch bounds.
+ */
+export function markWordsOf(match: TextMatch, matcher: WordMatcher, separatorsToIndex: string): number[][] {
+  const marks = match.marks!;
+  const { text } = match;
+  const terms: string[] | null = match.ascii ? null : [];
+  if (terms === null) asciiBounds(text, separatorsToIndex);
+  else visitedBounds(text, separatorsToIndex, terms);
+  const words = new Array<number[]>(marks.length / 3);
+  for (let m = 0; m < words.length; m++) {
+    const t = marks[3 * m];
+    words[m] = (terms === null ? matcher.lookUpAscii(text, bounds[2 * t], bounds[2 * t + 1]) : matcher.match(terms[t])).words;
+  }
+  return words;
 }
 
 /**
