@@ -18,18 +18,15 @@
  * `-- --url http://host:port` types into a shop already running instead (no build, no start);
  * `KEYSTROKE_DETAIL=1` prints every key's time.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
+import { buildIfNeeded, sleep, startVitrine, stopVitrine } from './vitrine-process.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const size = Number(process.env.VITRINE_DEMO_SIZE ?? 10_000);
 const keyIntervalMs = 120;
 const queries = [
@@ -38,62 +35,6 @@ const queries = [
   'kettle', 'sunglasses', 'bamboo',
 ];
 const searchPath = '/1/indexes/*/queries';
-
-/** Newest modification time under `dir` (sources), 0 when it does not exist. */
-function newest(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return latest;
-}
-
-function buildIfNeeded(): void {
-  const built = [join(root, 'packages/storefront/dist/index.html'), join(root, 'packages/storefront/dist-server/entry-server.js'), join(root, 'packages/cli/dist/main.js')];
-  const builtAt = Math.min(...built.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
-  const sources = readdirSync(join(root, 'packages')).map((name) => newest(join(root, 'packages', name, 'src')));
-  if (builtAt > Math.max(...sources)) return;
-  console.log('Building (npm run build): the build is missing or older than the sources…');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('npm run build failed');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `vitrine start` with the demo catalogue; resolves once `/1/isalive` answers 200 (catalogue and history loaded). */
-async function startVitrine(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, VITRINE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', VITRINE_DEMO_SIZE: String(size) };
-  const child = spawn(process.execPath, [join(root, 'packages/cli/bin/vitrine.js'), 'start'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`vitrine start exited (${child.exitCode}):\n${output}`);
-    const status = await fetch(`${url}/1/isalive`).then((response) => response.status, () => 0);
-    if (status === 200) return { child, url };
-    await sleep(100);
-  }
-}
-
-async function stopVitrine(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 interface Typed {
   keystrokes: number;
@@ -242,7 +183,7 @@ let vitrine: { child: ChildProcess; url: string } | undefined;
 let browser: Browser | undefined;
 try {
   if (values.url === undefined) console.log(`Starting vitrine start with ${size.toLocaleString('en-US')} demo products…`);
-  vitrine = values.url === undefined ? await startVitrine(dataDir) : undefined;
+  vitrine = values.url === undefined ? await startVitrine(dataDir, size) : undefined;
   const url = values.url ?? vitrine!.url;
   browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',

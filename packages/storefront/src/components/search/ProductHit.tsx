@@ -6,6 +6,7 @@ import { useServices } from '../../lib/services.ts';
 import { useFormat } from '../../lib/format.ts';
 import { productPath } from '../../lib/catalog.ts';
 import { handleLinkClick } from '../../lib/navigation.ts';
+import { usePictureShown } from '../../lib/typing-pause.ts';
 import { Stars } from '../product/Stars.tsx';
 
 /**
@@ -16,6 +17,8 @@ export function ProductHit({ hit, sendEvent }: { hit: Hit<Product>; sendEvent: S
   const { insights } = useServices();
   const format = useFormat();
   const href = productPath(hit);
+  // A result that appears while the shopper types shows its picture's box, and the picture at the next pause.
+  const pictureShown = usePictureShown();
   return (
     <article className="vt-hit">
       <a
@@ -27,7 +30,7 @@ export function ProductHit({ hit, sendEvent }: { hit: Hit<Product>; sendEvent: S
           handleLinkClick(event, href);
         }}
       >
-        <img className="vt-hit-image" src={hit.image} alt="" width={160} height={160} loading="lazy" decoding="async" />
+        <img className="vt-hit-image" src={pictureShown ? hit.image : undefined} alt="" width={160} height={160} loading="lazy" decoding="async" />
         <h2 className="vt-hit-name">
           <Highlight attribute="name" hit={hit} />
         </h2>

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FocusEvent, FormEvent, InputHTMLAttributes, KeyboardEvent } from 'react';
 import { useInstantSearchContext, useSearchBox } from 'react-instantsearch';
 import { maxQueryLength } from '../../lib/search-state.ts';
+import { keyTyped } from '../../lib/typing-pause.ts';
 
 export interface ShopSearchBoxProps {
   placeholder: string;
@@ -129,6 +130,7 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
           type="search"
           value={value}
           onChange={(event) => {
+            keyTyped();
             setValue(event.currentTarget.value);
             refineSoon(event.currentTarget.value);
           }}

@@ -1,6 +1,7 @@
 import { useFormat } from '../../lib/format.ts';
 import type { ComboboxOption } from '../../lib/combobox.ts';
 import { splitHighlight } from '../../lib/highlight.ts';
+import { usePictureShown } from '../../lib/typing-pause.ts';
 
 function Highlighted({ value }: { value: string }) {
   return (
@@ -46,6 +47,8 @@ interface SuggestionOptionProps {
  */
 export function SuggestionOption({ id, option, active, onChoose, onHover, onRemove }: SuggestionOptionProps) {
   const format = useFormat();
+  // A product appearing while the shopper types shows its picture at the next pause (lib/typing-pause.ts).
+  const pictureShown = usePictureShown();
   return (
     <div
       id={id}
@@ -63,7 +66,7 @@ export function SuggestionOption({ id, option, active, onChoose, onHover, onRemo
       )}
       {option.kind === 'product' ? (
         <>
-          <img className="vt-suggestion-image" src={option.product.image} alt="" width={40} height={40} />
+          <img className="vt-suggestion-image" src={pictureShown ? option.product.image : undefined} alt="" width={40} height={40} />
           <span className="vt-suggestion-text vt-suggestion-product-name">{option.product.name}</span>
           <span className="vt-suggestion-price">{format.price(option.product.price)}</span>
         </>
