@@ -1,9 +1,10 @@
 /**
  * Where a keystroke's main-thread time goes: types queries into the search page as `bench:keystroke` does
  * (one key every 120 ms) while Chromium records a trace (devtools timeline, user timing, network) and a CPU
- * profile of the page, then prints, per key, keydown → its request sent and → its results shown
- * (`vitrine:results`), and the renderer main thread's busy time up to the results by kind (script, style,
- * layout, paint, image decode, GC); then, over the slow keys, the busiest trace events, the functions with the
+ * profile of the page, then prints, per key, keydown → its request sent, its answer → its results shown
+ * (`vitrine:results`) and keydown → results, and the renderer main thread's busy time up to the results by kind
+ * (script, style, layout, paint, image decode, GC); what runs before the request leaves and after its answer
+ * comes, over all keys; then, over the slow keys, the busiest trace events, the functions with the
  * most self time and the components (nearest capitalised function on the stack) with the most time.
  *
  * For names worth reading, serve a build made with `npx vite build --minify false` (storefront folder).
@@ -31,7 +32,7 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string; data?: { url?: string; requestMethod?: string } };
+  args?: { name?: string; data?: { url?: string; requestId?: string } };
 }
 
 interface ProfileNode {
@@ -215,21 +216,26 @@ try {
   const results = marks.filter((event) => event.name === 'vitrine:results' && event.ph !== 'e').map((event) => event.ts);
   const sends = events
     .filter((event) => event.name === 'ResourceSendRequest' && event.args?.data?.url?.includes('/queries'))
-    .map((event) => event.ts);
+    .map((event) => ({ ts: event.ts, id: event.args?.data?.requestId }));
+  const finished = new Map(events.filter((event) => event.name === 'ResourceFinish').map((event) => [event.args?.data?.requestId, event.ts]));
   const profiled = indexProfile(profile);
   const slowTotals = new Map<string, number>();
   const slowSelf = new Map<string, number>();
   const slowComponents = new Map<string, number>();
   const beforeRequest = new Map<string, number>();
   const beforeRequestSelf = new Map<string, number>();
+  const afterAnswer = new Map<string, number>();
+  const afterAnswerSelf = new Map<string, number>();
   let slowKeys = 0;
   let k = 0;
-  console.log('key  to request  to results  main thread until results: task/script/style/layout/paint/decode/gc/other (ms)');
+  console.log('key  to request  answer→results  to results  main thread until results: task/script/style/layout/paint/decode/gc/other (ms)');
   for (const query of queries) {
     for (let i = 0; i < query.length; i++, k++) {
       const at = keys[k];
       const next = keys[k + 1] ?? Infinity;
-      const sent = sends.find((ts) => ts > at && ts < next);
+      const request = sends.find(({ ts }) => ts > at && ts < next);
+      const sent = request?.ts;
+      const answered = request ? finished.get(request.id) : undefined;
       // Results of this key or a later one (a newer key's results can come first).
       const shownAt = results.find((ts) => ts > at);
       if (shownAt === undefined) continue;
@@ -238,12 +244,17 @@ try {
       const ms = (us: number | undefined) => ((us ?? 0) / 1000).toFixed(1);
       const latency = (shownAt - at) / 1000;
       console.log(
-        `${JSON.stringify(query.slice(0, i + 1)).padEnd(16)} ${(sent ? ms(sent - at) : '-').padStart(6)} ${latency.toFixed(1).padStart(8)}   ` +
+        `${JSON.stringify(query.slice(0, i + 1)).padEnd(16)} ${(sent ? ms(sent - at) : '-').padStart(6)} ` +
+          `${(answered && answered < shownAt ? ms(shownAt - answered) : '-').padStart(8)} ${latency.toFixed(1).padStart(8)}   ` +
           ['task', 'script', 'style', 'layout', 'paint', 'image decode', 'gc', 'other'].map((name) => ms(kinds.get(name))).join(' / '),
       );
       if (sent) {
         add(beforeRequest, selfTimes(main, at, sent));
         add(beforeRequestSelf, profiled.within(at, sent).self);
+      }
+      if (answered !== undefined && answered < shownAt) {
+        add(afterAnswer, selfTimes(main, answered, shownAt));
+        add(afterAnswerSelf, profiled.within(answered, shownAt).self);
       }
       if (latency >= slowMs) {
         slowKeys += 1;
@@ -256,6 +267,8 @@ try {
   }
   console.log(`\nKeydown → request sent, all keys: main thread self time by trace event\n${top(beforeRequest, 12)}`);
   console.log(`\nKeydown → request sent, all keys: script self time by function\n${top(beforeRequestSelf, 15)}`);
+  console.log(`\nAnswer → results shown, all keys: main thread self time by trace event\n${top(afterAnswer, 12)}`);
+  console.log(`\nAnswer → results shown, all keys: script self time by function\n${top(afterAnswerSelf, 20)}`);
   console.log(`\n${slowKeys} keys slower than ${slowMs} ms: main thread self time by trace event\n${top(slowTotals, 20)}`);
   console.log(`\nSlow keys: script self time by function\n${top(slowSelf, 25)}`);
   console.log(`\nSlow keys: script time by component (nearest capitalised function on the stack)\n${top(slowComponents, 25)}`);

@@ -1,9 +1,10 @@
 import { createContext, useContext } from 'react';
-import { ClearRefinements, DynamicWidgets, HierarchicalMenu, RefinementList, ToggleRefinement, useInstantSearch } from 'react-instantsearch';
+import { ClearRefinements, DynamicWidgets, HierarchicalMenu, RefinementList, ToggleRefinement } from 'react-instantsearch';
 import { categoryAttributes } from '../../lib/catalog.ts';
 import { Panel } from './Panel.tsx';
 import { PriceRange } from './PriceRange.tsx';
 import { Ratings } from './Ratings.tsx';
+import { hasNoResults, useSearchValue } from '../search/use-search-value.ts';
 
 /** The filters in the shop's own order, shown when the results carry no `renderingContent.facetOrdering`. */
 export const defaultFacetOrder = [categoryAttributes[0], 'brand', 'color', 'price', 'rating', 'free_shipping'];
@@ -29,8 +30,8 @@ export const CollectAllFacetsContext = createContext(false);
  * refinements); the no-results page and the chips above the results show what is active.
  */
 export function Filters() {
-  const { results } = useInstantSearch({ catchError: true });
-  const empty = !results.__isArtificial && results.nbHits === 0;
+  // Rendered again only when that changes: every panel and widget here would render on each search.
+  const empty = useSearchValue(hasNoResults);
   const collectAll = useContext(CollectAllFacetsContext);
   const panels = [
     <Panel key="category" title="Category" hidden={empty}>

@@ -1,8 +1,8 @@
-import { useInstantSearch } from 'react-instantsearch';
 import { useServices } from '../../lib/services.ts';
 import { isHomeState } from '../../lib/recommend.ts';
 import { CategoryNav } from './CategoryNav.tsx';
 import { Featured } from './Featured.tsx';
+import { indexUiStateOf, useSearchValue } from '../search/use-search-value.ts';
 
 /**
  * The top of the home page (the search page before any query or filter): categories and featured products,
@@ -11,8 +11,8 @@ import { Featured } from './Featured.tsx';
  */
 export function HomeSections() {
   const { config } = useServices();
-  const { indexUiState } = useInstantSearch();
-  if (!isHomeState(indexUiState, config.indexName)) return null;
+  const home = useSearchValue((search) => isHomeState(indexUiStateOf(search), config.indexName));
+  if (!home) return null;
   return (
     <div className="vt-home">
       <CategoryNav />

@@ -3,11 +3,12 @@
  * when; the widget lives in a `RecommendScope` of its own, so it never mixes with the search's status.
  */
 import { useSyncExternalStore } from 'react';
-import { TrendingItems, useInstantSearch } from 'react-instantsearch';
+import { TrendingItems } from 'react-instantsearch';
 import { useServices } from '../../lib/services.ts';
 import { isHomeState, recommendLimits } from '../../lib/recommend.ts';
 import { RecommendScope } from './RecommendScope.tsx';
 import { RecommendedItem } from './RecommendedItem.tsx';
+import { indexUiStateOf, useSearchValue } from '../search/use-search-value.ts';
 import type { RecommendedProduct } from './RecommendedItem.tsx';
 
 const Nothing = () => <></>;
@@ -22,11 +23,11 @@ function useHydrated(): boolean {
 
 export function HomeTrending() {
   const { config } = useServices();
-  const { indexUiState } = useInstantSearch();
+  const home = useSearchValue((search) => isHomeState(indexUiStateOf(search), config.indexName));
   // A second InstantSearch inside the search page's cannot be server-rendered (react-instantsearch's
   // getServerState takes one): the carousel comes after hydration, after the results (below the fold).
   const hydrated = useHydrated();
-  if (!hydrated || !config.recommend.enabled || !isHomeState(indexUiState, config.indexName)) return null;
+  if (!hydrated || !config.recommend.enabled || !home) return null;
   return (
     <RecommendScope>
       <TrendingItems classNames={{ root: 'vt-recommendations' }} limit={recommendLimits.trending} itemComponent={TrendingItem} emptyComponent={Nothing} />

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ReactNode } from 'react';
-import { Hits, InfiniteHits, Pagination, useInstantSearch } from 'react-instantsearch';
+import { Hits, InfiniteHits, Pagination } from 'react-instantsearch';
 import type { Hit } from 'instantsearch.js';
 import type { SendEventForHits } from 'instantsearch.js/es/lib/utils';
 import createInfiniteHitsSessionStorageCache from 'instantsearch.js/es/lib/infiniteHitsCache/sessionStorage';
@@ -8,6 +8,7 @@ import type { Product } from '@vitrine/protocol';
 import { ProductHit } from './ProductHit.tsx';
 import { scrollToResultsTop } from './ScrollRestoration.tsx';
 import { useViewMode } from './useViewMode.ts';
+import { useSearchValue } from './use-search-value.ts';
 
 // The pages already loaded in the infinite view survive leaving for a product page and coming Back.
 const infiniteHitsCache = createInfiniteHitsSessionStorageCache();
@@ -58,8 +59,7 @@ export function Results() {
  * are dimmed, marked and taken out of the tab order and the accessibility tree until a search succeeds.
  */
 export function StaleWhileFailing({ children }: { children: ReactNode }) {
-  const { status } = useInstantSearch({ catchError: true });
-  const stale = status === 'error';
+  const stale = useSearchValue((search) => search.status === 'error');
   return (
     <div className={stale ? 'vt-results-body vt-stale' : 'vt-results-body'} data-stale={stale} inert={stale}>
       {children}

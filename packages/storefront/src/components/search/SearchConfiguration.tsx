@@ -1,6 +1,7 @@
-import { Configure, useInstantSearch } from 'react-instantsearch';
+import { Configure } from 'react-instantsearch';
 import { categoryAttributes } from '../../lib/catalog.ts';
 import { categoryRuleContext } from '../../lib/rules.ts';
+import { indexUiStateOf, useSearchValue } from './use-search-value.ts';
 
 /**
  * The search page's fixed search parameters, in one Configure widget (a second one would fight it over the
@@ -16,8 +17,8 @@ import { categoryRuleContext } from '../../lib/rules.ts';
 const categoriesRetrieval = { extensions: { queryCategorization: { enableCategoriesRetrieval: true } } } as Record<string, unknown>;
 
 export function SearchConfiguration() {
-  const { indexUiState } = useInstantSearch({ catchError: true });
-  const department = indexUiState.hierarchicalMenu?.[categoryAttributes[0]]?.[0];
+  // Rendered again when the department changes, not on every search (Configure compares its props each time).
+  const department = useSearchValue((search) => indexUiStateOf(search).hierarchicalMenu?.[categoryAttributes[0]]?.[0]);
   return (
     <Configure
       attributesToSnippet={['description:24']}
