@@ -88,7 +88,8 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     for (const part of rule.split(set, count)) {
       if (part.count === 0) continue;
       const before = out.length;
-      if (part.resolved) placeSet(part.set(), part.count, rules, r + 1, need, out, gate);
+      if (part.resolved && part.ids !== undefined && part.count <= SMALL) placeArray(part.ids(), rules, r + 1, need, out, false, gate);
+      else if (part.resolved) placeSet(part.set(), part.count, rules, r + 1, need, out, gate);
       else placeArray(toIdArray(part.set(), part.count), rules, r, need, out, true, gate);
       need -= out.length - before;
       if (need <= 0 || gate?.closed) return;

@@ -140,12 +140,13 @@ export function personalizationRule(
         starts[steps] = at;
         at += counts[steps];
       }
-      const ordered = new Int32Array(keyed);
+      const ordered = new Uint32Array(keyed);
       const parts: BucketPart[] = [];
       for (let steps = counts.length - 1; steps >= 1; steps--) {
         if (counts[steps] === 0) continue;
         const run = ordered.subarray(starts[steps], starts[steps] + counts[steps]);
-        parts.push({ set: () => Bitset.fromIds(set.capacity, run), count: run.length, resolved: true });
+        // Ascending, as ordering wants ids: the records were gathered affinity by affinity.
+        parts.push({ set: () => Bitset.fromIds(set.capacity, run), ids: () => run.sort(), count: run.length, resolved: true });
       }
       for (let t = 0; t < touchedCount; t++) {
         const doc = touched[t];

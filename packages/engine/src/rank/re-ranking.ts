@@ -113,7 +113,7 @@ export function reRankingRule(reRanked: ReRanked): RankRule {
       for (const doc of ordered) {
         if (!set.has(doc)) continue;
         inBucket++;
-        parts.push({ set: () => single(set.capacity, doc), count: 1, resolved: true });
+        parts.push({ set: () => single(set.capacity, doc), ids: () => Uint32Array.of(doc), count: 1, resolved: true });
       }
       parts.push({ set: rest, count: count - inBucket, resolved: true });
       return parts;

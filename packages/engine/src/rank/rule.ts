@@ -21,6 +21,12 @@ export interface BucketPart {
   count: number;
   /** Every document of the part has the same key for this criterion (else the criterion still applies). */
   resolved: boolean;
+  /**
+   * A resolved part of a few documents (at most `SMALL`, `order.ts`) as ascending ids, when the rule has them at
+   * hand: ordering takes them as they are, rather than a bitset the size of the index built and scanned again
+   * for a handful of documents (a re-ranked record, a personalization step).
+   */
+  ids?: () => Uint32Array;
 }
 
 export interface RankRule {
