@@ -83,7 +83,7 @@ const reach = { asked: 0, short: 0 };
 function recall(store: VectorStore, truth: Map<number, Float32Array>, queries: ReadonlyArray<{ seed: number; allowed: number | null }>): number {
   const column = store.column('e')!;
   expect(column.count).toBe(truth.size);
-  const approximate = new ApproximateVectorIndex(column, store.graphOf('e')!, { exactCodes: 0, exactShare: 0, efSearch: 32 });
+  const approximate = new ApproximateVectorIndex(column, store.graphOf('e')!, { exactCodes: 0, exactBalance: 0, efSearch: 32 });
   const exact = new ExactVectorIndex(column);
   let sum = 0;
   for (const { seed, allowed } of queries) {
@@ -144,7 +144,7 @@ describe('approximate vector search (HNSW over the 8-bit codes)', () => {
     const w = new SnapshotWriter();
     store.save(w);
     const bytes = w.finish();
-    const index = (s: VectorStore) => new ApproximateVectorIndex(s.column('e')!, s.graphOf('e')!, { exactCodes: 0, exactShare: 0 });
+    const index = (s: VectorStore) => new ApproximateVectorIndex(s.column('e')!, s.graphOf('e')!, { exactCodes: 0, exactBalance: 0 });
     const load = (apart?: boolean) => {
       if (apart !== true) return VectorStore.load(new SnapshotReader(bytes), embedders, DOCS);
       // As the server reads a snapshot: growing sections into buffers of their own, with room.
@@ -228,7 +228,7 @@ describe('approximate vector search (HNSW over the 8-bit codes)', () => {
 
   it('answers exactly for a small column or a filter allowing few documents', () => {
     const { store } = play(Array.from({ length: 300 }, (_, i) => ({ kind: 'set' as const, doc: i, seed: i })));
-    const index = new ApproximateVectorIndex(store.column('e')!, store.graphOf('e')!, { exactCodes: 100 * DIMS, exactShare: 0.2 });
+    const index = new ApproximateVectorIndex(store.column('e')!, store.graphOf('e')!, { exactCodes: 100 * DIMS, exactBalance: 12 });
     expect(index.answersExactly(null)).toBe(false);
     expect(index.answersExactly(59)).toBe(true);
     expect(index.answersExactly(60)).toBe(false);

@@ -4,9 +4,9 @@
  * measured alternative for a column that would not hold its float32 vectors in memory).
  *
  * Filters: the graph search walks through the documents a filter refuses (and deleted ones) without keeping
- * them, so it goes on until it has `ef` allowed ones; the fewer a filter allows, the more nodes that takes, and
- * below a share of the vectors the exact index walking the allowed documents is faster and exact
- * (`exactShare`, placed by `npm run bench:vectors`). A small column is scanned exactly too (`exactCodes`): its
+ * them, so it goes on until it has `ef` allowed ones: its cost grows as n / allowed, while the exact index
+ * walking the allowed documents costs in proportion to allowed. They meet where allowed² = c · n; below, the
+ * exact index is faster and exact (`exactBalance`: c, placed by `npm run bench:vectors`). A small column is scanned exactly too (`exactCodes`): its
  * scan costs about what a graph search does, and is exact where codes of few dimensions tie many vectors.
  */
 import type { Bitset } from '../structures/bitset.ts';
@@ -20,13 +20,13 @@ export interface ApproximateOptions {
   efSearch: number;
   /** Columns of at most this many codes (vectors × dimensions) are scanned exactly. */
   exactCodes: number;
-  /** A filter allowing less than this share of the vectors is answered by the exact index. */
-  exactShare: number;
+  /** A filter allowing fewer than √(this · vectors) documents is answered by the exact index. */
+  exactBalance: number;
   /** Re-score the candidates from their float32 vectors (else their codes' estimates are the scores). */
   rescore: boolean;
 }
 
-export const DEFAULT_APPROXIMATE: ApproximateOptions = { efSearch: 64, exactCodes: 1_000_000, exactShare: 0.07, rescore: true };
+export const DEFAULT_APPROXIMATE: ApproximateOptions = { efSearch: 64, exactCodes: 1_000_000, exactBalance: 2000, rescore: true };
 
 export class ApproximateVectorIndex implements VectorIndex {
   private readonly options: ApproximateOptions;
@@ -42,7 +42,7 @@ export class ApproximateVectorIndex implements VectorIndex {
   /** Whether a search with this filter size goes to the exact index. */
   answersExactly(allowedCount: number | null): boolean {
     const vectors = this.column.count;
-    return vectors * this.column.dimensions <= this.options.exactCodes || this.graph.nodes === 0 || (allowedCount !== null && allowedCount < vectors * this.options.exactShare);
+    return vectors * this.column.dimensions <= this.options.exactCodes || this.graph.nodes === 0 || (allowedCount !== null && allowedCount * allowedCount < vectors * this.options.exactBalance);
   }
 
   nearest(query: Float32Array, k: number, allowed: Bitset | null, allowedCount?: number): VectorHit[] {

@@ -9,7 +9,8 @@
  * its documents instead of the vectors. At a million vectors that pass is what an approximate index replaces.
  */
 import type { Bitset } from '../structures/bitset.ts';
-import { codesDot, type VectorChunk, type VectorColumn } from './vector-column.ts';
+import { unit } from './hnsw-graph.ts';
+import type { VectorChunk, VectorColumn } from './vector-column.ts';
 import type { VectorHit, VectorIndex } from './vector-index.ts';
 
 /** Cosine of two vectors, summed in float64 in index order. */
@@ -73,19 +74,17 @@ export class ExactVectorIndex implements VectorIndex {
     const column = this.column;
     const d = column.dimensions;
     if (k <= 0 || column.count === 0 || query.length !== d) return [];
-    const q = Float64Array.from(query);
-    let qq = 0;
-    for (let i = 0; i < d; i++) qq += q[i] * q[i];
-    const qNorm = Math.sqrt(qq);
+    // The query as 16-bit numbers for the arena's dot product; its rounding widens each interval.
+    const { factor: queryFactor, error } = column.prepareQuery(unit(query));
+    const { arena, queryAt } = column;
     const lowers = new TopLowers(k);
-    const codes = column.arena.bytes;
     // Candidates: (chunk, slot, upper end) of every vector whose upper end reached the threshold when seen.
     const chunksOf: VectorChunk[] = [];
     const locals: number[] = [];
     const uppers: number[] = [];
     const visit = (chunk: VectorChunk, local: number): void => {
-      const estimate = (codesDot(q, codes, chunk.codesAt + local * d, d) * chunk.factor[local]) / qNorm;
-      const bound = chunk.bound[local];
+      const estimate = arena.dot16(queryAt, chunk.codesAt + local * d, d) * chunk.factor[local] * queryFactor;
+      const bound = chunk.bound[local] * (1 + error) + error;
       lowers.offer(estimate - bound);
       if (estimate + bound >= lowers.threshold) {
         chunksOf.push(chunk);
@@ -95,8 +94,10 @@ export class ExactVectorIndex implements VectorIndex {
     };
     if (allowed !== null && (allowedCount ?? allowed.count()) * 2 < column.count) {
       allowed.forEach((doc) => {
-        const at = column.locate(doc);
-        if (at !== undefined) visit(at.chunk, at.local);
+        const slot = column.slotOfDoc(doc);
+        if (slot < 0) return;
+        const chunk = column.chunkOf(slot);
+        visit(chunk, slot - chunk.start);
       });
     } else {
       for (const chunk of column.allChunks) {

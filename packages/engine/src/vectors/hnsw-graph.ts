@@ -16,7 +16,6 @@
 import { GrowableUint32 } from '../structures/growable.ts';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
-import { queryScale } from './code-arena.ts';
 import { NodeHeap } from './node-heap.ts';
 import type { VectorColumn } from './vector-column.ts';
 
@@ -61,9 +60,7 @@ export class HnswGraph {
   /** The neighbours `selectNeighbours` chose, and their estimated cosines to the node inserted. */
   private readonly chosen: Uint32Array;
   private readonly chosenSims: Float64Array;
-  /** Where the query being searched is, as 16-bit numbers, in the column's arena (`prepare`). */
-  private readonly queryAt: number;
-  /** The query's numbers times this are the unit query's. */
+  /** The prepared query's numbers times this are the unit query's (`VectorColumn.prepareQuery`). */
   private queryFactor = 0;
   /** Nodes (live or not) in the graph. */
   nodes = 0;
@@ -79,7 +76,6 @@ export class HnswGraph {
     this.strideUp = this.m + 1;
     this.mL = 1 / Math.log(shape.m);
     this.links0 = new GrowableUint32(64 * this.stride0);
-    this.queryAt = column.arena.alloc(2 * column.dimensions);
     this.chosen = new Uint32Array(shape.m);
     this.chosenSims = new Float64Array(shape.m);
   }
@@ -107,7 +103,7 @@ export class HnswGraph {
       this.maxLevel = level;
       return;
     }
-    this.prepare(unit(vector));
+    this.queryFactor = this.column.prepareQuery(unit(vector)).factor;
     let ep = this.entry;
     let epSim = this.simQuery(ep);
     for (let layer = this.maxLevel; layer > level; layer--) ({ ep, epSim } = this.greedy(ep, epSim, layer));
@@ -141,22 +137,11 @@ export class HnswGraph {
    */
   search(query: Float64Array, ef: number, accept: (slot: number) => boolean): Found {
     if (this.entry < 0) return { slots: new Int32Array(0), sims: new Float64Array(0), count: 0 };
-    this.prepare(query);
+    this.queryFactor = this.column.prepareQuery(query).factor;
     let ep = this.entry;
     let epSim = this.simQuery(ep);
     for (let layer = this.maxLevel; layer > 0; layer--) ({ ep, epSim } = this.greedy(ep, epSim, layer));
     return this.searchLayer(ep, epSim, ef, 0, accept, -1);
-  }
-
-  /** Writes a unit query into the arena as 16-bit numbers, as fine as `dot16` can sum without overflow. */
-  private prepare(q: Float64Array): void {
-    let max = 0;
-    for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]));
-    const scale = max === 0 ? 0 : queryScale(q.length) / max;
-    const words = this.column.arena.words;
-    const at = this.queryAt >> 1;
-    for (let i = 0; i < q.length; i++) words[at + i] = Math.round(q[i] * scale);
-    this.queryFactor = scale === 0 ? 0 : 1 / scale;
   }
 
   /** Estimated cosine of the prepared query and a slot's vector, from its codes. */
@@ -165,7 +150,7 @@ export class HnswGraph {
     const d = column.dimensions;
     const chunk = column.chunkOf(slot);
     const local = slot - chunk.start;
-    return column.arena.dot16(this.queryAt, chunk.codesAt + local * d, d) * chunk.factor[local] * this.queryFactor;
+    return column.arena.dot16(column.queryAt, chunk.codesAt + local * d, d) * chunk.factor[local] * this.queryFactor;
   }
 
   /** Estimated cosine of two slots' vectors, from their codes. */

@@ -20,7 +20,7 @@
 import { GrowableUint32 } from '../structures/growable.ts';
 import type { ColdSection, SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
 import { createEngineError } from '../errors.ts';
-import { CodeArena } from './code-arena.ts';
+import { CodeArena, queryScale } from './code-arena.ts';
 
 /** A free slot's document. */
 const FREE = 0xffffffff;
@@ -60,19 +60,6 @@ export class VectorChunk {
   docAt(local: number): number {
     return this.docs[local];
   }
-}
-
-/**
- * The dot product of a query with the 8-bit codes of the vector starting at `at` (dimensions `d`), unscaled:
- * multiply by the chunk's factor for the vector's estimate. Unrolled by four (V8 does not vectorise it).
- */
-export function codesDot(q: Float32Array | Float64Array, codes: Int8Array, at: number, d: number): number {
-  const end = at + d;
-  let dot = 0;
-  let i = 0;
-  for (; at + 3 < end; at += 4, i += 4) dot += q[i] * codes[at] + q[i + 1] * codes[at + 1] + q[i + 2] * codes[at + 2] + q[i + 3] * codes[at + 3];
-  for (; at < end; at++, i++) dot += q[i] * codes[at];
-  return dot;
 }
 
 /** Quantises `vector` into `codes` (at `at`); returns the factor and bound of its estimates. */
@@ -116,9 +103,36 @@ export class VectorColumn {
   readonly arena = new CodeArena();
   /** Where a vector read from the snapshot file goes (`fullOf`). */
   private readonly scratch: Float32Array;
+  /** Where the query being searched is, as 16-bit numbers, in the arena (`prepareQuery`). */
+  readonly queryAt: number;
 
   constructor(readonly dimensions: number) {
     this.scratch = new Float32Array(dimensions);
+    this.queryAt = this.arena.alloc(2 * dimensions);
+  }
+
+  /**
+   * Writes a unit query into the arena (`queryAt`) as 16-bit numbers, as fine as `dot16` can sum without
+   * overflow: `dot16(queryAt, codes) · factor` estimates its dot product with the codes. `error` is the length
+   * of the difference between the query and what was written (times `factor`): with codes of a vector x, the
+   * estimate moves by at most `error · (1 + bound)` (the codes times the vector's factor are x − r, of length at
+   * most |x| + |r|).
+   */
+  prepareQuery(unit: Float64Array): { factor: number; error: number } {
+    let max = 0;
+    for (let i = 0; i < unit.length; i++) max = Math.max(max, Math.abs(unit[i]));
+    if (max === 0) return { factor: 0, error: 0 };
+    const scale = queryScale(unit.length) / max;
+    const words = this.arena.words;
+    const at = this.queryAt >> 1;
+    let error2 = 0;
+    for (let i = 0; i < unit.length; i++) {
+      const word = Math.round(unit[i] * scale);
+      words[at + i] = word;
+      const e = word / scale - unit[i];
+      error2 += e * e;
+    }
+    return { factor: 1 / scale, error: Math.sqrt(error2) };
   }
 
   /** The chunks, for scans (`exact-index.ts`). */

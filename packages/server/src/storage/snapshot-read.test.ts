@@ -82,7 +82,7 @@ describe('reading a snapshot file', () => {
     expect(search(loaded)).toEqual(search(plainVectors));
     expect(search(loaded)[0]).toBe('v1234');
     expect(loaded.getObject('v77')).toEqual(plainVectors.getObject('v77'));
-    const vectorOf = (engine: SearchIndex, id: string) => (engine.getObject(id) as { _vectors: { e: number[] } })._vectors.e;
+    const vectorOf = (engine: SearchIndex, id: string) => (engine.getObject(id) as unknown as { _vectors: { e: number[] } })._vectors.e;
     expect(vectorOf(loaded, 'v77').map(Math.fround)).toEqual(vector(77));
     // Read from the file when asked, not from what was loaded: the section overwritten, the record reads it.
     const fd = openSync(vectorsPath, 'r+');
