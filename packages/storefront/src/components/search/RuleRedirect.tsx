@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useInstantSearch } from 'react-instantsearch';
 import { navigate } from '../../lib/navigation.ts';
 import { resolveRuleUrl } from '../../lib/rules.ts';
+import { useSearchValue } from './use-search-value.ts';
 
 function typingInSearchBox(): boolean {
   const active = document.activeElement;
@@ -14,10 +14,11 @@ function typingInSearchBox(): boolean {
  * Same-origin targets open in the app and replace the search in history, so Back does not redirect again.
  */
 export function RuleRedirect() {
-  const { results } = useInstantSearch({ catchError: true });
+  // Each new answer (not each render of the page while it searches).
+  const results = useSearchValue((search) => search.mainIndex.getResults());
   // The helper's types predate `redirect` in renderingContent; the response carries it as Algolia's does.
-  const renderingContent = results.renderingContent as { redirect?: { url?: unknown } } | undefined;
-  const url = results.__isArtificial ? undefined : renderingContent?.redirect?.url;
+  const renderingContent = results?.renderingContent as { redirect?: { url?: unknown } } | undefined;
+  const url = !results || results.__isArtificial ? undefined : renderingContent?.redirect?.url;
   useEffect(() => {
     if (typeof url !== 'string' || url === '') return;
     const target = resolveRuleUrl(url, window.location.origin);

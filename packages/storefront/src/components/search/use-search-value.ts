@@ -26,9 +26,12 @@ export function useSearchValue<T>(select: (search: InstantSearch) => T): T {
   return value;
 }
 
-/** The main index's UI state, as `useInstantSearch().indexUiState` gives it. */
+/**
+ * The main index's UI state, as `useInstantSearch().indexUiState` gives it, without `getUiState()`'s refresh
+ * (every widget asked again): the index keeps it current on each change of the search parameters.
+ */
 export function indexUiStateOf(search: InstantSearch): IndexUiState {
-  return search.getUiState()[search.mainIndex.getIndexId()] ?? {};
+  return search.mainIndex.getWidgetUiState({})[search.mainIndex.getIndexId()] ?? {};
 }
 
 /** No hits in a real answer (not the placeholder InstantSearch shows before the first one). */
