@@ -61,9 +61,10 @@ export class DocumentScanner {
   private entryStart = new Int32Array(64);
   private wordCount = 0;
   private required: boolean[] = [];
-  private phraseOf: number[] = [];
-  private phraseStartOf: number[] = [];
-  private phraseLastWord: boolean[] = [];
+  /** Per word (the first `wordCount` entries): its phrase (-1: none), the phrase's first word, 1 if it ends it. */
+  private phraseOf = new Int32Array(8);
+  private phraseStartOf = new Int32Array(8);
+  private phraseLastWord = new Uint8Array(8);
   private phraseCount = 0;
   private slotRankKey: Int32Array = new Int32Array(0);
   private slotOrdered: Uint8Array = new Uint8Array(0);
@@ -172,16 +173,19 @@ export class DocumentScanner {
     }
     // Filling left entryStart[r] where run r begins: run r ends where run r + 1 begins.
     for (let r = 1; r <= runs; r++) this.entryStart[r] = r < runs ? this.entryStart[r + 1] : entries;
-    this.phraseOf = [];
     this.phraseCount = 0;
-    this.phraseStartOf = [];
-    this.phraseLastWord = [];
+    if (this.phraseOf.length < words.length) {
+      const size = Math.max(words.length, 2 * this.phraseOf.length);
+      this.phraseOf = new Int32Array(size);
+      this.phraseStartOf = new Int32Array(size);
+      this.phraseLastWord = new Uint8Array(size);
+    }
     for (let i = 0; i < words.length; i++) {
       const phrase = words[i].word.phrase;
-      this.phraseOf.push(phrase);
+      this.phraseOf[i] = phrase;
       if (phrase >= 0) this.phraseCount = Math.max(this.phraseCount, phrase + 1);
-      this.phraseStartOf.push(phrase >= 0 && i > 0 && words[i - 1].word.phrase === phrase ? this.phraseStartOf[i - 1] : i);
-      this.phraseLastWord.push(phrase >= 0 && (i === words.length - 1 || words[i + 1].word.phrase !== phrase));
+      this.phraseStartOf[i] = phrase >= 0 && i > 0 && words[i - 1].word.phrase === phrase ? this.phraseStartOf[i - 1] : i;
+      this.phraseLastWord[i] = phrase >= 0 && (i === words.length - 1 || words[i + 1].word.phrase !== phrase) ? 1 : 0;
     }
     const W = words.length;
     // Kept while the next query has as many words, phrases and slots (every scan overwrites what it reads).
@@ -354,7 +358,7 @@ export class DocumentScanner {
         if (phrase >= 0) {
           const first = this.phraseStartOf[w] === w;
           chain[w] = first ? 1 : lastSlot[w - 1] === slot && lastPos[w - 1] === pos - 1 && chain[w - 1] === w - this.phraseStartOf[w] ? chain[w - 1] + 1 : 0;
-          if (this.phraseLastWord[w] && chain[w] === w - this.phraseStartOf[w] + 1) phraseFound[phrase] = 1;
+          if (this.phraseLastWord[w] === 1 && chain[w] === w - this.phraseStartOf[w] + 1) phraseFound[phrase] = 1;
         }
         lastSlot[w] = slot;
         lastPos[w] = pos;

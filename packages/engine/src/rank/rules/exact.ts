@@ -16,7 +16,7 @@ export const exactRule: RuleFactory = (context) => {
       name: 'exact',
       key(doc) {
         scanner.scan(doc);
-        return -scanner.exactAt(doc);
+        return 0 - scanner.exactAt(doc);
       },
     };
   }
@@ -26,7 +26,8 @@ export const exactRule: RuleFactory = (context) => {
     key(doc) {
       let exact = 0;
       for (const set of sets) if (set.has(doc)) exact++;
-      return -exact;
+      // `0 - n`, not `-n`: -0 is no small integer, and a key of -0 was a heap number allocated per document.
+      return 0 - exact;
     },
     split(set, count) {
       const all = queryBitsets.copy(set);

@@ -15,7 +15,8 @@ export const filtersRule: RuleFactory = (context) => {
       for (const filter of filters) {
         if (filter.set.has(doc)) score += filter.score;
       }
-      return -score;
+      // `0 - n`, not `-n`: no -0 (a heap number per document; see exact.ts).
+      return 0 - score;
     },
   };
 };

@@ -13,7 +13,7 @@ export const wordsRule: RuleFactory = (context) => {
       name: 'words',
       key(doc) {
         scanner.scan(doc);
-        return -scanner.matchedWordsAt(doc);
+        return 0 - scanner.matchedWordsAt(doc);
       },
     };
   }
@@ -22,7 +22,8 @@ export const wordsRule: RuleFactory = (context) => {
     key(doc) {
       let matched = 0;
       for (const word of words) if (word.docs.has(doc)) matched++;
-      return -matched;
+      // `0 - n`, not `-n`: no -0 (a heap number per document; see exact.ts).
+      return 0 - matched;
     },
     split(set, count) {
       const all = queryBitsets.copy(set);
