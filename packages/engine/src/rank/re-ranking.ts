@@ -101,7 +101,8 @@ export function reRankingRule(reRanked: ReRanked): RankRule {
   const ordered = [...reRanked.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).map(([doc]) => doc);
   return {
     name: 'reRanking',
-    key: (doc) => -(reRanked.get(doc)?.score ?? 0),
+    // `0 - x`, not `-x`: a record not re-ranked would key -0, a heap number per document (see rules/exact.ts).
+    key: (doc) => 0 - (reRanked.get(doc)?.score ?? 0),
     split(set: Bitset, count: number): BucketPart[] {
       const parts: BucketPart[] = [];
       const rest = (): Bitset => {
