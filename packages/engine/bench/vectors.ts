@@ -129,6 +129,8 @@ function roundTrip(store: VectorStore, folder: string): { saveMs: number; loadMs
   const readAt = (from: number, into: Uint8Array) => readFully(input, into, from);
   const restored = VectorStore.load(new SnapshotReader({ bytes: file, apart, readAt }), store.embedders, store.column('v')!.slots + 1);
   const loadMs = performance.now() - started;
+  // What the loader read apart is the index's now (the graph's rows) or garbage (the codes, copied into the arena).
+  apart.clear();
   return { saveMs, loadMs, bytes, restored, residentBytes: resident() - before };
 }
 
@@ -205,7 +207,14 @@ function report(label: string, queries: Query[], search: (q: Query) => number[])
       filtered++;
     }
   }
-  console.log(`    ${label}: recall@10 ${(recall / queries.length).toFixed(3)} (filtered ${(filteredRecall / Math.max(1, filtered)).toFixed(3)}), p50 ${ms(percentile(times, 0.5))} ms, p99 ${ms(percentile(times, 0.99))} ms (filtered p50 ${ms(percentile(filteredTimes, 0.5))}, slowest ${ms(Math.max(...filteredTimes))} ms)`);
+  // The slowest 1% again: slow again, they are slow queries; fast, the time was the machine's or a collection's.
+  const slowest = times.map((time, i) => ({ time, i })).sort((a, b) => b.time - a.time).slice(0, Math.max(1, Math.ceil(queries.length / 100)));
+  const again = slowest.map(({ i }) => {
+    const started = performance.now();
+    search(queries[i]);
+    return performance.now() - started;
+  });
+  console.log(`    ${label}: recall@10 ${(recall / queries.length).toFixed(3)} (filtered ${(filteredRecall / Math.max(1, filtered)).toFixed(3)}), p50 ${ms(percentile(times, 0.5))} ms, p99 ${ms(percentile(times, 0.99))} ms (filtered p50 ${ms(percentile(filteredTimes, 0.5))}, slowest ${ms(Math.max(...filteredTimes))} ms; the slowest 1% again: ${again.map(ms).join(', ')} ms)`);
 }
 
 /** Filters allowing a share of the documents: the graph against the exact index, to place `exactBalance`. */

@@ -200,6 +200,14 @@ describe('approximate vector search (HNSW over the 8-bit codes)', () => {
     const column = once.restored.column('e')!;
     for (const [doc, vector] of truth) expect(column.get(doc)).toEqual(vector);
     expect(once.reads()).toBe(truth.size);
+    // A search reads only the candidates whose interval reaches the k-th best lower end: k or a few more of 32.
+    const graphOnly = new ApproximateVectorIndex(column, once.restored.graphOf('e')!, { exactCodes: 0, exactBalance: 0, efSearch: 32 });
+    for (let seed = 0; seed < 5; seed++) {
+      const before = once.reads();
+      expect(graphOnly.nearest(vectorOf(8_000 + seed), 10, null)).toHaveLength(10);
+      expect(once.reads() - before).toBeGreaterThanOrEqual(10);
+      expect(once.reads() - before).toBeLessThan(32);
+    }
     // Searches re-score from the file; writes after the restore go to memory beside it.
     const queries = Array.from({ length: 10 }, (_, i) => ({ seed: 7_000 + i, allowed: i % 2 === 0 ? 2 : null }));
     expect(recall(once.restored, truth, queries)).toBeGreaterThanOrEqual(RECALL_BOUND);

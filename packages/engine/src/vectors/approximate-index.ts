@@ -58,12 +58,26 @@ export class ApproximateVectorIndex implements VectorIndex {
     // Fewer than k found: fewer allowed vectors than k, or some the graph cannot reach (a filter's documents
     // without vectors, links lost to deletions): the exact index finds all there are.
     if (found.count < k) return new ExactVectorIndex(column).nearest(query, k, allowed, count ?? undefined);
+    // Re-scored: only the candidates whose interval (estimate ± bound) reaches the k-th best lower end; the others
+    // cannot be among the k best of the candidates. Each one re-scored may be a read from the snapshot file.
+    const e = found.queryError;
+    const bound = (i: number): number => {
+      const chunk = column.chunkOf(found.slots[i]);
+      return chunk.bound[found.slots[i] - chunk.start] * (1 + e) + e;
+    };
+    let threshold = Number.NEGATIVE_INFINITY;
+    if (this.options.rescore) {
+      const lowers = new Float64Array(found.count);
+      for (let i = 0; i < found.count; i++) lowers[i] = found.sims[i] - bound(i);
+      threshold = lowers.sort()[found.count - k];
+    }
     const hits: VectorHit[] = [];
     for (let i = 0; i < found.count; i++) {
       const slot = found.slots[i];
       const chunk = column.chunkOf(slot);
       const local = slot - chunk.start;
-      hits.push({ doc: chunk.docs[local], score: this.options.rescore ? cosine(query, column.fullOf(chunk, local)) : found.sims[i] });
+      if (!this.options.rescore) hits.push({ doc: chunk.docs[local], score: found.sims[i] });
+      else if (found.sims[i] + bound(i) >= threshold) hits.push({ doc: chunk.docs[local], score: cosine(query, column.fullOf(chunk, local)) });
     }
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
     if (hits.length > k) hits.length = k;

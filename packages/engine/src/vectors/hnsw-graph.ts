@@ -135,13 +135,15 @@ export class HnswGraph {
    * upper layers, then a best-first search of layer 0 that walks through nodes `accept` refuses (deleted or
    * filtered out) without keeping them.
    */
-  search(query: Float64Array, ef: number, accept: (slot: number) => boolean): Found {
-    if (this.entry < 0) return { slots: new Int32Array(0), sims: new Float64Array(0), count: 0 };
-    this.queryFactor = this.column.prepareQuery(query).factor;
+  search(query: Float64Array, ef: number, accept: (slot: number) => boolean): Found & { queryError: number } {
+    if (this.entry < 0) return { slots: new Int32Array(0), sims: new Float64Array(0), count: 0, queryError: 0 };
+    const { factor, error } = this.column.prepareQuery(query);
+    this.queryFactor = factor;
     let ep = this.entry;
     let epSim = this.simQuery(ep);
     for (let layer = this.maxLevel; layer > 0; layer--) ({ ep, epSim } = this.greedy(ep, epSim, layer));
-    return this.searchLayer(ep, epSim, ef, 0, accept, -1);
+    // The query's rounding to 16 bits (`prepareQuery`): with a vector's bound, how far its estimate may be off.
+    return { ...this.searchLayer(ep, epSim, ef, 0, accept, -1), queryError: error };
   }
 
   /** Estimated cosine of the prepared query and a slot's vector, from its codes. */
