@@ -8,14 +8,17 @@
  * exact search (`exact-index.ts`) re-scores only the vectors whose interval reaches the k-th best lower end, and
  * answers exactly what a scan of the float32 vectors would.
  *
- * Storage: vectors live in slots, slots in chunks. A chunk restored from a snapshot is a view of the snapshot's
- * bytes and is never written (a loader may hand the same bytes to another index); writes go to chunks of their
- * own, which double from 64 slots up to 8,192 (a small index stays small). A replaced or deleted record's slot
- * is freed and reused by the next vector, in owned chunks; freed slots of a restored chunk stay empty until the
- * next snapshot, which saves live slots only (in slot order) and so compacts them.
+ * Storage: vectors live in slots, slots in chunks. Every chunk's codes are in the column's WebAssembly memory
+ * (`code-arena.ts`: its SIMD dot products read only that memory; a restored chunk's are copied there at load).
+ * The rest of a chunk restored from a snapshot is a view of the snapshot's bytes and is never written (a loader
+ * may hand the same bytes to another index), and its float32 vectors may stay in the snapshot file (a cold
+ * section, read at an offset: `fullOf`); writes go to chunks of their own, which double from 64 slots up to
+ * 8,192 (a small index stays small). A replaced or deleted record's slot is freed and reused by the next vector,
+ * in owned chunks; freed slots of a restored chunk stay empty until the next snapshot, which saves live slots
+ * only (in slot order) and so compacts them.
  *
- * Per vector: `dimensions` bytes of codes + `4 · dimensions` of floats + 12 (scale over norm, bound, document),
- * plus 4 per document for its slot: 1,936 bytes at 384 dimensions.
+ * Per vector: `dimensions` bytes of codes + 12 (scale over norm, bound, document), plus 4 per document for its
+ * slot: 400 bytes at 384 dimensions; and `4 · dimensions` of floats unless they are left in the file.
  */
 import { GrowableUint32 } from '../structures/growable.ts';
 import type { ColdSection, SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
