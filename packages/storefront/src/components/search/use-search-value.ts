@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useInstantSearchContext } from 'react-instantsearch';
-import type { IndexUiState, InstantSearch } from 'instantsearch.js';
+import type { IndexUiState, InstantSearch, UiState } from 'instantsearch.js';
 
 /** `select` should return a primitive (or the same object while nothing changed): values compare with `Object.is`. */
 export function useSearchValue<T>(select: (search: InstantSearch) => T): T {
@@ -31,7 +31,8 @@ export function useSearchValue<T>(select: (search: InstantSearch) => T): T {
  * (every widget asked again): the index keeps it current on each change of the search parameters.
  */
 export function indexUiStateOf(search: InstantSearch): IndexUiState {
-  return search.mainIndex.getWidgetUiState({})[search.mainIndex.getIndexId()] ?? {};
+  const none: UiState = {};
+  return search.mainIndex.getWidgetUiState(none)[search.mainIndex.getIndexId()] ?? {};
 }
 
 /** No hits in a real answer (not the placeholder InstantSearch shows before the first one). */
