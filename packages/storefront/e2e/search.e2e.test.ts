@@ -1,7 +1,7 @@
 /**
  * The search page against the real server: query and highlighting, facets (refine, show more, facet search),
- * pagination, price range, categories with breadcrumb and readable paths, the infinite view, and the
- * keystroke-to-results time.
+ * pagination, price range, categories with breadcrumb and readable paths, the infinite view, the
+ * keystroke-to-results time, and the pictures of results found while typing (shown at the pause).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -82,6 +82,19 @@ describe('search page', () => {
     );
     expect(measured.total).toBeGreaterThan(0);
     expect(measured.total).toBeLessThan(2000);
+  });
+
+  it('shows the pictures of results found while typing once typing pauses, in boxes of the same size', async () => {
+    await openSearch();
+    await typeQuery(page, 'desk lamp');
+    await expect.poll(async () => (await hitNames(page)).every((name) => /lamp/i.test(name))).toBe(true);
+    const pictures = page.locator('.vt-hit-image');
+    const before = (await pictures.first().boundingBox())!;
+    // Every result's picture, with no further key: the pause shows them all.
+    await expect.poll(async () => (await pictures.evaluateAll((images) => images.every((image) => image.getAttribute('src')?.startsWith('/images/'))))).toBe(true);
+    const after = (await pictures.first().boundingBox())!;
+    expect([after.x, after.y, after.width, after.height]).toEqual([before.x, before.y, before.width, before.height]);
+    expect(after.width).toBeGreaterThan(100);
   });
 
   it('refines by brand and writes the brand to the URL', async () => {
