@@ -406,7 +406,7 @@ export class DocumentScanner {
 }
 
 /** A copy of `array` with room for at least `size` entries. */
-function grownInt32(array: Int32Array, size: number): Int32Array {
+function grownInt32(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
   const grown = new Int32Array(Math.max(size, 2 * array.length));
   grown.set(array);
   return grown;
