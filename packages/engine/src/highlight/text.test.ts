@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../tokenize/index.ts';
+import { tokenize, type Token } from '../tokenize/index.ts';
 import { asciiBounds, scratchBounds, tokenBounds } from './text.ts';
 
 const asciiChar = fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code));
@@ -15,14 +15,19 @@ const wordy = fc.constantFrom('a', 'Z', '9', ' ', '-', '+', '#', '_', '.', '\u00
 const asciiText = fc.array(fc.oneof(asciiChar, wordy), { maxLength: 40 }).map((chars) => chars.join(''));
 const separators = fc.oneof(fc.constant(''), fc.array(fc.oneof(asciiChar, fc.constantFrom('+', '#', '-', 'é')), { maxLength: 4 }).map((c) => c.join('')));
 
+/** Checks that `count` tokens in the scratch bounds are `tokenize`'s; returns the tokens. */
+function expectTokenizerBounds(count: number, text: string, separatorsToIndex: string): Token[] {
+  const tokens = tokenize(text, separatorsToIndex);
+  expect(count).toBe(tokens.length);
+  expect([...scratchBounds().subarray(0, 2 * count)]).toEqual(tokens.flatMap((token) => [token.start, token.end]));
+  return tokens;
+}
+
 describe('asciiBounds', () => {
   it('finds the tokenizer tokens of ASCII text', () => {
     fc.assert(
       fc.property(asciiText, separators, (text, separatorsToIndex) => {
-        const count = asciiBounds(text, separatorsToIndex);
-        const tokens = tokenize(text, separatorsToIndex);
-        expect(count).toBe(tokens.length);
-        expect([...scratchBounds().subarray(0, 2 * count)]).toEqual(tokens.flatMap((token) => [token.start, token.end]));
+        const tokens = expectTokenizerBounds(asciiBounds(text, separatorsToIndex), text, separatorsToIndex);
         for (const token of tokens) expect(text.slice(token.start, token.end).toLowerCase()).toBe(token.term);
       }),
       { numRuns: 3000 },
@@ -42,10 +47,7 @@ describe('asciiBounds', () => {
     const anyText = fc.oneof(asciiText, fc.string({ maxLength: 40 }), fc.array(fc.constantFrom('é', 'ab ', '日本 ', '𠀀', 'x-y '), { maxLength: 300 }).map((p) => p.join('')));
     fc.assert(
       fc.property(anyText, separators, (text, separatorsToIndex) => {
-        const count = tokenBounds(text, separatorsToIndex);
-        const tokens = tokenize(text, separatorsToIndex);
-        expect(count).toBe(tokens.length);
-        expect([...scratchBounds().subarray(0, 2 * count)]).toEqual(tokens.flatMap((token) => [token.start, token.end]));
+        expectTokenizerBounds(tokenBounds(text, separatorsToIndex), text, separatorsToIndex);
       }),
       { numRuns: 1000 },
     );
