@@ -75,8 +75,14 @@ export function parseSearchableAttributes(value: unknown): SearchableSlot[] | nu
  */
 function memoisedByContent<T>(parse: (value: unknown) => T): (value: unknown) => T {
   const cache = new Map<string, T>();
+  // The last list asked, with a copy of its entries: the same list asked again (every search asks for its
+  // index's) is recognised without making its JSON key, a string per call.
+  let lastList: unknown[] | null = null;
+  let lastEntries: unknown[] = [];
+  let lastParsed: T | undefined;
   return (value) => {
     if (!Array.isArray(value)) return parse(value);
+    if (value === lastList && sameStrings(value, lastEntries)) return lastParsed!;
     const key = JSON.stringify(value);
     let parsed = cache.get(key);
     if (parsed === undefined) {
@@ -85,10 +91,20 @@ function memoisedByContent<T>(parse: (value: unknown) => T): (value: unknown) =>
       if (cache.size >= MEMOISED_LISTS) cache.clear();
       cache.set(key, parsed);
     }
+    lastList = value;
+    lastEntries = value.slice();
+    lastParsed = parsed;
     return parsed;
   };
 }
 const MEMOISED_LISTS = 64;
+
+/** Whether `list` holds the strings of `entries`, in order (strings only: an object may have changed inside). */
+function sameStrings(list: unknown[], entries: unknown[]): boolean {
+  if (list.length !== entries.length) return false;
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string' || list[i] !== entries[i]) return false;
+  return true;
+}
 
 export const parseAttributesForFaceting = memoisedByContent(parseAttributesForFacetingList);
 
