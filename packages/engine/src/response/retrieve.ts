@@ -54,12 +54,33 @@ function removePath(out: Record<string, unknown>, keys: readonly string[]): void
   delete node[keys[keys.length - 1]];
 }
 
-/** Algolia's `params` echo: the search parameters, url-encoded (objects and arrays as JSON). */
+/**
+ * Algolia's `params` echo: the search parameters, url-encoded (objects and arrays as JSON) exactly as
+ * `URLSearchParams` writes them. Built with `encodeURIComponent` rather than through a `URLSearchParams`, whose
+ * serialisation made several strings and arrays per parameter, on every search.
+ */
 export function encodeParams(params: Record<string, unknown>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
+  let out = '';
+  for (const key of Object.keys(params)) {
+    const value = params[key];
     if (value === undefined) continue;
-    search.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+    out += `${out === '' ? '' : '&'}${formEncode(key)}=${formEncode(typeof value === 'string' ? value : JSON.stringify(value))}`;
   }
-  return search.toString();
+  return out;
+}
+
+/** What `encodeURIComponent` leaves as it is but the form encoding escapes. */
+const FORM_ONLY = /[!'()~]/g;
+const escapeFormOnly = (char: string): string => `%${char.charCodeAt(0).toString(16).toUpperCase()}`;
+
+/** `application/x-www-form-urlencoded` of one name or value, as `URLSearchParams` encodes it. */
+function formEncode(text: string): string {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(text);
+  } catch {
+    // A lone surrogate (encodeURIComponent refuses it; URLSearchParams writes U+FFFD).
+    return new URLSearchParams([['', text]]).toString().slice(1);
+  }
+  return encoded.replace(/%20/g, '+').replace(FORM_ONLY, escapeFormOnly);
 }
