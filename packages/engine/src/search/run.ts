@@ -21,7 +21,7 @@ import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightOpti
 import type { SnippetSpec } from '../query/options.ts';
 import type { FacetColumn } from '../index/facet-column.ts';
 import { parseRecord } from '../index/record-list.ts';
-import { parseAttributesForFaceting } from '../settings.ts';
+import { parseAttributesForFaceting, type FacetAttribute } from '../settings.ts';
 import { terms } from '../tokenize/index.ts';
 import { encodeParams, parseRetrieve, retrieve, type RetrieveSpec } from '../response/retrieve.ts';
 import { prepareSearch, type PreparedSearch, type SearchEnvironment } from './prepare.ts';
@@ -57,10 +57,21 @@ export function highlightQuery(prepared: PreparedSearch): HighlightQuery {
  * are never counted, even when named: as in Algolia, they filter but do not give away their values.
  */
 function facetNames(env: SearchEnvironment, requested: string[]): string[] {
-  const countable = parseAttributesForFaceting(env.settings.attributesForFaceting).filter((f) => !f.filterOnly).map((f) => f.attribute);
-  const names = requested.includes('*') ? countable : requested.filter((name) => countable.includes(name));
-  return [...new Set(names)].filter((name) => env.store.facets.has(name));
+  const parsed = parseAttributesForFaceting(env.settings.attributesForFaceting);
+  let countable = countableFacets.get(parsed);
+  if (countable === undefined) {
+    countable = parsed.filter((f) => !f.filterOnly).map((f) => f.attribute);
+    countableFacets.set(parsed, countable);
+  }
+  // One array, no set: a handful of names (a search asks for this twice).
+  const names = requested.includes('*') ? countable : requested;
+  const out: string[] = [];
+  for (const name of names) if (!out.includes(name) && countable.includes(name) && env.store.facets.has(name)) out.push(name);
+  return out;
 }
+
+/** The countable attributes of each parsed attributesForFaceting list (those lists are memoised and shared). */
+const countableFacets = new WeakMap<readonly FacetAttribute[], string[]>();
 
 /** The store's cache key of the rows of these columns. */
 function rowsKey(columns: FacetColumn[]): string {
