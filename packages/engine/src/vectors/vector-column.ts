@@ -320,15 +320,15 @@ export class VectorColumn {
       };
     const arena = this.arena;
     // The arena's bytes are read at each piece: a write between two pieces may have grown (replaced) them.
-    // Marked growing so that a loader reads it apart: copied into the arena at load, it leaves a buffer of its
-    // own to the garbage collector, where the file's bytes would have kept it resident.
+    // Cold: a loader that reads files at an offset leaves it there, and the load reads it straight into the
+    // arena (no copy of the codes in the snapshot's buffer, kept resident beside the arena's).
     w.u32Pieces(
       `${prefix}.codes`,
       align4(n * d),
       function* () {
         for (const { chunk, local } of live) yield new Uint8Array(arena.bytes.buffer, chunk.codesAt + local * d, d);
       },
-      { grows: true },
+      { cold: true },
     );
     // Cold: a loader that reads files at an offset leaves the float32 vectors there (a search reads a few).
     w.u32Pieces(`${prefix}.full`, n * d * 4, () => this.fullPieces(live), { cold: true });
@@ -366,7 +366,9 @@ export class VectorColumn {
       if (values.length < length) throw createEngineError('INVALID_SNAPSHOT', `section ${prefix}.${name} is too short`);
       return values;
     };
-    const codeWords = words('codes', align4(n * dimensions) / 4);
+    const coldCodes = r.cold(`${prefix}.codes`);
+    if (coldCodes !== null && coldCodes.byteLength < n * dimensions) throw createEngineError('INVALID_SNAPSHOT', `section ${prefix}.codes is too short`);
+    const codeWords = coldCodes === null ? words('codes', align4(n * dimensions) / 4) : null;
     const cold = r.cold(`${prefix}.full`);
     if (cold !== null && cold.byteLength < n * dimensions * 4) throw createEngineError('INVALID_SNAPSHOT', `section ${prefix}.full is too short`);
     const full = cold === null ? words('full', n * dimensions) : null;
@@ -376,7 +378,9 @@ export class VectorColumn {
     const column = new VectorColumn(dimensions);
     // The codes are copied into the arena (its dot products read only its own memory); the rest stays a view.
     const codesAt = column.arena.alloc(n * dimensions);
-    column.arena.bytes.set(new Int8Array(codeWords.buffer, codeWords.byteOffset, n * dimensions), codesAt);
+    const into = new Uint8Array(column.arena.bytes.buffer, codesAt, n * dimensions);
+    if (codeWords === null) coldCodes!.read(0, into);
+    else into.set(new Uint8Array(codeWords.buffer, codeWords.byteOffset, n * dimensions));
     const chunk = new VectorChunk(0, n, codesAt, full === null ? null : f32(full, n * dimensions), f32(factor, n), f32(bound, n), docs, true, cold);
     chunk.used = n;
     column.addChunk(chunk);
