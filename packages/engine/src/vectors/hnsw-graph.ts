@@ -60,6 +60,10 @@ export class HnswGraph {
   /** The neighbours `selectNeighbours` chose, and their estimated cosines to the node inserted. */
   private readonly chosen: Uint32Array;
   private readonly chosenSims: Float64Array;
+  /** A full row's links and the new one, their cosines to the row's node and their order (`link`). */
+  private readonly pruneSlots: Uint32Array;
+  private readonly pruneSims: Float64Array;
+  private readonly pruneOrder: Uint32Array;
   /** The prepared query's numbers times this are the unit query's (`VectorColumn.prepareQuery`). */
   private queryFactor = 0;
   /** Nodes (live or not) in the graph. */
@@ -78,6 +82,9 @@ export class HnswGraph {
     this.links0 = new GrowableUint32(64 * this.stride0);
     this.chosen = new Uint32Array(shape.m);
     this.chosenSims = new Float64Array(shape.m);
+    this.pruneSlots = new Uint32Array(2 * shape.m + 1);
+    this.pruneSims = new Float64Array(2 * shape.m + 1);
+    this.pruneOrder = new Uint32Array(2 * shape.m + 1);
   }
 
   /** Bytes the graph holds per node (layer-0 row, level and visit marks, upper rows on average). */
@@ -266,16 +273,27 @@ export class HnswGraph {
       array[at] = count + 1;
       return;
     }
-    let worst = -1;
-    let worstSim = sim;
+    // A full row chooses again among its links and the new one with the same heuristic (as hnswlib does):
+    // dropping the farthest alone keeps links bunched in one direction, and recall fell on dense clusters.
+    const slots = this.pruneSlots;
+    const sims = this.pruneSims;
+    slots[0] = to;
+    sims[0] = sim;
     for (let i = 1; i <= count; i++) {
-      const s = this.simNodes(from, array[at + i]);
-      if (s < worstSim) {
-        worstSim = s;
-        worst = i;
-      }
+      slots[i] = array[at + i];
+      sims[i] = this.simNodes(from, slots[i]);
     }
-    if (worst > 0) array[at + worst] = to;
+    const order = this.pruneOrder;
+    for (let i = 0; i <= count; i++) order[i] = i;
+    order.subarray(0, count + 1).sort((a, b) => sims[b] - sims[a]);
+    let kept = 0;
+    for (let i = 0; i <= count && kept < capacity; i++) {
+      const candidate = slots[order[i]];
+      let keep = true;
+      for (let j = 0; j < kept && keep; j++) keep = this.simNodes(candidate, array[at + 1 + j]) <= sims[order[i]];
+      if (keep) array[at + 1 + kept++] = candidate;
+    }
+    array[at] = kept;
   }
 
   /**
