@@ -69,14 +69,14 @@ describe('dynamic re-ranking in the engine', () => {
 
   it('oracle: in a tie of more than 1,024 records (the split path), boosted hits first by score, then customRanking', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1025, max: 2500 }), fc.array(fc.tuple(fc.nat(3000), fc.double({ min: 1.01, max: 9, noNaN: true })), { maxLength: 20 }), (size, boosts) => {
+      // A model boosts a record once per query: ids unique.
+      fc.property(fc.integer({ min: 1025, max: 2500 }), fc.uniqueArray(fc.tuple(fc.nat(3000), fc.double({ min: 1.01, max: 9, noNaN: true })), { maxLength: 20, selector: ([id]) => id }), (size, boosts) => {
         const index = new SearchIndex(SETTINGS);
         index.saveObjects(catalogue(size, [0]) as never);
         const reRanking = { query: '', boosts: boosts.map(([id, score]) => boost(`p${id}`, score)) };
         const result = index.search({ query: '', hitsPerPage: 1000 }, undefined, { reRanking });
-        // The best score of each boosted record present; ties by customRanking (popularity falls with the id).
-        const best = new Map<number, number>();
-        for (const [id, score] of boosts) if (id < size) best.set(id, Math.max(best.get(id) ?? 0, score));
+        // Each boosted record present by its score; ties by customRanking (popularity falls with the id).
+        const best = new Map<number, number>(boosts.filter(([id]) => id < size));
         const boosted = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => `p${id}`);
         const rest = Array.from({ length: size }, (_, i) => i).filter((i) => !best.has(i)).map((i) => `p${i}`);
         expect(ids(result.hits)).toEqual([...boosted, ...rest].slice(0, 1000));
