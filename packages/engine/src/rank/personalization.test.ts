@@ -77,6 +77,15 @@ describe('personalization criterion', () => {
     expect(ids(index.search({ ...params, personalizationImpact: 0 }, undefined, { personalization: nordlys }).hits)).toEqual(['0', '1', '2', '3', '4']);
   });
 
+  it('counts whole points from 1 to 100: under half a point orders nothing, above 100 counts as 100', () => {
+    const index = indexWith(40);
+    const params: SearchParams = { query: '', hitsPerPage: 10, enablePersonalization: true, getRankingInfo: true };
+    const plain = ids(index.search({ query: '', hitsPerPage: 10 }).hits);
+    expect(ids(index.search(params, undefined, { personalization: { affinities: [['brand', 'Nordlys', 0.4]], impact: 100 } }).hits)).toEqual(plain);
+    const huge = index.search(params, undefined, { personalization: { affinities: [['brand', 'Nordlys', 250]], impact: 100 } });
+    expect(huge.hits[0]._rankingInfo?.personalization).toEqual({ filtersScore: 0, rankingScore: 100, score: 100 });
+  });
+
   it('costs a search little: 10,000 records, personalization on and off alternately (figures in the output)', () => {
     const index = indexWith(10_000);
     index.setResultCacheBytes(0);

@@ -28,9 +28,10 @@ const MAX_AFFINITIES = 200;
 
 /**
  * Scores summed per record while splitting a bucket, and the records touched: buffers of the thread, the scores
- * zeroed again after each use.
+ * zeroed again after each use. 16 bits a record (2 MB at a million, not 8): the records an affinity names are
+ * spread over the whole index, and reading their sums missed the caches most of the time.
  */
-let scratch = new Float64Array(0);
+let scratch = new Uint16Array(0);
 let touched = new Int32Array(0);
 
 export interface PersonalizationRule extends RankRule {
@@ -68,8 +69,10 @@ export function personalizationRule(
   const sets: Bitset[] = [];
   const scores: number[] = [];
   let totalScore = 0;
-  for (const [facet, value, score] of input.affinities.slice(0, MAX_AFFINITIES)) {
-    if (!(score > 0)) continue;
+  for (const [facet, value, asked] of input.affinities.slice(0, MAX_AFFINITIES)) {
+    // Whole points from 1 to 100, as profiles have them: sums of 200 fit the 16-bit buffer below.
+    const score = Math.min(100, Math.round(asked));
+    if (!(score >= 1)) continue;
     let set: Bitset;
     try {
       // The index's own set (shared, never modified here): no copy per affinity, whatever the catalogue's size.
@@ -103,26 +106,10 @@ export function personalizationRule(
      */
     split(set: Bitset, count: number): BucketPart[] {
       if (scratch.length < set.capacity) {
-        scratch = new Float64Array(set.capacity);
+        scratch = new Uint16Array(set.capacity);
         touched = new Int32Array(set.capacity);
       }
-      let touchedCount = 0;
-      const words = set.words;
-      for (let i = 0; i < sets.length; i++) {
-        const other = sets[i].words;
-        const score = scores[i];
-        const end = Math.min(words.length, other.length);
-        for (let w = 0; w < end; w++) {
-          let bits = words[w] & other[w];
-          while (bits !== 0) {
-            const low = bits & -bits;
-            const doc = (w << 5) + (31 - Math.clz32(low));
-            if (scratch[doc] === 0) touched[touchedCount++] = doc;
-            scratch[doc] += score;
-            bits ^= low;
-          }
-        }
-      }
+      const touchedCount = addScores(set.words, sets, scores, scratch, touched);
       // Steps per record (kept in the scratch until placed), and how many records each step has.
       const counts = new Int32Array(Math.floor(totalScore / step) + 1);
       let keyed = 0;
@@ -164,6 +151,31 @@ export function personalizationRule(
     },
     info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc) }),
   };
+}
+
+/**
+ * Adds each affinity's score to the records of `bucket` it names (`sums`, by record) and lists each record
+ * touched once (`touched`); returns how many. A function of its own, over its arguments only: V8 keeps one
+ * optimised loop for it (inside the criterion's closure, over the module's buffers, it ran several times slower).
+ */
+function addScores(bucket: Uint32Array, sets: readonly Bitset[], scores: readonly number[], sums: Uint16Array, touched: Int32Array): number {
+  let touchedCount = 0;
+  for (let i = 0; i < sets.length; i++) {
+    const other = sets[i].words;
+    const score = scores[i];
+    const end = Math.min(bucket.length, other.length);
+    for (let w = 0; w < end; w++) {
+      let bits = bucket[w] & other[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const doc = (w << 5) + (31 - Math.clz32(low));
+        if (sums[doc] === 0) touched[touchedCount++] = doc;
+        sums[doc] += score;
+        bits ^= low;
+      }
+    }
+  }
+  return touchedCount;
 }
 
 /** Inserts the criterion before `custom` (at the end without one), in place. */
