@@ -152,6 +152,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         indexName: demoIndexName,
       });
       server.insights.importHistory(history);
+      // The import builds the models at once, but a build the server started on its empty history may end
+      // after it and replace them (a loaded machine): the build asked now comes after any under way.
+      await server.insights.rebuildModels();
       await server.insights.buildQuerySuggestions();
       if (options.personalization) {
         server.insights.personalization.setStrategy(demoPersonalizationStrategy, isDemoFacet);
