@@ -60,6 +60,8 @@ export interface SearchParams {
   enablePersonalization?: boolean;
   enableRules?: boolean;
   enableReRanking?: boolean;
+  /** Whether re-ranking still applies when the search is personalized (off by default, as on Algolia). */
+  allowReRankingOnPersonalization?: boolean;
   /** Restricts dynamic re-ranking to the records these filters match (a filter string, or a list as `facetFilters`). */
   reRankingApplyFilter?: string | FilterList | null;
   /** Query categorization: `{ queryCategorization: { enableCategoriesRetrieval, enableAutoFiltering } }`. */

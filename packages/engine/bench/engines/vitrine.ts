@@ -19,6 +19,8 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
   let index = new SearchIndex(settings);
   let learning: Learning | undefined;
   const extra = (query: string): SearchOptions | undefined => learning?.next(query);
+  // As the storefront searches when the shop learns: boosts and affinities on the same search.
+  const together: SearchParams = options.learning ? { allowReRankingOnPersonalization: true } : {};
   return {
     name: options.learning ? 'vitrine+learning' : 'vitrine',
     build(products: Iterable<Product>) {
@@ -33,11 +35,12 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
       if (options.learning) learning = learningFor(index, workloads);
     },
     a(q) {
-      return index.search({ query: q.query, hitsPerPage: 20 }, undefined, extra(q.query)).nbHits;
+      return index.search({ ...together, query: q.query, hitsPerPage: 20 }, undefined, extra(q.query)).nbHits;
     },
     b(q) {
       return index.search(
         {
+          ...together,
           query: q.query,
           hitsPerPage: 20,
           filters: `(brand:${quote(q.brands[0])} OR brand:${quote(q.brands[1])}) AND price:${q.priceMin} TO ${q.priceMax}`,
@@ -48,7 +51,7 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
       ).nbHits;
     },
     c(q) {
-      return index.search({ query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }, undefined, extra('')).nbHits;
+      return index.search({ ...together, query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }, undefined, extra('')).nbHits;
     },
     d(q) {
       const brand = q.brands.map((b) => `brand:${b}`);
@@ -56,7 +59,7 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
       const helper: SearchParams = { attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], hitsPerPage: 0, page: 0, analytics: false, clickAnalytics: false };
       // The server hands learning to every query of a multi-query; the helpers' zero hits make it cheap there.
       const learned = extra(q.query);
-      const main = index.search({ query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }, undefined, learned);
+      const main = index.search({ ...together, query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }, undefined, learned);
       index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learned);
       index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learned);
       return main.nbHits;

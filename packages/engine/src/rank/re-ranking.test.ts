@@ -104,6 +104,29 @@ describe('dynamic re-ranking in the engine', () => {
     expect(first({ reRankingApplyFilter: 'brand:Bolt' }, { reRankingApplyFilter: 'brand:Cobalt' })).toEqual(['p11', 'p0']);
   });
 
+  it('steps aside on a personalized search unless allowReRankingOnPersonalization, and with distinct above 1', () => {
+    const records = catalogue(12, [0, 1, 2]).map((record, i) => ({ ...record, group: `g${i >> 1}` }));
+    const index = new SearchIndex({ ...SETTINGS, enablePersonalization: true, attributeForDistinct: 'group' });
+    index.saveObjects(records as never);
+    const reRanking = { query: 'lamp', boosts: [boost('p11', 3)] };
+    // The shopper likes Bolt (p1, p4, p7, p10): p1 first when personalization alone orders the page.
+    const personalization = { impact: 100, affinities: [['brand', 'Bolt', 50]] as Array<[string, string, number]> };
+    const first = (params: SearchParams, options: { personalization?: typeof personalization } = {}) =>
+      index.search({ query: 'lamp', getRankingInfo: true, ...params }, undefined, { reRanking, ...options }).hits[0];
+    expect(first({}).objectID).toBe('p11');
+    expect(first({}, { personalization }).objectID).toBe('p1');
+    expect(first({}, { personalization })._rankingInfo?.reRanking).toBeUndefined();
+    expect(first({ allowReRankingOnPersonalization: true }, { personalization }).objectID).toBe('p11');
+    // As url-encoded params send it; personalization turned off by the search: re-ranking applies again.
+    expect(first({ allowReRankingOnPersonalization: 'true' as never }, { personalization }).objectID).toBe('p11');
+    expect(first({ enablePersonalization: false }, { personalization }).objectID).toBe('p11');
+    // distinct: 1 keeps re-ranking; 2 turns it off, allowed or not.
+    expect(first({ distinct: 1 }).objectID).toBe('p11');
+    expect(first({ distinct: 2 }).objectID).toBe('p0');
+    expect(first({ distinct: 2, allowReRankingOnPersonalization: true }, { personalization }).objectID).toBe('p1');
+    expect(() => first({ allowReRankingOnPersonalization: 3 as never })).toThrow(/allowReRankingOnPersonalization/);
+  });
+
   it('only breaks ties of a sorted replica\'s leading sort', () => {
     const index = new SearchIndex({ ...SETTINGS, ranking: ['asc(price)', 'typo', 'words', 'filters', 'proximity', 'attribute', 'exact', 'custom'] });
     // Four prices, five records each; p19 is the least popular of price 30.

@@ -6,6 +6,9 @@
  * - only when the index enables it (the `enableReRanking` setting, off by default, as on Algolia where the
  *   dashboard turns it on) and the search does not turn it off (the `enableReRanking` parameter, default true);
  * - only to records that `reRankingApplyFilter` lets through (the search's, else the setting's);
+ * - not on a personalized search unless it says `allowReRankingOnPersonalization` (Algolia's default: the two
+ *   would both move records the shopper sees, and the shop chooses whether they may), and never with
+ *   `distinct` above 1 (a group's members would be reordered apart from their group, as Algolia also declines);
  * - only to records the search found: a ranking criterion, so the match set (filters, a secured key's filter,
  *   hidden records) is untouched, nbHits and facets are the same, and rules' pins, placed after ranking
  *   (`search/merchandise.ts`), keep their positions.
@@ -55,6 +58,15 @@ export function reRankingFilterNode(value: unknown, code: 'INVALID_SETTING' | 'I
   throw createEngineError(code, 'reRankingApplyFilter', 'expected a filter string, an array of filters or null');
 }
 
+/** A boolean search parameter (`true`/`false` as text too, as url-encoded params send it); undefined: not given. */
+function booleanParam(params: SearchParams, name: 'enableReRanking' | 'allowReRankingOnPersonalization'): boolean | undefined {
+  const value = params[name] as unknown;
+  if (value === undefined || value === null) return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw createEngineError('INVALID_PARAMETER', name, 'expected a boolean');
+}
+
 /**
  * Checks of the learning settings (a bad PUT settings is a 400 at once, not a failing search later), with
  * `queryCategorizationAutoFiltering`, which the server reads (the engine has no use for it).
@@ -74,14 +86,16 @@ export function reRankedDocs(
   params: SearchParams,
   extra: SearchOptions | undefined,
   matches: Bitset,
+  search: { personalized: boolean; distinct: number },
 ): ReRanked | null {
   // A malformed parameter is a 400 whether or not the query has boosts.
   const asked = params.reRankingApplyFilter === undefined ? undefined : reRankingFilterNode(params.reRankingApplyFilter, 'INVALID_PARAMETER');
+  const allowOnPersonalization = booleanParam(params, 'allowReRankingOnPersonalization');
   const input = extra?.reRanking;
   if (input === undefined || input.boosts.length === 0) return null;
   if (setting(settings, override, 'enableReRanking') !== true) return null;
-  const enabled = params.enableReRanking as unknown;
-  if (enabled === false || enabled === 'false') return null;
+  if (booleanParam(params, 'enableReRanking') === false) return null;
+  if ((search.personalized && allowOnPersonalization !== true) || search.distinct > 1) return null;
   const node = asked !== undefined ? asked : reRankingFilterNode(setting(settings, override, 'reRankingApplyFilter'));
   const allowed = node === null ? null : evaluateFilter(node, store);
   const reRanked: ReRanked = new Map();

@@ -193,9 +193,10 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
       ),
     geoKey: geoKeyFor(store, options),
   };
-  const reRanked = reRankedDocs(store, env.settings, override, params, extra, matches);
+  const personalization = personalizationRule(store, env.settings, override, params, extra);
+  const reRanked = reRankedDocs(store, env.settings, override, params, extra, matches, { personalized: personalization !== null, distinct: options.distinct });
   const ranked = buildRules(options.ranking, context);
   const rules = reRanked === null ? ranked : withReRanking(ranked, reRankingRule(reRanked));
-  insertPersonalization(rules, personalizationRule(store, env.settings, override, params, extra));
+  insertPersonalization(rules, personalization);
   return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder, reRanked };
 }

@@ -18,7 +18,7 @@ const NUMBER_PARAMS = new Set([
 ]);
 const BOOLEAN_PARAMS = new Set([
   'getRankingInfo', 'clickAnalytics', 'analytics', 'enableABTest', 'enablePersonalization', 'enableRules',
-  'enableReRanking', 'allowTyposOnNumericTokens', 'advancedSyntax', 'synonyms', 'replaceSynonymsInHighlight',
+  'enableReRanking', 'allowReRankingOnPersonalization', 'allowTyposOnNumericTokens', 'advancedSyntax', 'synonyms', 'replaceSynonymsInHighlight',
   'restrictHighlightAndSnippetArrays', 'sumOrFiltersScores', 'facetingAfterDistinct', 'percentileComputation',
   'aroundLatLngViaIP', 'attributeCriteriaComputedByMinProximity', 'decompoundQuery', 'enableSynonyms',
   'retrieveVectors',

@@ -9,6 +9,7 @@ describe('what learning changed', () => {
     const { on, off } = comparisonParams('lamp', 'demo-user-3', 50);
     expect(on).toMatchObject({ query: 'lamp', userToken: 'demo-user-3', hitsPerPage: 50, getRankingInfo: true, analytics: false, enableABTest: false });
     expect(on).not.toHaveProperty('enableReRanking');
+    expect(on.allowReRankingOnPersonalization).toBe(true);
     expect(off).toMatchObject({ ...on, enableReRanking: false, enablePersonalization: false, extensions: { queryCategorization: { enableAutoFiltering: false } } });
     expect(comparisonParams('lamp', '', 20).on).not.toHaveProperty('userToken');
   });

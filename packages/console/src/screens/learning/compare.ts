@@ -14,6 +14,8 @@ export function comparisonParams(query: string, userToken: string, depth: number
     query, hitsPerPage: depth, getRankingInfo: true, attributesToHighlight: [], attributesToSnippet: [],
     // The operator's look is no shopper's search: not counted, no A/B test's variant.
     analytics: false, clickAnalytics: false, enableABTest: false,
+    // As the storefront searches: re-ranking and personalization together (the API alone keeps one).
+    allowReRankingOnPersonalization: true,
     ...(userToken === '' ? {} : { userToken }),
   };
   const off = { ...on, enableReRanking: false, enablePersonalization: false, extensions: { queryCategorization: { enableAutoFiltering: false } } };

@@ -15,6 +15,11 @@ import { indexUiStateOf, useSearchValue } from './use-search-value.ts';
  * A parameter the helper passes on unknown to its types, so spread rather than written as a prop.
  */
 const categoriesRetrieval = { extensions: { queryCategorization: { enableCategoriesRetrieval: true } } } as Record<string, unknown>;
+/**
+ * A shop that turns on both dynamic re-ranking and personalization wants both on a shopper's search: without
+ * this, a shopper with a profile gets personalization alone (the API's default). Changes nothing when either is off.
+ */
+const learningTogether = { allowReRankingOnPersonalization: true } as Record<string, unknown>;
 
 export function SearchConfiguration() {
   // Rendered again when the department changes, not on every search (Configure compares its props each time).
@@ -25,6 +30,7 @@ export function SearchConfiguration() {
       snippetEllipsisText="…"
       distinct
       {...categoriesRetrieval}
+      {...learningTogether}
       {...(department ? { ruleContexts: [categoryRuleContext(department)] } : {})}
     />
   );
