@@ -2,7 +2,8 @@
  * Vitrine's engine against @orama/orama, minisearch and flexsearch on the same generated catalogue.
  *
  *   npm run bench -- --sizes 100000,1000000 [--queries 500] [--engines vitrine,orama,minisearch,flexsearch]
- *     (`vitrine+learning`: Vitrine with every search carrying re-ranking boosts and a shopper's affinities)
+ *     (`vitrine+learning`: Vitrine with every search carrying re-ranking boosts and a shopper's affinities, each
+ *     query also timed without learning on the same index, in turn first and second: a paired on/off ratio)
  *     [--timeout 900]   (seconds per engine and size; an engine past it is reported as timed out)
  *
  * Each engine runs in its own child process (same Node flags), so one engine's heap and garbage never slow
@@ -37,6 +38,8 @@ interface Result {
   buildMs: number;
   heapMB: number;
   latency: Record<Kind, { p50: number; p99: number; n: number }>;
+  /** `vitrine+learning`: the same index without learning, timed query by query beside it. */
+  pairedOff?: Record<Kind, { p50: number; p99: number; n: number }>;
   error?: string;
 }
 
@@ -96,24 +99,43 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   const buildMs = performance.now() - started - generationMs;
   const heapMB = (settle() - before) / 1e6;
   engine.prepare?.([warm, workload]);
-  const run = (workload: Workload, kind: Kind, timed: number[] | null): void => {
+  const off = engine.withoutLearning;
+  /** `timedOff`: with an engine that also answers without learning, each query both ways, in turn first. */
+  const run = (workload: Workload, kind: Kind, timed: number[] | null, timedOff: number[] | null): void => {
     const started = performance.now();
-    for (const query of workload[kind]) {
+    const time = (answer: BenchEngine['a'], query: unknown, into: number[] | null): void => {
       const t = performance.now();
-      (engine[kind] as (q: unknown) => number)(query);
-      timed?.push(performance.now() - t);
+      (answer as (q: unknown) => number)(query);
+      into?.push(performance.now() - t);
+    };
+    workload[kind].every((query, i) => {
+      if (off === undefined) time(engine[kind] as BenchEngine['a'], query, timed);
+      else if (i % 2 === 0) {
+        time(engine[kind] as BenchEngine['a'], query, timed);
+        time(off[kind] as BenchEngine['a'], query, timedOff);
+      } else {
+        time(off[kind] as BenchEngine['a'], query, timedOff);
+        time(engine[kind] as BenchEngine['a'], query, timed);
+      }
       const elapsed = performance.now() - started;
-      if (timed === null ? elapsed > WARM_BUDGET_MS : elapsed > MIX_BUDGET_MS && timed.length >= MIN_MEASURED) break;
-    }
+      return timed === null ? elapsed <= WARM_BUDGET_MS : elapsed <= MIX_BUDGET_MS || timed.length < MIN_MEASURED;
+    });
   };
-  for (const kind of KINDS) run(warm, kind, null);
+  for (const kind of KINDS) run(warm, kind, null, null);
   const latency = {} as Result['latency'];
+  const pairedOff = {} as NonNullable<Result['pairedOff']>;
+  const summary = (times: number[]) => {
+    times.sort((x, y) => x - y);
+    return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length };
+  };
   for (const kind of KINDS) {
     const times: number[] = [];
-    run(workload, kind, times);
-    times.sort((x, y) => x - y);
-    latency[kind] = { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length };
+    const offTimes: number[] = [];
+    run(workload, kind, times, offTimes);
+    latency[kind] = summary(times);
+    if (off !== undefined) pairedOff[kind] = summary(offTimes);
   }
+  if (off !== undefined) return { engine: name, size, buildMs, heapMB, latency, pairedOff };
   return { engine: name, size, buildMs, heapMB, latency };
 }
 
@@ -165,10 +187,14 @@ function printTable(size: number, results: Result[], queries: number): void {
       ...KINDS.flatMap((k) => [fmt(vitrine.latency[k].p50 / best((r) => r.latency[k]?.p50 ?? NaN)), fmt(vitrine.latency[k].p99 / best((r) => r.latency[k]?.p99 ?? NaN))]),
     ]);
   }
-  // Learning's cost: the same engine, each search carrying re-ranking boosts and a shopper's affinities.
+  // Learning's cost: the same engine, each search carrying re-ranking boosts and a shopper's affinities; read
+  // against the same index answering without learning in the same process, query by query (two processes
+  // differ by more than learning does: heap layout, the machine's other work).
   const learning = results.find((r) => r.engine === 'vitrine+learning' && !r.error);
-  if (vitrine && learning) {
-    rows.push(['vitrine+learning / vitrine', fmt(learning.buildMs / vitrine.buildMs), fmt(learning.heapMB / vitrine.heapMB), ...KINDS.flatMap((k) => [fmt(learning.latency[k].p50 / vitrine.latency[k].p50), fmt(learning.latency[k].p99 / vitrine.latency[k].p99)])]);
+  if (learning?.pairedOff) {
+    const paired = learning.pairedOff;
+    rows.push(['  same index, learning off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(paired[k].p50), fmt(paired[k].p99)])]);
+    rows.push(['  learning on / off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(learning.latency[k].p50 / paired[k].p50), fmt(learning.latency[k].p99 / paired[k].p99)])]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

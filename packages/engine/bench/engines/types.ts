@@ -15,4 +15,10 @@ export interface BenchEngine {
   b(query: FilteredQuery): number;
   c(query: CategoryQuery): number;
   d(query: DisjunctiveQuery): number;
+  /**
+   * The same engine and index answering without learning (`vitrine+learning` only): timed query by query beside
+   * the learning searches, alternately first and second, so learning's cost is read without the noise between
+   * two processes (heap layout, the machine's other work).
+   */
+  withoutLearning?: Pick<BenchEngine, 'a' | 'b' | 'c' | 'd'>;
 }

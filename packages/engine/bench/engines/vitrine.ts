@@ -21,6 +21,42 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
   const extra = (query: string): SearchOptions | undefined => learning?.next(query);
   // As the storefront searches when the shop learns: boosts and affinities on the same search.
   const together: SearchParams = options.learning ? { allowReRankingOnPersonalization: true } : {};
+  const queries = (learned: boolean): Pick<BenchEngine, 'a' | 'b' | 'c' | 'd'> => {
+    const params: SearchParams = learned ? together : {};
+    const extraFor = (query: string): SearchOptions | undefined => (learned ? extra(query) : undefined);
+    return {
+      a(q) {
+        return index.search({ ...params, query: q.query, hitsPerPage: 20 }, undefined, extraFor(q.query)).nbHits;
+      },
+      b(q) {
+        return index.search(
+          {
+            ...params,
+            query: q.query,
+            hitsPerPage: 20,
+            filters: `(brand:${quote(q.brands[0])} OR brand:${quote(q.brands[1])}) AND price:${q.priceMin} TO ${q.priceMax}`,
+            facets: FACETS,
+          },
+          undefined,
+          extraFor(q.query),
+        ).nbHits;
+      },
+      c(q) {
+        return index.search({ ...params, query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }, undefined, extraFor('')).nbHits;
+      },
+      d(q) {
+        const brand = q.brands.map((b) => `brand:${b}`);
+        const color = [`color:${q.color}`];
+        const helper: SearchParams = { attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], hitsPerPage: 0, page: 0, analytics: false, clickAnalytics: false };
+        // The server hands learning to every query of a multi-query; the helpers' zero hits make it cheap there.
+        const learnedInput = extraFor(q.query);
+        const main = index.search({ ...params, query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }, undefined, learnedInput);
+        index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learnedInput);
+        index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learnedInput);
+        return main.nbHits;
+      },
+    };
+  };
   return {
     name: options.learning ? 'vitrine+learning' : 'vitrine',
     build(products: Iterable<Product>) {
@@ -34,35 +70,7 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
     prepare(workloads: Workload[]) {
       if (options.learning) learning = learningFor(index, workloads);
     },
-    a(q) {
-      return index.search({ ...together, query: q.query, hitsPerPage: 20 }, undefined, extra(q.query)).nbHits;
-    },
-    b(q) {
-      return index.search(
-        {
-          ...together,
-          query: q.query,
-          hitsPerPage: 20,
-          filters: `(brand:${quote(q.brands[0])} OR brand:${quote(q.brands[1])}) AND price:${q.priceMin} TO ${q.priceMax}`,
-          facets: FACETS,
-        },
-        undefined,
-        extra(q.query),
-      ).nbHits;
-    },
-    c(q) {
-      return index.search({ ...together, query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }, undefined, extra('')).nbHits;
-    },
-    d(q) {
-      const brand = q.brands.map((b) => `brand:${b}`);
-      const color = [`color:${q.color}`];
-      const helper: SearchParams = { attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], hitsPerPage: 0, page: 0, analytics: false, clickAnalytics: false };
-      // The server hands learning to every query of a multi-query; the helpers' zero hits make it cheap there.
-      const learned = extra(q.query);
-      const main = index.search({ ...together, query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }, undefined, learned);
-      index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learned);
-      index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learned);
-      return main.nbHits;
-    },
+    ...queries(options.learning === true),
+    ...(options.learning ? { withoutLearning: queries(false) } : {}),
   };
 }

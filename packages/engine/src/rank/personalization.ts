@@ -27,12 +27,11 @@ export const PERSONALIZATION_RULE = 'personalization';
 const MAX_AFFINITIES = 200;
 
 /**
- * Scores summed per record while splitting a bucket, and the records touched: buffers of the thread, the scores
- * zeroed again after each use. 16 bits a record (2 MB at a million, not 8): the records an affinity names are
- * spread over the whole index, and reading their sums missed the caches most of the time.
+ * The records of a split with a step of affinity and their steps, in id order: buffers of the thread, grown to
+ * the largest bucket split so far, so that a search allocates only what it hands on (the ordered ids, the parts).
  */
-let scratch = new Uint16Array(0);
-let touched = new Int32Array(0);
+let keyedDocs = new Uint32Array(0);
+let keyedSteps = new Uint16Array(0);
 
 export interface PersonalizationRule extends RankRule {
   info(doc: number): PersonalizationRankingInfo;
@@ -70,7 +69,7 @@ export function personalizationRule(
   const scores: number[] = [];
   let totalScore = 0;
   for (const [facet, value, asked] of input.affinities.slice(0, MAX_AFFINITIES)) {
-    // Whole points from 1 to 100, as profiles have them: sums of 200 fit the 16-bit buffer below.
+    // Whole points from 1 to 100, as profiles have them: the steps of 200 affinities fit 16 bits.
     const score = Math.min(100, Math.round(asked));
     if (!(score >= 1)) continue;
     let set: Bitset;
@@ -87,6 +86,8 @@ export function personalizationRule(
     totalScore += score;
   }
   if (sets.length === 0) return null;
+  const all = sets.map((set) => set.words);
+  const affinities: Affinities = { all, scores, strong: all.filter((_, i) => scores[i] >= step), weak: all.filter((_, i) => scores[i] < step) };
   const scoreOf = (doc: number): number => {
     let score = 0;
     for (let i = 0; i < sets.length; i++) if (sets[i].has(doc)) score += scores[i];
@@ -98,30 +99,22 @@ export function personalizationRule(
     name: PERSONALIZATION_RULE,
     key,
     /**
-     * A large bucket (an empty query ties every record on the textual criteria): each affinity's records in the
-     * bucket add their score word by word of the bitsets (no key computed record by record), then the records
-     * with a step of affinity go in one part per key, best first (a counting sort into one array), and the rest
-     * in one part, all resolved, for the next criterion (customRanking's walk): the cost follows the records the
-     * affinities name, and the buffers are the thread's (a search allocates the ordered ids and the parts).
+     * A large bucket (an empty query ties every record on the textual criteria): its records with a step of
+     * affinity are found word by word of the bucket (`scoreBucket`, no key computed record by record), go in one
+     * part per step, best first (a counting sort into one array), and the rest in one part, all resolved, for
+     * the next criterion (customRanking's walk). The buffers are the thread's: a search allocates the ordered
+     * ids and the parts.
      */
     split(set: Bitset, count: number): BucketPart[] {
-      if (scratch.length < set.capacity) {
-        scratch = new Uint16Array(set.capacity);
-        touched = new Int32Array(set.capacity);
+      if (keyedDocs.length < count) {
+        keyedDocs = new Uint32Array(count);
+        keyedSteps = new Uint16Array(count);
       }
-      const touchedCount = addScores(set.words, sets, scores, scratch, touched);
-      // Steps per record (kept in the scratch until placed), and how many records each step has.
+      const keyed = scoreBucket(set.words, affinities, step, keyedDocs, keyedSteps);
+      // How many records each step has, then each step's records in one run of `ordered`, best step first (a
+      // counting sort, stable: ids stay ascending within a run, as ordering wants them).
       const counts = new Int32Array(Math.floor(totalScore / step) + 1);
-      let keyed = 0;
-      for (let t = 0; t < touchedCount; t++) {
-        const doc = touched[t];
-        const steps = Math.floor(scratch[doc] / step);
-        scratch[doc] = steps;
-        if (steps < 1) continue;
-        counts[steps]++;
-        keyed++;
-      }
-      // Best step first: each step's records in one run of `ordered` (a counting sort).
+      for (let k = 0; k < keyed; k++) counts[keyedSteps[k]]++;
       const starts = new Int32Array(counts.length);
       for (let steps = counts.length - 1, at = 0; steps >= 1; steps--) {
         starts[steps] = at;
@@ -132,15 +125,9 @@ export function personalizationRule(
       for (let steps = counts.length - 1; steps >= 1; steps--) {
         if (counts[steps] === 0) continue;
         const run = ordered.subarray(starts[steps], starts[steps] + counts[steps]);
-        // Ascending, as ordering wants ids: the records were gathered affinity by affinity.
-        parts.push({ set: () => Bitset.fromIds(set.capacity, run), ids: () => run.sort(), count: run.length, resolved: true });
+        parts.push({ set: () => Bitset.fromIds(set.capacity, run), ids: () => run, count: run.length, resolved: true });
       }
-      for (let t = 0; t < touchedCount; t++) {
-        const doc = touched[t];
-        const steps = scratch[doc];
-        scratch[doc] = 0;
-        if (steps >= 1) ordered[starts[steps]++] = doc;
-      }
+      for (let k = 0; k < keyed; k++) ordered[starts[keyedSteps[k]]++] = keyedDocs[k];
       const rest = (): Bitset => {
         const others = set.clone();
         for (let i = 0; i < ordered.length; i++) others.delete(ordered[i]);
@@ -154,28 +141,57 @@ export function personalizationRule(
 }
 
 /**
- * Adds each affinity's score to the records of `bucket` it names (`sums`, by record) and lists each record
- * touched once (`touched`); returns how many. A function of its own, over its arguments only: V8 keeps one
- * optimised loop for it (inside the criterion's closure, over the module's buffers, it ran several times slower).
+ * Lists the records of `bucket` with at least one step of affinity (`docs`, ascending) and their steps
+ * (`steps`); returns how many. Word by word of the bucket, skipping its empty words: a record can reach a step
+ * only with a strong affinity (a score of a step or more alone) or two weak ones, so the candidates of a word
+ * come from a few ORs, and only they get their score summed (a shopper's weak affinities, a department, a
+ * colour of a low score, touch most of a bucket and rarely make a step). A function of its own, over its
+ * arguments only: V8 keeps one optimised loop for it.
  */
-function addScores(bucket: Uint32Array, sets: readonly Bitset[], scores: readonly number[], sums: Uint16Array, touched: Int32Array): number {
-  let touchedCount = 0;
-  for (let i = 0; i < sets.length; i++) {
-    const other = sets[i].words;
-    const score = scores[i];
-    const end = Math.min(bucket.length, other.length);
-    for (let w = 0; w < end; w++) {
-      let bits = bucket[w] & other[w];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        const doc = (w << 5) + (31 - Math.clz32(low));
-        if (sums[doc] === 0) touched[touchedCount++] = doc;
-        sums[doc] += score;
-        bits ^= low;
+function scoreBucket(bucket: Uint32Array, sets: Affinities, step: number, docs: Uint32Array, steps: Uint16Array): number {
+  const { strong, weak, all, scores } = sets;
+  let keyed = 0;
+  for (let w = 0; w < bucket.length; w++) {
+    const inBucket = bucket[w];
+    if (inBucket === 0) continue;
+    let candidates = 0;
+    let once = 0;
+    for (let i = 0; i < strong.length; i++) {
+      const words = strong[i];
+      if (w < words.length) candidates |= words[w];
+    }
+    for (let i = 0; i < weak.length; i++) {
+      const words = weak[i];
+      const bits = w < words.length ? words[w] : 0;
+      candidates |= once & bits;
+      once |= bits;
+    }
+    candidates &= inBucket;
+    while (candidates !== 0) {
+      const low = candidates & -candidates;
+      let score = 0;
+      // Candidates are in the bucket, whose words the sets' reach (a set shorter than the index ends in zeros).
+      for (let i = 0; i < all.length; i++) {
+        const words = all[i];
+        if (w < words.length && (words[w] & low) !== 0) score += scores[i];
       }
+      const recordSteps = Math.floor(score / step);
+      if (recordSteps >= 1) {
+        docs[keyed] = (w << 5) + (31 - Math.clz32(low));
+        steps[keyed++] = recordSteps;
+      }
+      candidates ^= low;
     }
   }
-  return touchedCount;
+  return keyed;
+}
+
+/** A search's affinities as `scoreBucket` reads them: every set with its score, and the strong and weak apart. */
+interface Affinities {
+  all: Uint32Array[];
+  scores: number[];
+  strong: Uint32Array[];
+  weak: Uint32Array[];
 }
 
 /** Inserts the criterion before `custom` (at the end without one), in place. */
