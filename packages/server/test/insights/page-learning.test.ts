@@ -3,7 +3,8 @@
  * rendered over a real socket (a renderer module written for the test, searching through the page backend) lists
  * the hits the HTTP multi-query answers for the same query, with re-ranking's boost applied for anyone, and with
  * the shopper's personalization and A/B test variant when the page request carries the storefront's user token
- * cookie (`vitrine_user`); a malformed cookie counts as none.
+ * cookie (`vitrine_user`); a malformed cookie counts as none. Re-ranking steps aside on a personalized search
+ * unless the search allows it (`allowReRankingOnPersonalization`).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,18 @@ describe('server-rendered pages and learning', () => {
     expect(personal.ids.slice(0, 5).every((id) => Number(id.slice(1)) % 2 === 0)).toBe(true);
     // A cookie that is no user token counts as none.
     expect(await page('desk', 'vitrine_user=%3Cscript%3E')).toEqual(anonymous);
+  });
+
+  it('keeps re-ranking off a personalized search unless it says allowReRankingOnPersonalization, in either params form', async () => {
+    // The boosted lamp is a Bolt, the sixth by popularity: personalization alone puts the most popular Bolt first.
+    expect((await http('lamp', { userToken: FAN })).ids[0]).toBe('p2');
+    expect((await page('lamp', `vitrine_user=${FAN}`)).ids[0]).toBe('p2');
+    expect((await http('lamp', { userToken: FAN, allowReRankingOnPersonalization: true })).ids[0]).toBe(PREFERRED);
+    const encoded = await t.call('POST', '/1/indexes/shop/query', { params: `query=lamp&userToken=${FAN}&allowReRankingOnPersonalization=true` }, SEARCH_KEY);
+    expect(encoded.body.hits[0].objectID).toBe(PREFERRED);
+    const bad = await t.call('POST', '/1/indexes/shop/query', { query: 'lamp', allowReRankingOnPersonalization: 'sometimes' }, SEARCH_KEY);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ status: 400, message: expect.stringContaining('allowReRankingOnPersonalization') });
   });
 
   it("puts a page in the A/B test variant of the cookie's shopper, and no one else's", async () => {
