@@ -126,6 +126,40 @@ describe('personalization criterion', () => {
     );
   });
 
+  it('oracle: a shopper\'s searches before and after writes (the candidates kept per shopper follow the index)', () => {
+    const affinity = fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 }));
+    const edit = fc.tuple(fc.nat(2100), fc.nat(BRANDS.length - 1), fc.nat(COLORS.length - 1), fc.boolean());
+    fc.assert(
+      fc.property(fc.integer({ min: 1025, max: 2000 }), fc.array(affinity, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 100 }), fc.array(edit, { minLength: 1, maxLength: 30 }), (count, affinities, impact, edits) => {
+        const current = new Map(records(count).map((record) => [record.objectID, record]));
+        const index = indexWith(count);
+        const search = () => ids(index.search({ query: '', hitsPerPage: 1000, enablePersonalization: true }, undefined, { personalization: { affinities, impact } }).hits);
+        const expected = (): string[] => {
+          const score = (record: IndexRecord): number => affinities.reduce((sum, [facet, value, points]) => sum + (record[facet] === value ? points : 0), 0);
+          return [...current.values()]
+            .sort((a, b) => Math.floor(score(b) / (101 - impact)) - Math.floor(score(a) / (101 - impact)) || Number(b.popularity) - Number(a.popularity) || Number(a.objectID) - Number(b.objectID))
+            .map((record) => record.objectID)
+            .slice(0, 1000);
+        };
+        expect(search()).toEqual(expected());
+        for (const [id, brand, color, remove] of edits) {
+          const objectID = String(id);
+          if (remove) {
+            index.deleteObjects([objectID]);
+            current.delete(objectID);
+          } else {
+            // A changed record or a new one (ids past the catalogue), least popular of all: customRanking puts it last in its step.
+            const record = { ...(current.get(objectID) ?? { objectID, name: 'desk lamp', stock: 1 }), brand: BRANDS[brand], color: COLORS[color], popularity: -id };
+            index.saveObjects([record]);
+            current.set(objectID, record);
+          }
+          expect(search()).toEqual(expected());
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+
   it('property: never changes the hit set, nbHits or facets, never moves a pinned record, keeps secured filters', () => {
     const affinity = fc.tuple(fc.constantFrom('brand', 'color', 'unknown'), fc.constantFrom(...BRANDS, ...COLORS, 'nothing'), fc.integer({ min: 1, max: 100 }));
     fc.assert(

@@ -53,7 +53,7 @@ function enabled(settings: IndexSettings, override: IndexSettings | undefined, p
 
 /** The criterion for this search, or null when personalization does not apply to it. */
 export function personalizationRule(
-  store: FilterSource,
+  store: FilterSource & { readonly version: number },
   settings: IndexSettings,
   override: IndexSettings | undefined,
   params: SearchParams,
@@ -67,6 +67,7 @@ export function personalizationRule(
   const step = 101 - impact;
   const sets: Bitset[] = [];
   const scores: number[] = [];
+  const kept: string[] = [];
   let totalScore = 0;
   for (const [facet, value, asked] of input.affinities.slice(0, MAX_AFFINITIES)) {
     // Whole points from 1 to 100, as profiles have them: the steps of 200 affinities fit 16 bits.
@@ -83,11 +84,15 @@ export function personalizationRule(
     if (set.isEmpty()) continue;
     sets.push(set);
     scores.push(score);
+    kept.push(`${facet}\u0001${value}\u0001${score}`);
     totalScore += score;
   }
   if (sets.length === 0) return null;
   const all = sets.map((set) => set.words);
-  const affinities: Affinities = { all, scores, strong: all.filter((_, i) => scores[i] >= step), weak: all.filter((_, i) => scores[i] < step) };
+  // The candidates only when a large bucket is split (a text query's buckets are usually keyed record by record).
+  let affinities: Affinities | undefined;
+  const affinitiesForSplit = (): Affinities =>
+    (affinities ??= { all, scores, candidates: candidatesOf(store, `${step}\u0002${kept.join('\u0002')}`, all, scores, step, store.capacity) });
   const scoreOf = (doc: number): number => {
     let score = 0;
     for (let i = 0; i < sets.length; i++) if (sets[i].has(doc)) score += scores[i];
@@ -110,7 +115,7 @@ export function personalizationRule(
         keyedDocs = new Uint32Array(count);
         keyedSteps = new Uint16Array(count);
       }
-      const keyed = scoreBucket(set.words, affinities, step, keyedDocs, keyedSteps);
+      const keyed = scoreBucket(set.words, affinitiesForSplit(), step, keyedDocs, keyedSteps);
       // How many records each step has, then each step's records in one run of `ordered`, best step first (a
       // counting sort, stable: ids stay ascending within a run, as ordering wants them).
       const counts = new Int32Array(Math.floor(totalScore / step) + 1);
@@ -142,35 +147,19 @@ export function personalizationRule(
 
 /**
  * Lists the records of `bucket` with at least one step of affinity (`docs`, ascending) and their steps
- * (`steps`); returns how many. Word by word of the bucket, skipping its empty words: a record can reach a step
- * only with a strong affinity (a score of a step or more alone) or two weak ones, so the candidates of a word
- * come from a few ORs, and only they get their score summed (a shopper's weak affinities, a department, a
- * colour of a low score, touch most of a bucket and rarely make a step). A function of its own, over its
- * arguments only: V8 keeps one optimised loop for it.
+ * (`steps`); returns how many. Word by word of the bucket and the shopper's candidates (`candidatesOf`), and
+ * only where both have records are the affinities' words read and the records' scores summed: two streams
+ * rather than one per affinity. A function of its own, over its arguments only: V8 keeps one optimised loop for it.
  */
 function scoreBucket(bucket: Uint32Array, sets: Affinities, step: number, docs: Uint32Array, steps: Uint16Array): number {
-  const { strong, weak, all, scores } = sets;
+  const { all, scores, candidates } = sets;
+  const end = Math.min(bucket.length, candidates.length);
   let keyed = 0;
-  for (let w = 0; w < bucket.length; w++) {
-    const inBucket = bucket[w];
-    if (inBucket === 0) continue;
-    let candidates = 0;
-    let once = 0;
-    for (let i = 0; i < strong.length; i++) {
-      const words = strong[i];
-      if (w < words.length) candidates |= words[w];
-    }
-    for (let i = 0; i < weak.length; i++) {
-      const words = weak[i];
-      const bits = w < words.length ? words[w] : 0;
-      candidates |= once & bits;
-      once |= bits;
-    }
-    candidates &= inBucket;
-    while (candidates !== 0) {
-      const low = candidates & -candidates;
+  for (let w = 0; w < end; w++) {
+    let lifted = bucket[w] & candidates[w];
+    while (lifted !== 0) {
+      const low = lifted & -lifted;
       let score = 0;
-      // Candidates are in the bucket, whose words the sets' reach (a set shorter than the index ends in zeros).
       for (let i = 0; i < all.length; i++) {
         const words = all[i];
         if (w < words.length && (words[w] & low) !== 0) score += scores[i];
@@ -180,18 +169,65 @@ function scoreBucket(bucket: Uint32Array, sets: Affinities, step: number, docs: 
         docs[keyed] = (w << 5) + (31 - Math.clz32(low));
         steps[keyed++] = recordSteps;
       }
-      candidates ^= low;
+      lifted ^= low;
     }
   }
   return keyed;
 }
 
-/** A search's affinities as `scoreBucket` reads them: every set with its score, and the strong and weak apart. */
+/** A search's affinities as `scoreBucket` reads them: every set with its score, and the shopper's candidates. */
 interface Affinities {
   all: Uint32Array[];
   scores: number[];
-  strong: Uint32Array[];
-  weak: Uint32Array[];
+  candidates: Uint32Array;
+}
+
+/**
+ * The records a step of affinity may lift, for the whole index: those with a strong affinity (a score of a step
+ * alone) or two weak ones (a superset: the split sums their scores). Kept per shopper (affinities and step) and
+ * index version, most recent first, within CANDIDATE_BYTES an index: a shopper's searches read one bitset for
+ * their candidates instead of one per affinity (their reads, 125 KB an affinity at a million records, were most
+ * of a category page's personalization). Past the budget, the least recent shopper's set goes first.
+ */
+const CANDIDATE_BYTES = 32 * 1024 * 1024;
+const candidateCache = new WeakMap<object, Map<string, { version: number; words: Uint32Array }>>();
+
+/** `key`: the shopper's affinities kept for this search (facet, value, score) and the step. */
+function candidatesOf(store: FilterSource & { readonly version: number }, key: string, sets: Uint32Array[], scores: number[], step: number, capacity: number): Uint32Array {
+  let cache = candidateCache.get(store);
+  if (cache === undefined) candidateCache.set(store, (cache = new Map()));
+  const cached = cache.get(key);
+  if (cached !== undefined) {
+    // Most recent last (a Map keeps insertion order); a set built before a write is built again.
+    cache.delete(key);
+    if (cached.version === store.version && cached.words.length === (capacity + 31) >>> 5) {
+      cache.set(key, cached);
+      return cached.words;
+    }
+  }
+  const words = new Uint32Array((capacity + 31) >>> 5);
+  for (let w = 0; w < words.length; w++) {
+    let lifted = 0;
+    let once = 0;
+    for (let i = 0; i < sets.length; i++) {
+      const bits = w < sets[i].length ? sets[i][w] : 0;
+      if (scores[i] >= step) lifted |= bits;
+      else {
+        lifted |= once & bits;
+        once |= bits;
+      }
+    }
+    words[w] = lifted;
+  }
+  cache.set(key, { version: store.version, words });
+  let bytes = 0;
+  for (const entry of cache.values()) bytes += entry.words.byteLength;
+  for (const [oldest, entry] of cache) {
+    if (bytes <= CANDIDATE_BYTES) break;
+    cache.delete(oldest);
+    bytes -= entry.words.byteLength;
+  }
+  return words;
 }
 
 /** Inserts the criterion before `custom` (at the end without one), in place. */
