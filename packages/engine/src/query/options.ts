@@ -57,6 +57,10 @@ export interface QueryOptions {
   restrictSearchableAttributes: string[] | null;
   distinct: number;
   attributeForDistinct: string | undefined;
+  /** The `enableReRanking` parameter (default true): re-ranking applies when the index's setting turns it on too. */
+  reRankingAsked: boolean;
+  /** Re-ranking on a personalized search too (default false, as Algolia; `rank/re-ranking.ts`). */
+  allowReRankingOnPersonalization: boolean;
   getRankingInfo: boolean;
   minProximity: number;
   exactOnSingleWordQuery: 'attribute' | 'word' | 'none';
@@ -256,6 +260,8 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
     snippetEllipsisText: readString('snippetEllipsisText', get('snippetEllipsisText'), '…'),
     restrictSearchableAttributes: readList('restrictSearchableAttributes', p.restrictSearchableAttributes) ?? null,
     distinct,
+    reRankingAsked: readBool('enableReRanking', p.enableReRanking, true),
+    allowReRankingOnPersonalization: readBool('allowReRankingOnPersonalization', p.allowReRankingOnPersonalization, false),
     attributeForDistinct: typeof index.attributeForDistinct === 'string' && index.attributeForDistinct !== '' ? index.attributeForDistinct : undefined,
     getRankingInfo: readBool('getRankingInfo', p.getRankingInfo, false),
     minProximity: readInt('minProximity', get('minProximity'), 1, 1, 7),

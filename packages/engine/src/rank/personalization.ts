@@ -92,7 +92,7 @@ export function personalizationRule(
   // The candidates only when a large bucket is split (a text query's buckets are usually keyed record by record).
   let affinities: Affinities | undefined;
   const affinitiesForSplit = (): Affinities =>
-    (affinities ??= { all, scores, candidates: candidatesOf(store, `${step}\u0002${kept.join('\u0002')}`, all, scores, step, store.capacity) });
+    (affinities ??= { all, scores, candidates: candidatesOf(store, `${step}\u0002${kept.join('\u0002')}`, all, scores, step) });
   const scoreOf = (doc: number): number => {
     let score = 0;
     for (let i = 0; i < sets.length; i++) if (sets[i].has(doc)) score += scores[i];
@@ -193,19 +193,20 @@ const CANDIDATE_BYTES = 32 * 1024 * 1024;
 const candidateCache = new WeakMap<object, Map<string, { version: number; words: Uint32Array }>>();
 
 /** `key`: the shopper's affinities kept for this search (facet, value, score) and the step. */
-function candidatesOf(store: FilterSource & { readonly version: number }, key: string, sets: Uint32Array[], scores: number[], step: number, capacity: number): Uint32Array {
+function candidatesOf(store: FilterSource & { readonly version: number }, key: string, sets: Uint32Array[], scores: number[], step: number): Uint32Array {
   let cache = candidateCache.get(store);
   if (cache === undefined) candidateCache.set(store, (cache = new Map()));
   const cached = cache.get(key);
   if (cached !== undefined) {
-    // Most recent last (a Map keeps insertion order); a set built before a write is built again.
+    // Most recent last (a Map keeps insertion order); a set built before a write (any write bumps the version,
+    // the capacity too) is built again.
     cache.delete(key);
-    if (cached.version === store.version && cached.words.length === (capacity + 31) >>> 5) {
+    if (cached.version === store.version) {
       cache.set(key, cached);
       return cached.words;
     }
   }
-  const words = new Uint32Array((capacity + 31) >>> 5);
+  const words = new Uint32Array((store.capacity + 31) >>> 5);
   for (let w = 0; w < words.length; w++) {
     let lifted = 0;
     let once = 0;

@@ -21,6 +21,7 @@ import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
 import { buildFilterNode } from '../filter/build.ts';
 import { evaluateFilter } from '../filter/evaluate.ts';
+import type { QueryOptions } from '../query/options.ts';
 import type { FilterNode } from '../filter/types.ts';
 import type { IndexStore } from '../index/store.ts';
 import { Bitset } from '../structures/bitset.ts';
@@ -58,15 +59,6 @@ export function reRankingFilterNode(value: unknown, code: 'INVALID_SETTING' | 'I
   throw createEngineError(code, 'reRankingApplyFilter', 'expected a filter string, an array of filters or null');
 }
 
-/** A boolean search parameter (`true`/`false` as text too, as url-encoded params send it); undefined: not given. */
-function booleanParam(params: SearchParams, name: 'enableReRanking' | 'allowReRankingOnPersonalization'): boolean | undefined {
-  const value = params[name] as unknown;
-  if (value === undefined || value === null) return undefined;
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw createEngineError('INVALID_PARAMETER', name, 'expected a boolean');
-}
-
 /**
  * Checks of the learning settings (a bad PUT settings is a 400 at once, not a failing search later), with
  * `queryCategorizationAutoFiltering`, which the server reads (the engine has no use for it).
@@ -86,16 +78,15 @@ export function reRankedDocs(
   params: SearchParams,
   extra: SearchOptions | undefined,
   matches: Bitset,
-  search: { personalized: boolean; distinct: number },
+  search: { personalized: boolean; options: Pick<QueryOptions, 'reRankingAsked' | 'allowReRankingOnPersonalization' | 'distinct'> },
 ): ReRanked | null {
   // A malformed parameter is a 400 whether or not the query has boosts.
   const asked = params.reRankingApplyFilter === undefined ? undefined : reRankingFilterNode(params.reRankingApplyFilter, 'INVALID_PARAMETER');
-  const allowOnPersonalization = booleanParam(params, 'allowReRankingOnPersonalization');
   const input = extra?.reRanking;
   if (input === undefined || input.boosts.length === 0) return null;
   if (setting(settings, override, 'enableReRanking') !== true) return null;
-  if (booleanParam(params, 'enableReRanking') === false) return null;
-  if ((search.personalized && allowOnPersonalization !== true) || search.distinct > 1) return null;
+  const { reRankingAsked, allowReRankingOnPersonalization, distinct } = search.options;
+  if (!reRankingAsked || (search.personalized && !allowReRankingOnPersonalization) || distinct > 1) return null;
   const node = asked !== undefined ? asked : reRankingFilterNode(setting(settings, override, 'reRankingApplyFilter'));
   const allowed = node === null ? null : evaluateFilter(node, store);
   const reRanked: ReRanked = new Map();

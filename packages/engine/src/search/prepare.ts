@@ -194,7 +194,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
     geoKey: geoKeyFor(store, options),
   };
   const personalization = personalizationRule(store, env.settings, override, params, extra);
-  const reRanked = reRankedDocs(store, env.settings, override, params, extra, matches, { personalized: personalization !== null, distinct: options.distinct });
+  const reRanked = reRankedDocs(store, env.settings, override, params, extra, matches, { personalized: personalization !== null, options });
   const ranked = buildRules(options.ranking, context);
   const rules = reRanked === null ? ranked : withReRanking(ranked, reRankingRule(reRanked));
   insertPersonalization(rules, personalization);
