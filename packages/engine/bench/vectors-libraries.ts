@@ -135,13 +135,15 @@ function hnswlibRun(hnswlib: HnswlibModule, dims: number): LibraryRun {
 }
 
 /** The libraries installed in `folder` (each missing one said and skipped). */
-export function loadLibraries(folder: string, dims: number): LibraryRun[] {
+/** The libraries installed in `folder`, of those named (all when `names` is empty). */
+export function loadLibraries(folder: string, dims: number, names: readonly string[] = []): LibraryRun[] {
   const require = createRequire(join(folder, 'package.json'));
   const runs: LibraryRun[] = [];
   for (const [name, wrap] of [
     ['usearch', (m: unknown) => usearchRun(m as UsearchModule, dims)],
     ['hnswlib-node', (m: unknown) => hnswlibRun(m as HnswlibModule, dims)],
   ] as const) {
+    if (names.length > 0 && !names.includes(name)) continue;
     try {
       runs.push(wrap(require(name)));
     } catch (error) {

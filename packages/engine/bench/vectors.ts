@@ -7,7 +7,7 @@
  * should go to the exact index (`exactBalance`).
  *
  *   npm run bench:vectors -- [--sizes 100000,1000000] [--queries 300] [--dims 384] [--sets random,clustered]
- *                            [--libs <folder holding node_modules with usearch / hnswlib-node>]
+ *                            [--libs <folder holding node_modules with usearch / hnswlib-node>] [--lib-names usearch]
  *
  * Libraries are compared only when `--libs` (or VITRINE_ANN_LIBS) names a folder where they were installed
  * (`npm install usearch hnswlib-node` there): the product does not depend on them.
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bitset } from '../src/structures/bitset.ts';
 import { SnapshotReader, SnapshotWriter, snapshotLayout } from '../src/snapshot/format.ts';
-import { ApproximateVectorIndex, DEFAULT_APPROXIMATE } from '../src/vectors/approximate-index.ts';
+import { ApproximateVectorIndex, defaultEf } from '../src/vectors/approximate-index.ts';
 import { ExactVectorIndex } from '../src/vectors/exact-index.ts';
 import { VectorColumn } from '../src/vectors/vector-column.ts';
 import { VectorStore } from '../src/vectors/vector-store.ts';
@@ -33,6 +33,7 @@ const sets = option('sets', 'random,clustered').split(',');
 const queryCount = numberOption('queries', 300);
 const dims = numberOption('dims', 384);
 const libsFolder = option('libs', process.env.VITRINE_ANN_LIBS ?? '');
+const libNames = option('lib-names', '').split(',').filter((name) => name !== '');
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const K = 10;
 const BRANDS = 10;
@@ -154,43 +155,56 @@ function runOurs(size: number, kind: string, vectorOf: (i: number, out: Float32A
   console.log(`  ours (HNSW m=${graph.m}, efConstruction ${graph.efConstruction}): built in ${buildS.toFixed(1)} s (${((buildS * 1e6) / size).toFixed(0)} us a vector)`);
   console.log(`    memory: ${structural.toFixed(0)} bytes a vector without the float32 vectors (codes and per-slot numbers ${VectorColumn.bytesPerVector(dims) - 4 * dims}, graph ${graph.bytesPerNode().toFixed(0)}); with them ${(structural + 4 * dims).toFixed(0)} (array buffers and heap grown by the build: ${measured.toFixed(0)})`);
   for (const [label, options] of [
+    [`the default (ef ${defaultEf(size)}), re-scored from float32`, {}],
     ['ef 64, re-scored from float32', { efSearch: 64 }],
-    ['ef 128, re-scored from float32', { efSearch: 128 }],
     ['ef 256, re-scored from float32', { efSearch: 256 }],
     ['ef 128, codes only (no float32 read)', { efSearch: 128, rescore: false }],
   ] as const) {
     const index = new ApproximateVectorIndex(column, graph, options);
-    report(label, queries, (q) => index.nearest(q.vector, K, brandFilter(q.brand, size), q.brand === null ? undefined : Math.ceil(size / BRANDS)).map((h) => h.doc));
+    report(label, queries, (q) => index.nearest(q.vector, K, brandFilter(q.brand, size), brandCount(q, size)).map((h) => h.doc));
   }
   const trip = roundTrip(store, folder);
   console.log(`    snapshot: ${(trip.bytes / 2 ** 20).toFixed(0)} MB saved in ${ms(trip.saveMs)} ms, loaded in ${ms(trip.loadMs)} ms (no rebuild); resident memory of the restored index ${(trip.residentBytes / size).toFixed(0)} bytes a vector (float32 vectors left in the file)`);
   for (const [label, options] of [
-    [`ef ${DEFAULT_APPROXIMATE.efSearch} (the default), re-scored from the file`, {}],
+    [`the default (ef ${defaultEf(size)}), re-scored from the file`, {}],
     ['ef 128, codes only (no float32 read)', { efSearch: 128, rescore: false }],
   ] as const) {
     const restored = new ApproximateVectorIndex(trip.restored.column('v')!, trip.restored.graphOf('v')!, options);
-    report(`after the restart, ${label}`, queries, (q) => restored.nearest(q.vector, K, brandFilter(q.brand, size)).map((h) => h.doc));
+    report(`after the restart, ${label}`, queries, (q) => restored.nearest(q.vector, K, brandFilter(q.brand, size), brandCount(q, size)).map((h) => h.doc));
   }
   filterSweep(size, column, new ApproximateVectorIndex(column, graph, { exactBalance: 0 }), queries);
 }
 
-const filters = new Map<string, Bitset>();
+/**
+ * A document's brand, or its share of a filter: a hash of its number, so each brand has products in every
+ * cluster, as a catalogue's brands have products of many kinds. (Numbers taken in steps would follow the
+ * generator's clusters, which are numbers modulo 1,000: a brand would then be a hundred whole clusters, and
+ * nine filtered queries in ten would ask for the nearest products of a brand with none near them.)
+ */
+const bucket = (doc: number, buckets: number): number => (Math.imul(doc + 1, 2654435761) >>> 8) % buckets;
+
+const filters = new Map<string, { set: Bitset; count: number }>();
 function brandFilter(brand: number | null, size: number): Bitset | null {
-  if (brand === null) return null;
-  const key = `${size}:${brand}`;
-  let set = filters.get(key);
-  if (set === undefined) {
-    set = new Bitset(size + 1);
-    for (let doc = brand; doc < size; doc += BRANDS) set.add(doc);
-    filters.set(key, set);
-  }
-  return set;
+  return brand === null ? null : brandSet(brand, size).set;
 }
+function brandSet(brand: number, size: number): { set: Bitset; count: number } {
+  const key = `${size}:${brand}`;
+  let filter = filters.get(key);
+  if (filter === undefined) {
+    const set = new Bitset(size + 1);
+    for (let doc = 0; doc < size; doc++) if (bucket(doc, BRANDS) === brand) set.add(doc);
+    filter = { set, count: set.count() };
+    filters.set(key, filter);
+  }
+  return filter;
+}
+const brandCount = (q: Query, size: number): number | undefined => (q.brand === null ? undefined : brandSet(q.brand, size).count);
 
 /** Recall@10 (all queries, filtered ones) and latency of one way of searching. */
 function report(label: string, queries: Query[], search: (q: Query) => number[]): void {
   const times: number[] = [];
   const filteredTimes: number[] = [];
+  const unfilteredTimes: number[] = [];
   let recall = 0;
   let filteredRecall = 0;
   let filtered = 0;
@@ -198,7 +212,7 @@ function report(label: string, queries: Query[], search: (q: Query) => number[])
     const started = performance.now();
     const got = search(q);
     times.push(performance.now() - started);
-    if (q.brand !== null) filteredTimes.push(times[times.length - 1]);
+    (q.brand !== null ? filteredTimes : unfilteredTimes).push(times[times.length - 1]);
     const want = new Set(q.truth);
     const r = got.filter((doc) => want.has(doc)).length / Math.max(1, q.truth.length);
     recall += r;
@@ -214,7 +228,7 @@ function report(label: string, queries: Query[], search: (q: Query) => number[])
     search(queries[i]);
     return performance.now() - started;
   });
-  console.log(`    ${label}: recall@10 ${(recall / queries.length).toFixed(3)} (filtered ${(filteredRecall / Math.max(1, filtered)).toFixed(3)}), p50 ${ms(percentile(times, 0.5))} ms, p99 ${ms(percentile(times, 0.99))} ms (filtered p50 ${ms(percentile(filteredTimes, 0.5))}, slowest ${ms(Math.max(...filteredTimes))} ms; the slowest 1% again: ${again.map(ms).join(', ')} ms)`);
+  console.log(`    ${label}: recall@10 ${(recall / queries.length).toFixed(3)} (filtered ${(filteredRecall / Math.max(1, filtered)).toFixed(3)}), p50 ${ms(percentile(times, 0.5))} ms, p99 ${ms(percentile(times, 0.99))} ms (unfiltered ${(( recall - filteredRecall) / Math.max(1, queries.length - filtered)).toFixed(3)}, p99 ${ms(percentile(unfilteredTimes, 0.99))} ms; filtered p50 ${ms(percentile(filteredTimes, 0.5))}, slowest ${ms(Math.max(...filteredTimes))} ms; the slowest 1% again: ${again.map(ms).join(', ')} ms)`);
 }
 
 /** Filters allowing a share of the documents: the graph against the exact index, to place `exactBalance`. */
@@ -224,7 +238,7 @@ function filterSweep(size: number, column: VectorColumn, graphOnly: ApproximateV
   for (const share of [0.01, 0.05, 0.1, 0.2, 0.4]) {
     const step = Math.round(1 / share);
     const allowed = new Bitset(size + 1);
-    for (let doc = 0; doc < size; doc += step) allowed.add(doc);
+    for (let doc = 0; doc < size; doc++) if (bucket(doc, step) === 0) allowed.add(doc);
     const count = allowed.count();
     const sample = queries.slice(0, 30);
     const time = (index: { nearest: ExactVectorIndex['nearest'] }) => {
@@ -238,13 +252,16 @@ function filterSweep(size: number, column: VectorColumn, graphOnly: ApproximateV
       return { p50: percentile(times, 0.5), found };
     };
     const e = time(exact);
+    const recallOf = (found: number[][]) => {
+      let recall = 0;
+      found.forEach((docs, i) => {
+        const want = new Set(e.found[i]);
+        recall += docs.filter((d) => want.has(d)).length / Math.max(1, want.size);
+      });
+      return (recall / sample.length).toFixed(3);
+    };
     const g = time(graphOnly);
-    let recall = 0;
-    g.found.forEach((docs, i) => {
-      const want = new Set(e.found[i]);
-      recall += docs.filter((d) => want.has(d)).length / Math.max(1, want.size);
-    });
-    parts.push(`${share * 100}%: exact ${ms(e.p50)} / graph ${ms(g.p50)} ms (recall ${(recall / sample.length).toFixed(3)})`);
+    parts.push(`${share * 100}%: exact ${ms(e.p50)} / graph ${ms(g.p50)} ms (recall ${recallOf(g.found)})`);
   }
   console.log(`    filters keeping a share of the vectors, p50: ${parts.join('; ')}`);
 }
@@ -275,7 +292,7 @@ function queriesWithTruth(size: number, vectorOf: (i: number, out: Float32Array)
 }
 
 function main(): void {
-  const libraries: LibraryRun[] = libsFolder === '' ? [] : loadLibraries(libsFolder, dims);
+  const libraries: LibraryRun[] = libsFolder === '' ? [] : loadLibraries(libsFolder, dims, libNames);
   if (libsFolder === '') console.log('(no --libs folder: native libraries not compared)');
   console.log(`bench:vectors, ${dims} dimensions, ${queryCount} queries (10% filtered to a tenth), recall@10 against the exact index, ${new Date().toISOString()}`);
   const folder = mkdtempSync(join(tmpdir(), 'vitrine-vectors-'));
@@ -286,7 +303,7 @@ function main(): void {
         const vectorOf = generator(kind);
         const queries = queriesWithTruth(size, vectorOf);
         runOurs(size, kind, vectorOf, queries, folder);
-        for (const library of libraries) library.run(size, vectorOf, (label, search) => report(label, queries, search), folder, (doc) => doc % BRANDS);
+        for (const library of libraries) library.run(size, vectorOf, (label, search) => report(label, queries, search), folder, (doc) => bucket(doc, BRANDS));
       }
     }
   } finally {

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bitset } from '../structures/bitset.ts';
 import { snapshotLayout, SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';
-import { ApproximateVectorIndex } from './approximate-index.ts';
+import { ApproximateVectorIndex, defaultEf } from './approximate-index.ts';
 import { ExactVectorIndex } from './exact-index.ts';
 import type { EmbedderSpec } from './embedders.ts';
 import { unit } from './hnsw-graph.ts';
@@ -233,6 +233,10 @@ describe('approximate vector search (HNSW over the 8-bit codes)', () => {
     const restored = VectorStore.load(new SnapshotReader(w.finish()), embedders, DOCS);
     expect(restored.graphOf('e')!.nodes).toBe(300);
     expect(recall(restored, truth, [0, 1, 2, 3, 4, 5].map((seed) => ({ seed, allowed: seed % 2 === 0 ? null : 2 })))).toBeGreaterThanOrEqual(RECALL_BOUND);
+  });
+
+  it('keeps more candidates by default as the column grows (64 up to 250,000 vectors, 128 at a million, at most 256)', () => {
+    expect([0, 100_000, 250_000, 1_000_000, 2_000_000, 50_000_000].map(defaultEf)).toEqual([64, 64, 64, 128, 181, 256]);
   });
 
   it('answers exactly for a small column or a filter allowing few documents', () => {
