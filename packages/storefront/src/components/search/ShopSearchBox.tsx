@@ -1,14 +1,17 @@
 /**
  * The search box: react-instantsearch's `useSearchBox` with the stock widget's markup, classes and texts
  * (512 characters, "Submit the search query", "Clear the search query", the loading indicator once a search is
- * stalled). It is our own component for one reason: the stock box shows the query of the last *successful*
+ * stalled). It is our own component for two reasons. First, the stock box shows the query of the last *successful*
  * search whenever it loses focus, and after a failed search InstantSearch restores that older state, so a
  * shopper who typed "lamp desk" while the server was down would see "lamp" again. This box keeps the text.
+ * And it moves InstantSearch's render of the loading status after the request (`lib/loading-render.ts`), so
+ * each key can refine at once.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { FocusEvent, FormEvent, InputHTMLAttributes, KeyboardEvent } from 'react';
+import type { FormEvent, InputHTMLAttributes } from 'react';
 import { useInstantSearchContext, useSearchBox } from 'react-instantsearch';
 import { maxQueryLength } from '../../lib/search-state.ts';
+import { renderLoadingAfterRequest } from '../../lib/loading-render.ts';
 import { keyTyped } from '../../lib/typing-pause.ts';
 
 export interface ShopSearchBoxProps {
@@ -16,72 +19,18 @@ export interface ShopSearchBoxProps {
   inputProps?: InputHTMLAttributes<HTMLInputElement>;
 }
 
-interface RefineSoon {
-  (query: string): void;
-  /** Searches the pending text now. */
-  flush(): void;
-  /** Drops the pending text. */
-  cancel(): void;
-}
-
-interface TaskScheduler {
-  postTask(callback: () => void, options: { priority: 'user-blocking' }): Promise<void>;
-}
-
-/** A task of its own, ahead of rendering work where the browser has priorities (`scheduler.postTask`). */
-function runSoon(callback: () => void): void {
-  const scheduler = (globalThis as { scheduler?: TaskScheduler }).scheduler;
-  if (scheduler?.postTask) void scheduler.postTask(callback, { priority: 'user-blocking' });
-  else setTimeout(callback, 0);
-}
-
-/**
- * `refine` in a task of its own rather than inside the key's event. InstantSearch renders every widget when a
- * search starts; from within an input event React renders those updates at once, before the search's request
- * has left (the client sends it a few microtasks later), so the request waited for the whole page to render.
- * From a task of its own the request leaves first and the page renders while the server answers. Keys typed
- * before the task runs make one search for the latest text.
- */
-function useRefineSoon(refine: (query: string) => void): RefineSoon {
-  const latest = useRef(refine);
-  latest.current = refine;
-  const [soon] = useState(() => {
-    let pending: string | null = null;
-    let scheduled = false;
-    const flush = () => {
-      if (pending === null) return;
-      const query = pending;
-      pending = null;
-      latest.current(query);
-    };
-    const schedule = (query: string) => {
-      pending = query;
-      if (scheduled) return;
-      scheduled = true;
-      runSoon(() => {
-        scheduled = false;
-        flush();
-      });
-    };
-    return Object.assign(schedule, {
-      flush,
-      cancel: () => {
-        pending = null;
-      },
-    });
-  });
-  useEffect(() => soon.cancel, [soon]);
-  return soon;
-}
-
 export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
   const { query, refine, isSearchStalled } = useSearchBox({}, { $$widgetType: 'ais.searchBox' });
   // The status as of this render: `useSearchBox` renders the box whenever it changes (not `useInstantSearch()`,
   // which would render it on every render of every search).
-  const { status } = useInstantSearchContext();
+  const search = useInstantSearchContext();
+  const { status } = search;
   const [value, setValue] = useState(query);
   const inputRef = useRef<HTMLInputElement>(null);
-  const refineSoon = useRefineSoon(refine);
+  // Each key refines at once, from its input event: the request leaves within the event, and InstantSearch's
+  // render of the loading status waits for the answer (`lib/loading-render.ts`), so React has nothing of the
+  // page to render inside the event.
+  useEffect(() => renderLoadingAfterRequest(search), [search]);
 
   // Follow the search state (back/forward, a suggestion, the logo) unless the shopper is typing, or the last
   // search failed: then `query` is the older state InstantSearch fell back to, not what the shopper wants.
@@ -101,13 +50,11 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     event.stopPropagation();
-    refineSoon.flush();
     inputRef.current?.blur();
   };
   const reset = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     event.stopPropagation();
-    refineSoon.cancel();
     setValue('');
     refine('');
     inputRef.current?.focus();
@@ -132,16 +79,7 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
           onChange={(event) => {
             keyTyped();
             setValue(event.currentTarget.value);
-            refineSoon(event.currentTarget.value);
-          }}
-          // What was typed is searched before anything else acts on it: a chosen option, leaving the box.
-          onKeyDown={(event: KeyboardEvent<HTMLInputElement>) => {
-            if (event.key === 'Enter') refineSoon.flush();
-            inputProps?.onKeyDown?.(event);
-          }}
-          onBlur={(event: FocusEvent<HTMLInputElement>) => {
-            refineSoon.flush();
-            inputProps?.onBlur?.(event);
+            refine(event.currentTarget.value);
           }}
         />
         <button className="ais-SearchBox-submit" type="submit" title="Submit the search query" aria-label="Submit the search query">
