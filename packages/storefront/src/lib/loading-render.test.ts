@@ -1,23 +1,22 @@
 /**
  * With InstantSearch itself (instantsearch.js, the library react-instantsearch drives) and the storefront's
  * search client (algoliasearch's lite client), whose requester (the part that does HTTP) records each request
- * and answers when the test says: a search's request is sent before the widgets render its loading status,
- * that render still comes (100 ms later: the stalled status at 200 ms as before) unless the answer's render came
- * first, and uninstalling puts InstantSearch's own scheduling back (the loading render before the request
- * again: the test of the test).
+ * and answers when the test says: a search the box armed sends its request before the widgets render its
+ * loading status, which still comes 100 ms later (the stalled status at 200 ms as before) unless the answer's
+ * render came first; a search nobody armed (a checkbox, a link) renders its loading status at once, as
+ * InstantSearch does; uninstalling puts InstantSearch's own scheduling back (the loading render before the
+ * request again: the test of the test).
  */
-import instantsearch from 'instantsearch.js/es/index.js';
-import connectSearchBox from 'instantsearch.js/es/connectors/search-box/connectSearchBox.js';
 import { createMemoryCache } from '@algolia/client-common';
 import { liteClient } from 'algoliasearch/lite';
-import { describe, expect, it, vi } from 'vitest';
+import instantsearch from 'instantsearch.js/es/index.js';
+import connectSearchBox from 'instantsearch.js/es/connectors/search-box/connectSearchBox.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOADING_RENDER_DELAY_MS, renderLoadingAfterRequest } from './loading-render.ts';
-
-type Answer = () => void;
 
 function harness() {
   const events: string[] = [];
-  const answers: Answer[] = [];
+  const answers: Array<() => void> = [];
   const requester = {
     send(request: { data?: string | Uint8Array }) {
       const { requests } = JSON.parse(String(request.data ?? '{}')) as { requests: Array<{ query?: string }> };
@@ -39,89 +38,78 @@ function harness() {
     })({}),
   ]);
   search.start();
-  const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-  return { search, events, answers, refine: (query: string) => refine(query), settle };
+  /** Answers the first search, then forgets what happened so far. */
+  const started = async () => {
+    await vi.advanceTimersByTimeAsync(0);
+    answers.shift()!();
+    await vi.advanceTimersByTimeAsync(0);
+    events.length = 0;
+  };
+  return { search, events, answers, refine: (query: string) => refine(query), started };
 }
 
 describe('the loading render after the request', () => {
-  it('sends the request before the widgets render the loading status, which still comes', async () => {
-    const { search, events, answers, refine, settle } = harness();
-    await settle();
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it(`sends an armed search's request first, and renders its loading status ${LOADING_RENDER_DELAY_MS} ms later if no answer came`, async () => {
+    vi.useFakeTimers();
+    const { search, events, answers, refine, started } = harness();
+    await started();
+    const deferral = renderLoadingAfterRequest(search);
+    deferral.arm();
+    refine('kettle');
+    await vi.advanceTimersByTimeAsync(LOADING_RENDER_DELAY_MS - 1);
+    expect(events).toEqual(['request kettle']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(['request kettle', 'render loading']);
+    // InstantSearch's stalled status, on its own timer (200 ms), is rendered as before.
+    await vi.advanceTimersByTimeAsync(200 - LOADING_RENDER_DELAY_MS);
+    expect(events).toEqual(['request kettle', 'render loading', 'render stalled']);
     answers.shift()!();
-    await settle();
-    let run: (() => void) | undefined;
-    const uninstall = renderLoadingAfterRequest(search, (later) => {
-      run = later;
-      return () => {
-        run = undefined;
-      };
-    });
-    events.length = 0;
-    refine('lamp');
-    await settle();
-    expect(events).toEqual(['request lamp']);
-    run!();
-    await settle();
-    expect(events).toEqual(['request lamp', 'render loading']);
-    answers.shift()!();
-    await settle();
-    expect(events).toEqual(['request lamp', 'render loading', 'render idle']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.at(-1)).toBe('render idle');
     // Put back: InstantSearch's own order, the loading render before the request (what the deferral changes).
-    uninstall();
+    deferral.uninstall();
     events.length = 0;
-    refine('lamp desk');
-    await settle();
-    expect(events).toEqual(['render loading', 'request lamp desk']);
+    deferral.arm();
+    refine('kettle blue');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events).toEqual(['render loading', 'request kettle blue']);
     search.dispose();
   });
 
-  it(`renders the loading status ${LOADING_RENDER_DELAY_MS} ms after the search started, if no answer came`, async () => {
+  it("drops the loading render when the answer's render comes first", async () => {
     vi.useFakeTimers();
-    try {
-      const { search, events, answers, refine } = harness();
-      await vi.advanceTimersByTimeAsync(0);
-      answers.shift()!();
-      await vi.advanceTimersByTimeAsync(0);
-      renderLoadingAfterRequest(search);
-      events.length = 0;
-      refine('kettle');
-      await vi.advanceTimersByTimeAsync(LOADING_RENDER_DELAY_MS - 1);
-      expect(events).toEqual(['request kettle']);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(events).toEqual(['request kettle', 'render loading']);
-      // InstantSearch's stalled status, on its own timer (200 ms), is rendered as before.
-      await vi.advanceTimersByTimeAsync(200 - LOADING_RENDER_DELAY_MS);
-      expect(events).toEqual(['request kettle', 'render loading', 'render stalled']);
-      answers.shift()!();
-      await vi.advanceTimersByTimeAsync(0);
-      expect(events.at(-1)).toBe('render idle');
-      search.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
+    const { search, events, answers, refine, started } = harness();
+    await started();
+    renderLoadingAfterRequest(search).arm();
+    refine('sofa');
+    await vi.advanceTimersByTimeAsync(10);
+    answers.shift()!();
+    await vi.advanceTimersByTimeAsync(LOADING_RENDER_DELAY_MS);
+    expect(events).toEqual(['request sofa', 'render idle']);
+    search.dispose();
   });
 
-  it("drops the loading render when the answer's render is asked for first", async () => {
-    const { search, events, answers, refine, settle } = harness();
-    await settle();
+  it('leaves searches nobody armed to InstantSearch (their loading render before the request), and disarms after the task', async () => {
+    vi.useFakeTimers();
+    const { search, events, answers, refine, started } = harness();
+    await started();
+    const deferral = renderLoadingAfterRequest(search);
+    refine('lamp');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events).toEqual(['render loading', 'request lamp']);
     answers.shift()!();
-    await settle();
-    let run: (() => void) | undefined;
-    renderLoadingAfterRequest(search, (later) => {
-      run = later;
-      return () => {
-        run = undefined;
-      };
-    });
+    await vi.advanceTimersByTimeAsync(0);
+    // Armed, but the search starts in a later task: not this key's search.
     events.length = 0;
-    refine('sofa');
-    await settle();
-    expect(events).toEqual(['request sofa']);
-    expect(run).toBeDefined();
-    answers.shift()!();
-    await settle();
-    expect(events).toEqual(['request sofa', 'render idle']);
-    expect(run).toBeUndefined();
+    deferral.arm();
+    await vi.advanceTimersByTimeAsync(0);
+    refine('lamp desk');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events).toEqual(['render loading', 'request lamp desk']);
     search.dispose();
   });
 });

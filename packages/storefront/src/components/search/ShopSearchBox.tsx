@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, InputHTMLAttributes } from 'react';
 import { useInstantSearchContext, useSearchBox } from 'react-instantsearch';
 import { maxQueryLength } from '../../lib/search-state.ts';
-import { renderLoadingAfterRequest } from '../../lib/loading-render.ts';
+import { renderLoadingAfterRequest, type LoadingRenderDeferral } from '../../lib/loading-render.ts';
 import { keyTyped } from '../../lib/typing-pause.ts';
 
 export interface ShopSearchBoxProps {
@@ -28,9 +28,14 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
   const [value, setValue] = useState(query);
   const inputRef = useRef<HTMLInputElement>(null);
   // Each key refines at once, from its input event: the request leaves within the event, and InstantSearch's
-  // render of the loading status waits for the answer (`lib/loading-render.ts`), so React has nothing of the
-  // page to render inside the event.
-  useEffect(() => renderLoadingAfterRequest(search), [search]);
+  // render of the loading status for that search waits for the answer (`lib/loading-render.ts`), so React has
+  // nothing of the page to render inside the event.
+  const deferral = useRef<LoadingRenderDeferral | null>(null);
+  useEffect(() => {
+    const installed = renderLoadingAfterRequest(search);
+    deferral.current = installed;
+    return () => installed.uninstall();
+  }, [search]);
 
   // Follow the search state (back/forward, a suggestion, the logo) unless the shopper is typing, or the last
   // search failed: then `query` is the older state InstantSearch fell back to, not what the shopper wants.
@@ -79,6 +84,7 @@ export function ShopSearchBox({ placeholder, inputProps }: ShopSearchBoxProps) {
           onChange={(event) => {
             keyTyped();
             setValue(event.currentTarget.value);
+            deferral.current?.arm();
             refine(event.currentTarget.value);
           }}
         />
