@@ -45,7 +45,7 @@ interface Typed {
   /** keydown → the dropdown's answer for the text rendered (`vitrine:dropdown`), the page as shipped only. */
   dropdownLatencies: number[];
   /** Where a shown keystroke's time went: keydown → its request sent, the request, its answer → results rendered. */
-  parts: Array<{ toRequest: number; request: number; toResults: number }>;
+  parts: Array<{ toRequest: number; request: number; toResults: number; queued: number; waiting: number; receiving: number }>;
   superseded: number;
 }
 
@@ -120,7 +120,7 @@ async function openShop(browser: Browser, baseURL: string, path: string) {
           .map((mark) => ({ at: mark.startTime, query: (mark.detail as { query?: string } | null)?.query })),
         fetches: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
           .filter((entry) => entry.startTime > from && new URL(entry.name).pathname === pathname)
-          .map((entry) => ({ start: entry.startTime, end: entry.responseEnd })),
+          .map((entry) => ({ start: entry.startTime, requestStart: entry.requestStart, responseStart: entry.responseStart, end: entry.responseEnd })),
       }), [since, searchPath] as const);
       if (keys.length !== query.length) throw new Error(`${query.length} keys pressed, ${keys.length} keydown events`);
       const latencies: number[] = [];
@@ -139,7 +139,16 @@ async function openShop(browser: Browser, baseURL: string, path: string) {
         latencies.push(mark.at - at);
         // The request this key sent: the first one started after it and before the next key.
         const sent = fetches.find((fetched) => fetched.start > at && fetched.start < (keys[i + 1] ?? Infinity) && fetched.end < mark.at);
-        if (sent) parts.push({ toRequest: sent.start - at, request: sent.end - sent.start, toResults: mark.at - sent.end });
+        if (sent)
+          parts.push({
+            toRequest: sent.start - at,
+            request: sent.end - sent.start,
+            toResults: mark.at - sent.end,
+            // Resource Timing's phases of the request: before it was sent (a free connection), to its first byte, the rest.
+            queued: sent.requestStart - sent.start,
+            waiting: sent.responseStart - sent.requestStart,
+            receiving: sent.end - sent.responseStart,
+          });
       });
       if (process.env.KEYSTROKE_DETAIL) console.log(`${path} ${JSON.stringify(query)}: ${keys.map((at, i) => (results.find((result) => result.at > at && result.query === query.slice(0, i + 1))?.at ?? NaN) - at).map((ms) => ms.toFixed(0)).join(' ')}`);
       return { keystrokes: query.length, requests, followUps, latencies, dropdownLatencies, parts, superseded };
@@ -162,6 +171,9 @@ function summary(runs: Typed[]) {
     toRequest: median('toRequest'),
     request: median('request'),
     toResults: median('toResults'),
+    queued: median('queued'),
+    waiting: median('waiting'),
+    receiving: median('receiving'),
     keystrokes,
     requests,
     followUps: runs.reduce((sum, run) => sum + run.followUps, 0),
@@ -210,7 +222,7 @@ try {
         `and ${s.followUps} follow-ups of the no-results page)  keystroke→results p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  ` +
         `(${s.superseded} keys' results never shown: a newer key's came first)`,
     );
-    console.log(`${''.padEnd(22)} medians: keydown→request sent ${ms(s.toRequest)}, request ${ms(s.request)}, answer→results rendered ${ms(s.toResults)}`);
+    console.log(`${''.padEnd(22)} medians: keydown→request sent ${ms(s.toRequest)}, request ${ms(s.request)} (queued ${ms(s.queued)}, to the first byte ${ms(s.waiting)}, the rest ${ms(s.receiving)}), answer→results rendered ${ms(s.toResults)}`);
     if (s.dropdownShown > 0) console.log(`${''.padEnd(22)} keystroke→dropdown rendered p50 ${ms(s.dropdownP50)}  p95 ${ms(s.dropdownP95)} (${s.dropdownShown} keys)`);
   };
   console.log(`\n${queries.length} queries, one key every ${keyIntervalMs} ms, ${size.toLocaleString('en-US')} products, ${new Date().toISOString()}`);
