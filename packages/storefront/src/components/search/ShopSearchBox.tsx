@@ -4,7 +4,7 @@
  * stalled). It is our own component for two reasons. First, the stock box shows the query of the last *successful*
  * search whenever it loses focus, and after a failed search InstantSearch restores that older state, so a
  * shopper who typed "lamp desk" while the server was down would see "lamp" again. This box keeps the text.
- * And it moves InstantSearch's render of the loading status after the request (`lib/loading-render.ts`), so
+ * Second, it moves InstantSearch's render of the loading status after the request (`lib/loading-render.ts`), so
  * each key can refine at once.
  */
 import { useEffect, useRef, useState } from 'react';
