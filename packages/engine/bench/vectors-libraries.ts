@@ -134,8 +134,7 @@ function hnswlibRun(hnswlib: HnswlibModule, dims: number): LibraryRun {
   };
 }
 
-/** The libraries installed in `folder` (each missing one said and skipped). */
-/** The libraries installed in `folder`, of those named (all when `names` is empty). */
+/** The libraries installed in `folder`, of those named (all when `names` is empty); each missing one said and skipped. */
 export function loadLibraries(folder: string, dims: number, names: readonly string[] = []): LibraryRun[] {
   const require = createRequire(join(folder, 'package.json'));
   const runs: LibraryRun[] = [];

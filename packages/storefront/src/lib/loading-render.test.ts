@@ -11,7 +11,7 @@ import { createMemoryCache } from '@algolia/client-common';
 import { liteClient } from 'algoliasearch/lite';
 import instantsearch from 'instantsearch.js/es/index.js';
 import connectSearchBox from 'instantsearch.js/es/connectors/search-box/connectSearchBox.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOADING_RENDER_DELAY_MS, renderLoadingAfterRequest } from './loading-render.ts';
 
 function harness() {
@@ -49,12 +49,14 @@ function harness() {
 }
 
 describe('the loading render after the request', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it(`sends an armed search's request first, and renders its loading status ${LOADING_RENDER_DELAY_MS} ms later if no answer came`, async () => {
-    vi.useFakeTimers();
     const { search, events, answers, refine, started } = harness();
     await started();
     const deferral = renderLoadingAfterRequest(search);
@@ -81,7 +83,6 @@ describe('the loading render after the request', () => {
   });
 
   it("drops the loading render when the answer's render comes first", async () => {
-    vi.useFakeTimers();
     const { search, events, answers, refine, started } = harness();
     await started();
     renderLoadingAfterRequest(search).arm();
@@ -94,7 +95,6 @@ describe('the loading render after the request', () => {
   });
 
   it('leaves searches nobody armed to InstantSearch (their loading render before the request), and disarms after the task', async () => {
-    vi.useFakeTimers();
     const { search, events, answers, refine, started } = harness();
     await started();
     const deferral = renderLoadingAfterRequest(search);
