@@ -7,13 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { queryBitsets } from './bitset-pool.ts';
 import { Bitset } from './bitset.ts';
 
+/** Whether two sets are views of the same memory (buffers are carved from shared slabs). */
+const sameWords = (a: Bitset, b: Bitset): boolean => a.words.buffer === b.words.buffer && a.words.byteOffset === b.words.byteOffset;
+
 describe('query bitset pool', () => {
   it('reuses released buffers, emptied', () => {
     const first = queryBitsets.acquire(1000);
     first.add(7);
     queryBitsets.releaseAll();
     const second = queryBitsets.acquire(1000);
-    expect(second.words.buffer).toBe(first.words.buffer);
+    expect(sameWords(second, first)).toBe(true);
     expect(second.isEmpty()).toBe(true);
     expect(second.words.length).toBe(32);
     queryBitsets.releaseAll();
@@ -24,11 +27,11 @@ describe('query bitset pool', () => {
     before.words.fill(0xffffffff);
     queryBitsets.releaseAll();
     const after = queryBitsets.acquire(100_010);
-    expect(after.words.buffer).toBe(before.words.buffer);
+    expect(sameWords(after, before)).toBe(true);
     expect(after.words.length).toBe(Math.ceil(100_010 / 32));
     expect(after.isEmpty()).toBe(true);
     const copy = queryBitsets.copy(Bitset.fromIds(100_020, [5, 100_019]));
-    expect(copy.words.buffer).not.toBe(after.words.buffer);
+    expect(sameWords(copy, after)).toBe(false);
     expect(copy.toArray()).toEqual([5, 100_019]);
     queryBitsets.releaseAll();
   });
@@ -42,7 +45,7 @@ describe('query bitset pool', () => {
     // The most recent class is still served from its free list.
     const reused = queryBitsets.acquire(990_000);
     queryBitsets.releaseAll();
-    expect(queryBitsets.acquire(990_000).words.buffer).toBe(reused.words.buffer);
+    expect(sameWords(queryBitsets.acquire(990_000), reused)).toBe(true);
     queryBitsets.releaseAll();
   });
 
@@ -51,6 +54,18 @@ describe('query bitset pool', () => {
     queryBitsets.retire(own);
     queryBitsets.releaseAll();
     expect(queryBitsets.acquire(32_768).words.buffer).not.toBe(own.words.buffer);
+    queryBitsets.releaseAll();
+  });
+
+  it('carves sets that never overlap, and grows one without spilling into the next', () => {
+    const sets = Array.from({ length: 40 }, () => queryBitsets.take(50_000));
+    sets[0].words.fill(0xffffffff);
+    expect(sets.slice(1).every((set) => set.isEmpty())).toBe(true);
+    const grown = sets[1].grownTo(70_000);
+    grown.add(69_999);
+    expect(sets[2].isEmpty()).toBe(true);
+    expect(sets[1].words.buffer === grown.words.buffer && sets[1].words.byteOffset === grown.words.byteOffset).toBe(false);
+    for (const set of sets) queryBitsets.retire(set);
     queryBitsets.releaseAll();
   });
 });

@@ -21,10 +21,18 @@ const MAX_FREE_PER_CLASS = 64;
  * step would strand a free list.
  */
 const MAX_CLASSES = 4;
+/**
+ * New class buffers are views carved from slabs of this size: allocating each 16–128 KB buffer on its own cost
+ * ~50 µs (V8 accounts each as external memory and runs collections over the whole heap as they add up, and
+ * an index's word cache fills with thousands of them), a view of a slab ~1 µs.
+ */
+const SLAB_BYTES = 1 << 20;
 
 class BitsetPool {
   private readonly free = new Map<number, Uint32Array[]>();
   private used: Uint32Array[] = [];
+  /** Per size class, the slab new buffers of that class are carved from and how far it is carved. */
+  private readonly slabs = new Map<number, { words: Uint32Array; at: number }>();
   /** Buffers this pool allocated: only those may come back (a set of another owner could have a class size). */
   private readonly own = new WeakSet<ArrayBufferLike>();
 
@@ -88,17 +96,30 @@ class BitsetPool {
   private fromBuffer(capacity: number): Bitset {
     const words = wordsFor(capacity);
     const size = reservedWords(words);
-    let buffer = this.free.get(size)?.pop();
-    if (buffer === undefined) {
-      buffer = new Uint32Array(size);
-      this.own.add(buffer.buffer);
-    }
+    const buffer = this.free.get(size)?.pop() ?? this.carve(size);
     return new Bitset(capacity, buffer.subarray(0, words));
   }
 
-  /** Records a set over one of this pool's buffers as in use until `releaseAll`. */
+  /** A new buffer of `size` words, zeroed: the next one of its class's slab. */
+  private carve(size: number): Uint32Array {
+    let slab = this.slabs.get(size);
+    if (slab === undefined || slab.at + size > slab.words.length) {
+      slab = { words: new Uint32Array(Math.max(1, Math.floor(SLAB_BYTES / 4 / size)) * size), at: 0 };
+      this.own.add(slab.words.buffer);
+      this.slabs.delete(size);
+      this.slabs.set(size, slab);
+      // Map order is insertion order: forget the slab of the class asked for longest ago.
+      if (this.slabs.size > MAX_CLASSES) this.slabs.delete(this.slabs.keys().next().value as number);
+    }
+    const buffer = slab.words.subarray(slab.at, slab.at + size);
+    slab.at += size;
+    return buffer;
+  }
+
+  /** Records a set over one of this pool's buffers as in use until `releaseAll`: its whole class buffer. */
   private lent(set: Bitset): void {
-    this.used.push(new Uint32Array(set.words.buffer));
+    const { words } = set;
+    this.used.push(new Uint32Array(words.buffer, words.byteOffset, reservedWords(words.length)));
   }
 }
 

@@ -64,7 +64,8 @@ export class Bitset {
    */
   grownTo(capacity: number): Bitset {
     const words = wordsFor(capacity);
-    const room = this.words.buffer.byteLength / 4 - this.words.byteOffset / 4;
+    // Whole blocks were reserved; the buffer may be a slab holding other sets' words after them.
+    const room = Math.min(this.words.buffer.byteLength / 4 - this.words.byteOffset / 4, reservedWords(this.words.length));
     if (words <= room) return new Bitset(capacity, new Uint32Array(this.words.buffer, this.words.byteOffset, words));
     const grown = Bitset.growable(capacity);
     grown.words.set(this.words);
