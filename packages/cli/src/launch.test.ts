@@ -1,6 +1,6 @@
 /**
  * The server commands relaunched with the server's allocator settings, as real processes: the server runs in a
- * child process whose environment has the glibc tunables (where this machine has glibc), which stops cleanly on SIGTERM
+ * child process whose environment has the glibc tunables and V8's pool size (where this machine has glibc), which stops cleanly on SIGTERM
  * sent to the command and ends at once when the command is killed outright.
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -66,6 +66,8 @@ describe.runIf(process.platform === 'linux')('vitrine serve, relaunched', () => 
       const [first, ...rest] = settings!.GLIBC_TUNABLES!.split(':');
       expect(environ).toContain(`GLIBC_TUNABLES=${first}`);
       for (const tunable of rest) expect(environ).toContain(tunable);
+      // V8's background threads sized to the machine (or as the caller's NODE_OPTIONS gave them).
+      expect(environ.find((entry) => entry.startsWith('NODE_OPTIONS='))).toMatch(/--v8-pool-size=\d+/);
     } else {
       expect(servers).toEqual([]);
     }

@@ -6,8 +6,9 @@
  *     query also timed without learning on the same index, in turn first and second: a paired on/off ratio)
  *     [--timeout 900]   (seconds per engine and size; an engine past it is reported as timed out)
  *
- * Each engine runs in its own child process (same Node flags), so one engine's heap and garbage never slow
- * another. A child draws the query mixes from the generated catalogue, lets go of it, builds its index from a
+ * Each engine runs in its own child process (same Node flags, and V8's background threads sized to the cores as
+ * the `vitrine` command runs the server: `V8_POOL_FLAG` in server/src/process-memory.ts), so one engine's heap and
+ * garbage never slow another. A child draws the query mixes from the generated catalogue, lets go of it, builds its index from a
  * second pass of the generator (timed until it can answer, minus the generator's own time), measures the memory
  * the engine then holds (heap and buffers, records included if it keeps them), warms up on a separate query set,
  * then times every query of the workload (see
@@ -142,7 +143,7 @@ async function child(name: string, size: number, queries: number): Promise<Resul
 function spawnChild(name: string, size: number, queries: number, timeoutSeconds: number): Promise<Result> {
   const script = fileURLToPath(import.meta.url);
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [...process.execArgv, '--max-old-space-size=8192', script, '--child', name, '--size', String(size), '--queries', String(queries)], {
+    const proc = spawn(process.execPath, [...process.execArgv, '--max-old-space-size=8192', '--v8-pool-size=0', script, '--child', name, '--size', String(size), '--queries', String(queries)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let timedOut = false;
