@@ -1,7 +1,7 @@
 /**
- * The server commands relaunched with the server's allocator settings, as real processes: the server runs in a
- * child process whose environment has the glibc tunables and V8's pool size (where this machine has glibc), which stops cleanly on SIGTERM
- * sent to the command and ends at once when the command is killed outright.
+ * The server commands relaunched with the server's process settings, as real processes: the server runs in a
+ * child process whose environment has the glibc tunables and V8's pool size (where this machine has glibc),
+ * which stops cleanly on SIGTERM sent to the command and ends at once when the command is killed outright.
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
  * The server commands (`start`, `serve`) run in a child process started with the server's process settings
  * (`serverProcessEnv`, in `@vitrine/server`: huge pages, a fixed mmap threshold, V8's pool sized to the cores):
- * glibc and Node read them from the environment when a process starts, and Node 20 cannot replace its own process. This process only passes signals on and exits as the child did.
+ * glibc and Node read them from the environment when a process starts, and Node 20 cannot replace its own
+ * process. This process only passes signals on and exits as the child did.
  *
  * The child has a session of its own, so a terminal's Ctrl-C reaches it once (passed on from here), not twice
  * (a second SIGINT stops a server without its clean close). It watches the channel to this process: if this one

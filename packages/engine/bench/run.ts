@@ -7,12 +7,12 @@
  *     [--timeout 900]   (seconds per engine and size; an engine past it is reported as timed out)
  *
  * Each engine runs in its own child process (same Node flags, and V8's background threads sized to the cores as
- * the `vitrine` command runs the server: `V8_POOL_FLAG` in server/src/process-memory.ts), so one engine's heap and
- * garbage never slow another. A child draws the query mixes from the generated catalogue, lets go of it, builds its index from a
- * second pass of the generator (timed until it can answer, minus the generator's own time), measures the memory
- * the engine then holds (heap and buffers, records included if it keeps them), warms up on a separate query set,
- * then times every query of the workload (see
- * `workload.ts`) and prints one JSON line. The parent prints one table per size with p50/p99 per query mix and
+ * the `vitrine` command runs the server: `V8_POOL_FLAG` in server/src/process-memory.ts), so one engine's heap
+ * and garbage never slow another. A child draws the query mixes from the generated catalogue, lets go of it,
+ * builds its index from a second pass of the generator (timed until it can answer, minus the generator's own
+ * time), measures the memory the engine then holds (heap and buffers, records included if it keeps them), warms
+ * up on a separate query set, then times every query of the workload (see `workload.ts`) and prints one JSON
+ * line. The parent prints one table per size with p50/p99 per query mix and
  * Vitrine's ratio to the fastest peer (below 1: Vitrine is faster).
  */
 import { spawn } from 'node:child_process';

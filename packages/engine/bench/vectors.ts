@@ -161,10 +161,7 @@ function runOurs(size: number, kind: string, vectorOf: (i: number, out: Float32A
     ['ef 128, codes only (no float32 read)', { efSearch: 128, rescore: false }],
   ] as const) {
     const index = new ApproximateVectorIndex(column, graph, options);
-    report(label, queries, (q) => {
-      const brand = brandOf(q, size);
-      return index.nearest(q.vector, K, brand?.set ?? null, brand?.count).map((h) => h.doc);
-    });
+    report(label, queries, (q) => nearestOf(index, q, size));
   }
   const trip = roundTrip(store, folder);
   console.log(`    snapshot: ${(trip.bytes / 2 ** 20).toFixed(0)} MB saved in ${ms(trip.saveMs)} ms, loaded in ${ms(trip.loadMs)} ms (no rebuild); resident memory of the restored index ${(trip.residentBytes / size).toFixed(0)} bytes a vector (float32 vectors left in the file)`);
@@ -175,10 +172,7 @@ function runOurs(size: number, kind: string, vectorOf: (i: number, out: Float32A
     ['ef 128, codes only (no float32 read)', { efSearch: 128, rescore: false }],
   ] as const) {
     const restored = new ApproximateVectorIndex(trip.restored.column('v')!, trip.restored.graphOf('v')!, options);
-    report(`after the restart, ${label}`, queries, (q) => {
-      const brand = brandOf(q, size);
-      return restored.nearest(q.vector, K, brand?.set ?? null, brand?.count).map((h) => h.doc);
-    });
+    report(`after the restart, ${label}`, queries, (q) => nearestOf(restored, q, size));
   }
   filterSweep(size, column, new ApproximateVectorIndex(column, graph, { exactBalance: 0 }), queries);
 }
@@ -192,18 +186,24 @@ function runOurs(size: number, kind: string, vectorOf: (i: number, out: Float32A
 const bucket = (doc: number, buckets: number): number => (Math.imul(doc + 1, 2654435761) >>> 8) % buckets;
 
 const filters = new Map<string, { set: Bitset; count: number }>();
-/** A query's brand filter and how many documents it allows, or null for an unfiltered query. */
-function brandOf(q: Query, size: number): { set: Bitset; count: number } | null {
-  if (q.brand === null) return null;
-  const key = `${size}:${q.brand}`;
+/** A brand's filter and how many documents it allows, or null for an unfiltered query (no brand). */
+function brandOf(brand: number | null, size: number): { set: Bitset; count: number } | null {
+  if (brand === null) return null;
+  const key = `${size}:${brand}`;
   let filter = filters.get(key);
   if (filter === undefined) {
     const set = new Bitset(size + 1);
-    for (let doc = 0; doc < size; doc++) if (bucket(doc, BRANDS) === q.brand) set.add(doc);
+    for (let doc = 0; doc < size; doc++) if (bucket(doc, BRANDS) === brand) set.add(doc);
     filter = { set, count: set.count() };
     filters.set(key, filter);
   }
   return filter;
+}
+
+/** The query's K nearest documents through `index`, within its brand's filter when it has one. */
+function nearestOf(index: ApproximateVectorIndex, q: Query, size: number): number[] {
+  const brand = brandOf(q.brand, size);
+  return index.nearest(q.vector, K, brand?.set ?? null, brand?.count).map((h) => h.doc);
 }
 
 /** Recall@10 (all queries, filtered ones) and latency of one way of searching. */
@@ -288,7 +288,7 @@ function queriesWithTruth(size: number, vectorOf: (i: number, out: Float32Array)
     const vector = new Float32Array(dims);
     vectorOf(size + 1_000_000 + i * 7, vector);
     const brand = i % 10 === 9 ? Math.floor(i / 10) % BRANDS : null;
-    const filter = brandOf({ vector, brand, truth: [] }, size);
+    const filter = brandOf(brand, size);
     const started = performance.now();
     const truth = exact.nearest(vector, K, filter?.set ?? null, filter?.count).map((h) => h.doc);
     times.push(performance.now() - started);
