@@ -193,10 +193,24 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
       ),
     geoKey: geoKeyFor(store, options),
   };
-  const personalization = personalizationRule(store, env.settings, override, params, extra);
-  const reRanked = reRankedDocs(store, env.settings, override, params, extra, matches, { personalized: personalization !== null, options });
+  // Learning orders hits and nothing else: a search that returns none (InstantSearch's facet-count queries beside a
+  // page, a facet value search) skips it, its parameters still checked. The result cache keys such a search
+  // without the shopper's learning (`result-cache.ts`), so shoppers share it.
+  const learning = learningApplies(options, override) ? extra : undefined;
+  const personalization = personalizationRule(store, env.settings, override, params, learning);
+  const reRanked = reRankedDocs(store, env.settings, override, params, learning, matches, { personalized: personalization !== null, options });
   const ranked = buildRules(options.ranking, context);
   const rules = reRanked === null ? ranked : withReRanking(ranked, reRankingRule(reRanked));
   insertPersonalization(rules, personalization);
   return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder, reRanked };
+}
+
+/**
+ * Whether re-ranking and personalization can change the answer: when it has hits to order, or when a virtual
+ * replica's relevant sort counts its relevant records (`nbSortedHits`, which ranks them with every criterion).
+ */
+function learningApplies(options: QueryOptions, override: IndexSettings | undefined): boolean {
+  if (override !== undefined && options.relevancyStrictness !== undefined) return true;
+  const useOffset = options.offset !== undefined || options.length !== undefined;
+  return (useOffset ? (options.length ?? options.hitsPerPage) : options.hitsPerPage) > 0;
 }

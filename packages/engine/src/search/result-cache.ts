@@ -60,8 +60,11 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
     if (keyed === params) keyed = { ...params };
     delete keyed[name];
   }
+  // Learning orders hits only (`prepare.ts` skips it for a search without hits on a primary index): the facet
+  // counts InstantSearch asks beside a page are the same for every shopper, and keyed so.
+  const learned = !asksNoHits(params, override);
   // A personalized search depends on the user's affinities and on the two parameters that turn them on and weigh them.
-  if (options?.personalization !== undefined) {
+  if (learned && options?.personalization !== undefined) {
     keyed = { ...keyed, '\u0000personalization': [options.personalization, params.enablePersonalization ?? null, params.personalizationImpact ?? null] };
   }
   try {
@@ -72,11 +75,22 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
     // The query vector a server computed from the query text (a hybrid search): the same text may not always give it.
     const vector = options?.queryVector === undefined ? '' : `\u0001${Array.prototype.join.call(options.queryVector, ',')}`;
     // Re-ranking's boosts change with each model build: the same query may be ordered otherwise after one.
-    const boosts = options?.reRanking === undefined ? '' : `\u0002${options.reRanking.boosts.map((b) => `${b.objectID}\u0003${b.score}`).join('\u0003')}`;
+    const boosts = !learned || options?.reRanking === undefined ? '' : `\u0002${options.reRanking.boosts.map((b) => `${b.objectID}\u0003${b.score}`).join('\u0003')}`;
     return `${settings}\u0001${filter}\u0001${retrievedOnly}${unretrievable}\u0001${JSON.stringify(keyed)}${vector}${boosts}`;
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the parameters themselves ask for no hits (`hitsPerPage: 0`, or `length: 0` with an offset) on a primary
+ * index (a replica's settings may make its count rank records). Only what the parameters say: an index whose own
+ * `hitsPerPage` is 0 keys its searches with their learning, which is never wrong, only less shared.
+ */
+function asksNoHits(params: SearchParams, override: IndexSettings | undefined): boolean {
+  if (override !== undefined) return false;
+  const useOffset = params.offset !== undefined || params.length !== undefined;
+  return (useOffset ? (params.length ?? params.hitsPerPage) : params.hitsPerPage) === 0;
 }
 
 /** A rough size of a response held as objects: what the budget counts. */
