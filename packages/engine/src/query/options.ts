@@ -277,6 +277,16 @@ export function resolveOptions(params: SearchParams, settings: IndexSettings, ov
   };
 }
 
+/**
+ * How many hits a search asks for: `length` when it pages by `offset`/`length`, else `hitsPerPage`. On resolved
+ * options a number; on parameters as sent, whatever they hold (undefined when they leave it to the index).
+ */
+export function hitsAsked(p: Pick<QueryOptions, 'offset' | 'length' | 'hitsPerPage'>): number;
+export function hitsAsked(p: { offset?: unknown; length?: unknown; hitsPerPage?: unknown }): unknown;
+export function hitsAsked(p: { offset?: unknown; length?: unknown; hitsPerPage?: unknown }): unknown {
+  return p.offset !== undefined || p.length !== undefined ? (p.length ?? p.hitsPerPage) : p.hitsPerPage;
+}
+
 /** The query's (else the index's) languages that have compounds: Algolia decompounds only those. */
 function compoundLanguages(queryLanguages: unknown, indexLanguages: unknown): string[] {
   const list = Array.isArray(queryLanguages) && queryLanguages.length > 0 ? queryLanguages : Array.isArray(indexLanguages) ? indexLanguages : [];

@@ -11,7 +11,7 @@ import type { IndexStore } from '../index/store.ts';
 import { andFilterNodes, buildFilterNode, evaluateFilter, evaluateFilterConjuncts, filterScoreTerms, optionalFiltersToNodes } from '../filter/index.ts';
 import type { FilterList } from '@vitrine/protocol';
 import type { FilterNode } from '../filter/types.ts';
-import { resolveOptions, type QueryOptions } from '../query/options.ts';
+import { hitsAsked, resolveOptions, type QueryOptions } from '../query/options.ts';
 import { parseQuery, type ParsedQuery } from '../query/parse.ts';
 import { withoutStopWords } from '../query/stop-words.ts';
 import { decompound } from '../query/decompound.ts';
@@ -211,6 +211,5 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
  */
 function learningApplies(options: QueryOptions, override: IndexSettings | undefined): boolean {
   if (override !== undefined && options.relevancyStrictness !== undefined) return true;
-  const useOffset = options.offset !== undefined || options.length !== undefined;
-  return (useOffset ? (options.length ?? options.hitsPerPage) : options.hitsPerPage) > 0;
+  return hitsAsked(options) > 0;
 }

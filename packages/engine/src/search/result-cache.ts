@@ -27,6 +27,7 @@
 import type { IndexSettings, SearchParams, SearchResponse } from '@vitrine/protocol';
 import type { SearchOptions } from '../api.ts';
 import type { IndexStore } from '../index/store.ts';
+import { hitsAsked } from '../query/options.ts';
 
 /** Parameters that change what is logged, not what is answered (the `params` echo is rebuilt per answer). */
 const ANALYTICS_ONLY = ['analytics', 'clickAnalytics', 'analyticsTags', 'userToken', 'enableABTest', 'enablePersonalization', 'personalizationImpact'];
@@ -88,9 +89,7 @@ export function resultKey(params: SearchParams, override: IndexSettings | undefi
  * `hitsPerPage` is 0 keys its searches with their learning, which is never wrong, only less shared.
  */
 function asksNoHits(params: SearchParams, override: IndexSettings | undefined): boolean {
-  if (override !== undefined) return false;
-  const useOffset = params.offset !== undefined || params.length !== undefined;
-  return (useOffset ? (params.length ?? params.hitsPerPage) : params.hitsPerPage) === 0;
+  return override === undefined && hitsAsked(params) === 0;
 }
 
 /** A rough size of a response held as objects: what the budget counts. */

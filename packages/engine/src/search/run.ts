@@ -18,7 +18,7 @@ import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
 import { buildFacetRows, countFacets, extendFacetRows, countFacetValues, facetStats, sharedRowColumns, topFacetValues, type FacetRows } from '../facet/count.ts';
 import { highlightFacetValue, highlightRecord, snippetRecord, type HighlightOptions, type HighlightQuery, type SnippetOptions } from '../highlight/index.ts';
-import type { SnippetSpec } from '../query/options.ts';
+import { hitsAsked, type SnippetSpec } from '../query/options.ts';
 import type { FacetColumn } from '../index/facet-column.ts';
 import { parseRecord } from '../index/record-list.ts';
 import { parseAttributesForFaceting, type FacetAttribute } from '../settings.ts';
@@ -271,7 +271,7 @@ export function executeSearch(env: SearchEnvironment, params: SearchParams, over
   const pins = merchandising?.pins ?? [];
   const useOffset = options.offset !== undefined || options.length !== undefined;
   const start = useOffset ? (options.offset ?? 0) : options.page * options.hitsPerPage;
-  const wanted = useOffset ? (options.length ?? options.hitsPerPage) : options.hitsPerPage;
+  const wanted = hitsAsked(options);
   const limit = options.paginationLimitedTo;
   const count = Math.max(0, Math.min(wanted, limit - start));
   const need = start + count;
