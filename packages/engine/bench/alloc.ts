@@ -2,7 +2,10 @@
  * What a search allocates, per mix of `npm run bench` (in process, Vitrine only), and where: V8's sampling heap
  * profiler over every query of the mix, objects collected by either collector included.
  *
- *   node --conditions=source --import tsx packages/engine/bench/alloc.ts [--size 100000] [--queries 2000] [--top 12]
+ *   node --conditions=source --import tsx packages/engine/bench/alloc.ts [--size 100000] [--queries 2000] [--top 12] [--learning]
+ *
+ * `--learning`: every search carries what a shop that learns hands the engine, as `vitrine+learning` in
+ * `npm run bench` (`engines/learning.ts`).
  *
  * Why it matters: young-generation collections come at the rate searches allocate (one per 16 MB at the
  * default size), each a pause of a few milliseconds, and the searches they land in are the slowest 1%. The
@@ -25,12 +28,13 @@ const size = numberOption('size', 100_000);
 const queries = numberOption('queries', 2000);
 const top = numberOption('top', 12);
 const products = [...generateProducts(size, 1)];
-const engine = vitrineEngine();
+const engine = vitrineEngine({ learning: process.argv.includes('--learning') });
 engine.build(products);
 const kinds = ['a', 'b', 'c', 'd'] as const;
 const warm = buildWorkload(products, 200, 99);
-for (const kind of kinds) for (const q of warm[kind]) engine[kind](q as never);
 const workload = buildWorkload(products, queries, 7);
+engine.prepare?.([warm, workload]);
+for (const kind of kinds) for (const q of warm[kind]) engine[kind](q as never);
 const session = new Session();
 session.connect();
 

@@ -22,27 +22,29 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
   // As the storefront searches when the shop learns: boosts and affinities on the same search.
   const together: SearchParams = options.learning ? { allowReRankingOnPersonalization: true } : {};
   const queries = (learned: boolean): Pick<BenchEngine, 'a' | 'b' | 'c' | 'd'> => {
-    const params: SearchParams = learned ? together : {};
+    // Learning's parameters added to each search's own object, not spread into a new one: V8's optimised code
+    // gives every object built as `{ ...a, b }` a map of its own, and the engine's parameter reads then miss
+    // its caches (~15 µs a search here); objects parsed from a request, as the server's are, share one.
+    const withParams = (search: SearchParams): SearchParams => (learned ? Object.assign(search, together) : search);
     const extraFor = (query: string): SearchOptions | undefined => (learned ? extra(query) : undefined);
     return {
       a(q) {
-        return index.search({ ...params, query: q.query, hitsPerPage: 20 }, undefined, extraFor(q.query)).nbHits;
+        return index.search(withParams({ query: q.query, hitsPerPage: 20 }), undefined, extraFor(q.query)).nbHits;
       },
       b(q) {
         return index.search(
-          {
-            ...params,
+          withParams({
             query: q.query,
             hitsPerPage: 20,
             filters: `(brand:${quote(q.brands[0])} OR brand:${quote(q.brands[1])}) AND price:${q.priceMin} TO ${q.priceMax}`,
             facets: FACETS,
-          },
+          }),
           undefined,
           extraFor(q.query),
         ).nbHits;
       },
       c(q) {
-        return index.search({ ...params, query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }, undefined, extraFor('')).nbHits;
+        return index.search(withParams({ query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }), undefined, extraFor('')).nbHits;
       },
       d(q) {
         const brand = q.brands.map((b) => `brand:${b}`);
@@ -50,7 +52,7 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
         const helper: SearchParams = { attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], hitsPerPage: 0, page: 0, analytics: false, clickAnalytics: false };
         // The server hands learning to every query of a multi-query; the helpers' zero hits make it cheap there.
         const learnedInput = extraFor(q.query);
-        const main = index.search({ ...params, query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }, undefined, learnedInput);
+        const main = index.search(withParams({ query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }), undefined, learnedInput);
         index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learnedInput);
         index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learnedInput);
         return main.nbHits;

@@ -85,7 +85,7 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
   }
   const rule = rules[r];
   if (rule.split) {
-    for (const part of rule.split(set, count)) {
+    for (const part of rule.split(set, count, gate === undefined ? need : undefined)) {
       if (part.count === 0) continue;
       const before = out.length;
       if (part.resolved && part.ids !== undefined && part.count <= SMALL) placeArray(part.ids(), rules, r + 1, need, out, false, gate);

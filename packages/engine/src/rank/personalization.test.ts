@@ -126,6 +126,46 @@ describe('personalization criterion', () => {
     );
   });
 
+  it('oracle: any page of an empty query, with customRanking, without it, and with a criterion after it', () => {
+    // Pages smaller than the tie stop the walk over the shopper's lifted records early (`splitInOrder`); without
+    // customRanking ids break ties; a criterion after customRanking keeps the word-by-word split.
+    const affinity = fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 }));
+    const layouts: Array<{ settings: IndexSettings; order: (a: IndexRecord, b: IndexRecord) => number }> = [
+      { settings: SETTINGS, order: (a, b) => Number(b.popularity) - Number(a.popularity) },
+      { settings: { ...SETTINGS, customRanking: [] }, order: (a, b) => Number(a.objectID) - Number(b.objectID) },
+      {
+        settings: { ...SETTINGS, customRanking: ['asc(stock)'], ranking: ['typo', 'words', 'proximity', 'attribute', 'exact', 'custom', 'desc(popularity)'] },
+        order: (a, b) => Number(a.stock) - Number(b.stock) || Number(b.popularity) - Number(a.popularity),
+      },
+    ];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1025, max: 2500 }),
+        fc.array(affinity, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.nat(layouts.length - 1),
+        fc.integer({ min: 1, max: 60 }),
+        fc.nat(6),
+        (count, affinities, impact, layout, hitsPerPage, page) => {
+          const { settings, order } = layouts[layout];
+          const all = records(count);
+          const index = new SearchIndex(settings);
+          index.saveObjects(all);
+          const score = (record: IndexRecord): number => affinities.reduce((sum, [facet, value, points]) => sum + (record[facet] === value ? points : 0), 0);
+          const steps = (record: IndexRecord): number => Math.floor(score(record) / (101 - impact));
+          const expected = [...all].sort((a, b) => steps(b) - steps(a) || order(a, b)).map((record) => record.objectID);
+          const search = () => index.search({ query: '', hitsPerPage, page, enablePersonalization: true }, undefined, { personalization: { affinities, impact } });
+          expect(ids(search().hits)).toEqual(expected.slice(page * hitsPerPage, (page + 1) * hitsPerPage));
+          // The shopper's kept lifts answer the next page alike.
+          expect(ids(index.search({ query: '', hitsPerPage, page: page + 1, enablePersonalization: true }, undefined, { personalization: { affinities, impact } }).hits)).toEqual(
+            expected.slice((page + 1) * hitsPerPage, (page + 2) * hitsPerPage),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('oracle: a shopper\'s searches before and after writes (the candidates kept per shopper follow the index)', () => {
     const affinity = fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 }));
     const edit = fc.tuple(fc.nat(2100), fc.nat(BRANDS.length - 1), fc.nat(COLORS.length - 1), fc.boolean());

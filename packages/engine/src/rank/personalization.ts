@@ -19,8 +19,11 @@ import type { IndexSettings, PersonalizationRankingInfo, SearchParams } from '@v
 import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
 import type { FilterSource } from '../filter/types.ts';
-import { Bitset } from '../structures/bitset.ts';
+import type { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
+import type { CustomOrder } from './custom-rank.ts';
 import type { BucketPart, RankRule } from './rule.ts';
+import { orderedLifts, shopperCandidates, type Affinities, type OrderedLifts } from './shopper-lifts.ts';
 
 export const PERSONALIZATION_RULE = 'personalization';
 /** At most this many affinities are read per search (a profile keeps far fewer). */
@@ -35,6 +38,11 @@ let keyedSteps = new Uint16Array(0);
 
 export interface PersonalizationRule extends RankRule {
   info(doc: number): PersonalizationRankingInfo;
+  /**
+   * The order that breaks this criterion's ties when nothing else follows it: customRanking's when only `custom`
+   * comes after it, null (ids) when no criterion does; undefined otherwise (set by `insertPersonalization`).
+   */
+  thenOrder: CustomOrder | null | undefined;
 }
 
 /** Settings checks (a bad PUT settings is a 400 at once, not a failing search later). */
@@ -53,7 +61,7 @@ function enabled(settings: IndexSettings, override: IndexSettings | undefined, p
 
 /** The criterion for this search, or null when personalization does not apply to it. */
 export function personalizationRule(
-  store: FilterSource & { readonly version: number },
+  store: FilterSource & { readonly version: number; readonly capacity: number },
   settings: IndexSettings,
   override: IndexSettings | undefined,
   params: SearchParams,
@@ -88,11 +96,8 @@ export function personalizationRule(
     totalScore += score;
   }
   if (sets.length === 0) return null;
-  const all = sets.map((set) => set.words);
-  // The candidates only when a large bucket is split (a text query's buckets are usually keyed record by record).
-  let affinities: Affinities | undefined;
-  const affinitiesForSplit = (): Affinities =>
-    (affinities ??= { all, scores, candidates: candidatesOf(store, `${step}\u0002${kept.join('\u0002')}`, all, scores, step) });
+  const affinities: Affinities = { all: sets.map((set) => set.words), scores, step };
+  const shopper = `${step}\u0002${kept.join('\u0002')}`;
   const scoreOf = (doc: number): number => {
     let score = 0;
     for (let i = 0; i < sets.length; i++) if (sets[i].has(doc)) score += scores[i];
@@ -100,59 +105,109 @@ export function personalizationRule(
   };
   // `|| 0`: a record without affinity keys 0, not -0.
   const key = (doc: number): number => -Math.floor(scoreOf(doc) / step) || 0;
-  return {
+  const rule: PersonalizationRule = {
     name: PERSONALIZATION_RULE,
     key,
+    thenOrder: undefined,
     /**
-     * A large bucket (an empty query ties every record on the textual criteria): its records with a step of
-     * affinity are found word by word of the bucket (`scoreBucket`, no key computed record by record), go in one
-     * part per step, best first (a counting sort into one array), and the rest in one part, all resolved, for
-     * the next criterion (customRanking's walk). The buffers are the thread's: a search allocates the ordered
-     * ids and the parts.
+     * A large bucket (an empty query ties every record on the textual criteria). When this criterion is the
+     * last but customRanking and the caller says how many records it needs, the shopper's lifted records are
+     * taken in ranking's order (`shopper-lifts.ts`) until that many are in the bucket: one part per step, then
+     * the rest of the bucket (still to be keyed by this criterion when the walk stopped early). Otherwise the
+     * bucket's lifted records are found word by word (`scoreBucket`) and every one of them goes in its step's
+     * part, the rest in one part, all resolved, for the next criterion.
      */
-    split(set: Bitset, count: number): BucketPart[] {
-      if (keyedDocs.length < count) {
-        keyedDocs = new Uint32Array(count);
-        keyedSteps = new Uint16Array(count);
-      }
-      const keyed = scoreBucket(set.words, affinitiesForSplit(), step, keyedDocs, keyedSteps);
-      // How many records each step has, then each step's records in one run of `ordered`, best step first (a
-      // counting sort, stable: ids stay ascending within a run, as ordering wants them).
-      const counts = new Int32Array(Math.floor(totalScore / step) + 1);
-      for (let k = 0; k < keyed; k++) counts[keyedSteps[k]]++;
-      const starts = new Int32Array(counts.length);
-      for (let steps = counts.length - 1, at = 0; steps >= 1; steps--) {
-        starts[steps] = at;
-        at += counts[steps];
-      }
-      const ordered = new Uint32Array(keyed);
-      const parts: BucketPart[] = [];
-      for (let steps = counts.length - 1; steps >= 1; steps--) {
-        if (counts[steps] === 0) continue;
-        const run = ordered.subarray(starts[steps], starts[steps] + counts[steps]);
-        parts.push({ set: () => Bitset.fromIds(set.capacity, run), ids: () => run, count: run.length, resolved: true });
-      }
-      for (let k = 0; k < keyed; k++) ordered[starts[keyedSteps[k]]++] = keyedDocs[k];
-      const rest = (): Bitset => {
-        const others = set.clone();
-        for (let i = 0; i < ordered.length; i++) others.delete(ordered[i]);
-        return others;
-      };
-      parts.push({ set: rest, count: count - keyed, resolved: true });
-      return parts;
+    split(set: Bitset, count: number, need?: number): BucketPart[] {
+      if (need !== undefined && rule.thenOrder !== undefined) return splitInOrder(set, count, need, orderedLifts(store, shopper, affinities, rule.thenOrder));
+      return splitByWords(set, count, { ...affinities, candidates: shopperCandidates(store, shopper, affinities) }, totalScore);
     },
     info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc) }),
   };
+  return rule;
+}
+
+/**
+ * The bucket's records with a step, every one (word by word of the bucket and the shopper's candidates): one
+ * part per step, best first (a counting sort into one array), the rest in one part, all resolved. The buffers are
+ * the thread's: a search allocates the ordered ids and the parts.
+ */
+function splitByWords(set: Bitset, count: number, affinities: Affinities & { candidates: Uint32Array }, totalScore: number): BucketPart[] {
+  if (keyedDocs.length < count) {
+    keyedDocs = new Uint32Array(count);
+    keyedSteps = new Uint16Array(count);
+  }
+  const keyed = scoreBucket(set.words, affinities, keyedDocs, keyedSteps);
+  // How many records each step has, then each step's records in one run of `ordered`, best step first (stable:
+  // ids stay ascending within a run, as ordering wants them).
+  const counts = new Int32Array(Math.floor(totalScore / affinities.step) + 1);
+  for (let k = 0; k < keyed; k++) counts[keyedSteps[k]]++;
+  const starts = new Int32Array(counts.length);
+  for (let steps = counts.length - 1, at = 0; steps >= 1; steps--) {
+    starts[steps] = at;
+    at += counts[steps];
+  }
+  const ordered = new Uint32Array(keyed);
+  const parts: BucketPart[] = [];
+  for (let steps = counts.length - 1; steps >= 1; steps--) {
+    if (counts[steps] > 0) parts.push(stepPart(set.capacity, ordered.subarray(starts[steps], starts[steps] + counts[steps])));
+  }
+  for (let k = 0; k < keyed; k++) ordered[starts[keyedSteps[k]]++] = keyedDocs[k];
+  parts.push({ set: () => without(set, ordered), count: count - keyed, resolved: true });
+  return parts;
+}
+
+/**
+ * The first `need` records of the bucket by this criterion then customRanking: the shopper's lifted records
+ * taken in that order while the bucket has them (a membership test each), one part per step met; then the rest
+ * of the bucket, resolved when every lifted record was tested (no step left in it), else still to be keyed.
+ */
+function splitInOrder(set: Bitset, count: number, need: number, lifts: OrderedLifts): BucketPart[] {
+  const { docs, ends } = lifts;
+  const picked = new Uint32Array(Math.min(need, count, docs.length));
+  const parts: BucketPart[] = [];
+  let taken = 0;
+  let i = 0;
+  for (let g = 0; g < ends.length && taken < picked.length; g++) {
+    const first = taken;
+    for (; i < ends[g] && taken < picked.length; i++) {
+      const doc = docs[i];
+      if ((set.words[doc >>> 5] & (1 << (doc & 31))) !== 0) picked[taken++] = doc;
+    }
+    i = taken < picked.length ? ends[g] : i;
+    // Ids ascending within a part, as ordering takes them (the next criterion orders them again).
+    if (taken > first) parts.push(stepPart(set.capacity, picked.subarray(first, taken).sort()));
+  }
+  const chosen = picked.subarray(0, taken);
+  parts.push({ set: () => without(set, chosen), count: count - taken, resolved: i >= docs.length });
+  return parts;
+}
+
+function stepPart(capacity: number, ids: Uint32Array): BucketPart {
+  return { set: () => setOf(capacity, ids), ids: () => ids, count: ids.length, resolved: true };
+}
+
+/** The search's own set of `ids` (from the thread's pool: handed back when the search ends, never allocated anew). */
+function setOf(capacity: number, ids: Uint32Array): Bitset {
+  const set = queryBitsets.acquire(capacity);
+  for (let i = 0; i < ids.length; i++) set.add(ids[i]);
+  return set;
+}
+
+/** `set` without `ids`, in a set of the search's own. */
+function without(set: Bitset, ids: Uint32Array): Bitset {
+  const others = queryBitsets.copy(set);
+  for (let i = 0; i < ids.length; i++) others.delete(ids[i]);
+  return others;
 }
 
 /**
  * Lists the records of `bucket` with at least one step of affinity (`docs`, ascending) and their steps
- * (`steps`); returns how many. Word by word of the bucket and the shopper's candidates (`candidatesOf`), and
- * only where both have records are the affinities' words read and the records' scores summed: two streams
- * rather than one per affinity. A function of its own, over its arguments only: V8 keeps one optimised loop for it.
+ * (`steps`); returns how many. Word by word of the bucket and the shopper's candidates, and only where both
+ * have records are the affinities' words read and the records' scores summed: two streams rather than one per
+ * affinity. A function of its own, over its arguments only: V8 keeps one optimised loop for it.
  */
-function scoreBucket(bucket: Uint32Array, sets: Affinities, step: number, docs: Uint32Array, steps: Uint16Array): number {
-  const { all, scores, candidates } = sets;
+function scoreBucket(bucket: Uint32Array, affinities: Affinities & { candidates: Uint32Array }, docs: Uint32Array, steps: Uint16Array): number {
+  const { all, scores, candidates, step } = affinities;
   const end = Math.min(bucket.length, candidates.length);
   let keyed = 0;
   for (let w = 0; w < end; w++) {
@@ -175,67 +230,12 @@ function scoreBucket(bucket: Uint32Array, sets: Affinities, step: number, docs: 
   return keyed;
 }
 
-/** A search's affinities as `scoreBucket` reads them: every set with its score, and the shopper's candidates. */
-interface Affinities {
-  all: Uint32Array[];
-  scores: number[];
-  candidates: Uint32Array;
-}
-
-/**
- * The records a step of affinity may lift, for the whole index: those with a strong affinity (a score of a step
- * alone) or two weak ones (a superset: the split sums their scores). Kept per shopper (affinities and step) and
- * index version, most recent first, within CANDIDATE_BYTES an index: a shopper's searches read one bitset for
- * their candidates instead of one per affinity (their reads, 125 KB an affinity at a million records, were most
- * of a category page's personalization). Past the budget, the least recent shopper's set goes first.
- */
-const CANDIDATE_BYTES = 32 * 1024 * 1024;
-const candidateCache = new WeakMap<object, Map<string, { version: number; words: Uint32Array }>>();
-
-/** `key`: the shopper's affinities kept for this search (facet, value, score) and the step. */
-function candidatesOf(store: FilterSource & { readonly version: number }, key: string, sets: Uint32Array[], scores: number[], step: number): Uint32Array {
-  let cache = candidateCache.get(store);
-  if (cache === undefined) candidateCache.set(store, (cache = new Map()));
-  const cached = cache.get(key);
-  if (cached !== undefined) {
-    // Most recent last (a Map keeps insertion order); a set built before a write (any write bumps the version,
-    // the capacity too) is built again.
-    cache.delete(key);
-    if (cached.version === store.version) {
-      cache.set(key, cached);
-      return cached.words;
-    }
-  }
-  const words = new Uint32Array((store.capacity + 31) >>> 5);
-  for (let w = 0; w < words.length; w++) {
-    let lifted = 0;
-    let once = 0;
-    for (let i = 0; i < sets.length; i++) {
-      const bits = w < sets[i].length ? sets[i][w] : 0;
-      if (scores[i] >= step) lifted |= bits;
-      else {
-        lifted |= once & bits;
-        once |= bits;
-      }
-    }
-    words[w] = lifted;
-  }
-  cache.set(key, { version: store.version, words });
-  let bytes = 0;
-  for (const entry of cache.values()) bytes += entry.words.byteLength;
-  for (const [oldest, entry] of cache) {
-    if (bytes <= CANDIDATE_BYTES) break;
-    cache.delete(oldest);
-    bytes -= entry.words.byteLength;
-  }
-  return words;
-}
-
 /** Inserts the criterion before `custom` (at the end without one), in place. */
-export function insertPersonalization(rules: RankRule[], rule: PersonalizationRule | null): void {
+export function insertPersonalization(rules: RankRule[], rule: PersonalizationRule | null, customOrder: CustomOrder | null): void {
   if (rule === null) return;
   const custom = rules.findIndex((r) => r.name === 'custom');
   rules.splice(custom === -1 ? rules.length : custom, 0, rule);
+  rule.thenOrder = custom === -1 ? null : custom === rules.length - 2 ? customOrder : undefined;
 }
 
 /** `_rankingInfo.personalization` of a hit of a personalized search (nothing for other searches). */

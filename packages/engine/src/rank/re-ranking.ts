@@ -24,7 +24,8 @@ import { evaluateFilter } from '../filter/evaluate.ts';
 import type { QueryOptions } from '../query/options.ts';
 import type { FilterNode } from '../filter/types.ts';
 import type { IndexStore } from '../index/store.ts';
-import { Bitset } from '../structures/bitset.ts';
+import type { Bitset } from '../structures/bitset.ts';
+import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { BucketPart, RankRule } from './rule.ts';
 
 /** One record's learned boost for a query, with what it was learned from (shown in `_rankingInfo.reRanking`). */
@@ -111,7 +112,7 @@ export function reRankingRule(reRanked: ReRanked): RankRule {
     split(set: Bitset, count: number): BucketPart[] {
       const parts: BucketPart[] = [];
       const rest = (): Bitset => {
-        const others = set.clone();
+        const others = queryBitsets.copy(set);
         for (const doc of ordered) others.delete(doc);
         return others;
       };
@@ -127,8 +128,9 @@ export function reRankingRule(reRanked: ReRanked): RankRule {
   };
 }
 
+/** A set of the search's own (from the thread's pool, handed back when the search ends). */
 function single(capacity: number, doc: number): Bitset {
-  const set = new Bitset(capacity);
+  const set = queryBitsets.acquire(capacity);
   set.add(doc);
   return set;
 }

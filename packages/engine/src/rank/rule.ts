@@ -34,7 +34,11 @@ export interface RankRule {
   key(doc: number): number;
   /** Keys of many documents (ascending ids) at once, when that is cheaper than one by one. */
   keys?(docs: Uint32Array, out: Float64Array): void;
-  split?(set: Bitset, count: number): BucketPart[];
+  /**
+   * `need`: how many of the bucket's first records the caller places (undefined: maybe all of them, in order),
+   * for a criterion that can find those without splitting the whole bucket.
+   */
+  split?(set: Bitset, count: number, need?: number): BucketPart[];
   /** Visits the documents of `bucket` in ascending key order until `visit` returns false. */
   walk?(bucket: Bitset, visit: (doc: number, key: number) => boolean): void;
   /** Whether walking is cheaper than sorting for a bucket of `count` documents out of `capacity`, `need` wanted. */

@@ -201,7 +201,7 @@ export function prepareSearch(env: SearchEnvironment, params: SearchParams, over
   const reRanked = reRankedDocs(store, env.settings, override, params, learning, matches, { personalized: personalization !== null, options });
   const ranked = buildRules(options.ranking, context);
   const rules = reRanked === null ? ranked : withReRanking(ranked, reRankingRule(reRanked));
-  insertPersonalization(rules, personalization);
+  insertPersonalization(rules, personalization, customOrder);
   return { options, filter: filterNode, highlightRetrievedOnly: extra?.highlightRetrievedOnly === true, parsed, words, required, matches, matchCount: count, rules, context, customOrder, reRanked };
 }
 
