@@ -23,7 +23,7 @@ import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { CustomOrder } from './custom-rank.ts';
 import type { BucketPart, RankRule } from './rule.ts';
-import { orderedLifts, shopperCandidates, type Affinities, type OrderedLifts } from './shopper-lifts.ts';
+import { rankedLifts, shopperCandidates, walkOnes, type Affinities, type RankedLifts } from './shopper-lifts.ts';
 
 export const PERSONALIZATION_RULE = 'personalization';
 /** At most this many affinities are read per search (a profile keeps far fewer). */
@@ -118,8 +118,13 @@ export function personalizationRule(
      * part, the rest in one part, all resolved, for the next criterion.
      */
     split(set: Bitset, count: number, need?: number): BucketPart[] {
-      if (need !== undefined && rule.thenOrder !== undefined) return splitInOrder(set, count, need, orderedLifts(store, shopper, affinities, rule.thenOrder));
-      return splitByWords(set, count, { ...affinities, candidates: shopperCandidates(store, shopper, affinities) }, totalScore);
+      const candidates = shopperCandidates(store, shopper, affinities);
+      if (need !== undefined && rule.thenOrder !== undefined) {
+        const lifts = rankedLifts(store, shopper, affinities, rule.thenOrder);
+        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, affinities);
+        if (parts !== null) return parts;
+      }
+      return splitByWords(set, count, { ...affinities, candidates }, totalScore);
     },
     info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc) }),
   };
@@ -157,30 +162,52 @@ function splitByWords(set: Bitset, count: number, affinities: Affinities & { can
 }
 
 /**
- * The first `need` records of the bucket by this criterion then customRanking: the shopper's lifted records
- * taken in that order while the bucket has them (a membership test each), one part per step met; then the rest
- * of the bucket, resolved when every lifted record was tested (no step left in it), else still to be keyed.
+ * The first `need` records of the bucket by this criterion then customRanking, from the shopper's lifted records
+ * as ranking orders them (`RankedLifts`): every record of two steps or more in the bucket, a step at a time;
+ * then, while the page wants more, records of one step in customRanking's order (the walk of the index's order
+ * going on where earlier pages left it), a membership test each; then the rest of the bucket, resolved when it
+ * can have no record of one step left, else still to be keyed by this criterion. Null when the walk would visit
+ * more of the order than reading the bucket word by word costs (WALK_SHARE of the index per split).
  */
-function splitInOrder(set: Bitset, count: number, need: number, lifts: OrderedLifts): BucketPart[] {
-  const { docs, ends } = lifts;
-  const picked = new Uint32Array(Math.min(need, count, docs.length));
+function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities): BucketPart[] | null {
+  const words = set.words;
+  const chosen = new Uint32Array(Math.min(count, lifts.upper.length + need));
   const parts: BucketPart[] = [];
   let taken = 0;
-  let i = 0;
-  for (let g = 0; g < ends.length && taken < picked.length; g++) {
+  const { upper, upperEnds } = lifts;
+  for (let g = 0, i = 0; g < upperEnds.length && taken < need; g++) {
     const first = taken;
-    for (; i < ends[g] && taken < picked.length; i++) {
-      const doc = docs[i];
-      if ((set.words[doc >>> 5] & (1 << (doc & 31))) !== 0) picked[taken++] = doc;
-    }
-    i = taken < picked.length ? ends[g] : i;
-    // Ids ascending within a part, as ordering takes them (the next criterion orders them again).
-    if (taken > first) parts.push(stepPart(set.capacity, picked.subarray(first, taken).sort()));
+    for (; i < upperEnds[g]; i++) if ((words[upper[i] >>> 5] & (1 << (upper[i] & 31))) !== 0) chosen[taken++] = upper[i];
+    if (taken > first) parts.push(stepPart(set.capacity, chosen.slice(first, taken)));
   }
-  const chosen = picked.subarray(0, taken);
-  parts.push({ set: () => without(set, chosen), count: count - taken, resolved: i >= docs.length });
+  // Whether the rest can still hold records of one step (then it is keyed again if ordering gets that far).
+  let onesLeft = taken >= need;
+  if (taken < need) {
+    const first = taken;
+    const budget = Math.max(1024, (words.length << 5) / WALK_SHARE);
+    let visited = 0;
+    let k = 0;
+    while (taken < need && taken < chosen.length) {
+      if (k === lifts.onesLength) {
+        if (lifts.done) break;
+        visited += walkOnes(lifts, candidates, affinities, Math.max(256, 2 * lifts.onesLength), budget - visited);
+        if (k === lifts.onesLength && !lifts.done) return null;
+        continue;
+      }
+      const doc = lifts.ones[k++];
+      if ((words[doc >>> 5] & (1 << (doc & 31))) !== 0) chosen[taken++] = doc;
+    }
+    onesLeft = !(lifts.done && k === lifts.onesLength);
+    // Ids ascending within a part, as ordering takes them (customRanking orders them again).
+    if (taken > first) parts.push(stepPart(set.capacity, chosen.slice(first, taken).sort()));
+  }
+  const placed = chosen.subarray(0, taken);
+  parts.push({ set: () => without(set, placed), count: count - taken, resolved: !onesLeft });
   return parts;
 }
+
+/** At most one slot in WALK_SHARE of the index's order is walked per split (the words path reads it all). */
+const WALK_SHARE = 8;
 
 function stepPart(capacity: number, ids: Uint32Array): BucketPart {
   return { set: () => setOf(capacity, ids), ids: () => ids, count: ids.length, resolved: true };

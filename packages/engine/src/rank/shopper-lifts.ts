@@ -2,16 +2,18 @@
  * What a shopper's affinities lift, for the whole index, kept across their searches (`personalization.ts`):
  * - the candidates: the records a step of affinity may lift (a strong affinity alone, or two weak ones: a
  *   superset, the split sums their scores), one bitset;
- * - built on a split's first need of them, the lifted records in the order ranking gives them: best step
- *   first, then customRanking's order (ids without one), with where each step ends. A category page then
- *   tests the bucket's membership of the shopper's records in that order and stops at the page's last hit,
- *   instead of reading the bucket, the candidates and every affinity word by word across the index.
+ * - for a split that needs a page's worth, the lifted records as ranking orders them (`RankedLifts`): those with
+ *   two steps or more, few when affinities are weaker than two steps each (a product rarely has two of a
+ *   shopper's values), listed by step; those with one step in customRanking's order (ids without one), walked
+ *   from the index's order only as far as pages have needed. A category page tests the bucket's membership of
+ *   the first of them and stops at its last hit, instead of reading the bucket, the candidates and every
+ *   affinity across the index.
  *
  * Kept per shopper (affinities and step) and index version (any write bumps it, the capacity too), most
  * recently used last, within LIFT_BYTES an index; past it, the least recent shopper's go first.
  */
 import type { FilterSource } from '../filter/types.ts';
-import { walkOrder, type CustomOrder } from './custom-rank.ts';
+import type { CustomOrder } from './custom-rank.ts';
 
 const LIFT_BYTES = 32 * 1024 * 1024;
 
@@ -22,20 +24,28 @@ export interface Affinities {
   step: number;
 }
 
-export interface OrderedLifts {
-  /** Every record with a step of affinity, best step first, then in customRanking's (else id) order. */
-  docs: Uint32Array;
-  /** ends[g]: where group g of `docs` ends; its records have `groupSteps[g]` steps (descending). */
-  ends: Int32Array;
-  groupSteps: Uint16Array;
-  /** The order it follows (null: ids), so a change of customRanking builds it again. */
+/** See the top of this file. */
+export interface RankedLifts {
+  /** Records with two steps or more, grouped by steps, best first, ids ascending within a group. */
+  upper: Uint32Array;
+  /** upperEnds[g]: where group g of `upper` ends. */
+  upperEnds: Int32Array;
+  /** Records with one step, in customRanking's (else id) order: the first `onesLength` of them so far. */
+  ones: Uint32Array;
+  onesLength: number;
+  /** Where the walk of the order stands (a slot of `order`, a pending document), and whether it has ended. */
+  slot: number;
+  pendingAt: number;
+  done: boolean;
+  /** The order walked (null: ids), so a change of customRanking starts again. */
   custom: CustomOrder | null;
 }
 
 interface ShopperLifts {
   version: number;
   candidates: Uint32Array;
-  ordered?: OrderedLifts;
+  /** Null when too many records have two steps or more for a list of them to pay (strong affinities). */
+  ranked?: RankedLifts | null;
 }
 
 type Store = FilterSource & { readonly version: number; readonly capacity: number };
@@ -66,15 +76,21 @@ export function shopperCandidates(store: Store, key: string, affinities: Affinit
   return liftsOf(store, key, affinities).candidates;
 }
 
-/** The shopper's lifted records in ranking's order for `custom` (see the top of this file). */
-export function orderedLifts(store: Store, key: string, affinities: Affinities, custom: CustomOrder | null): OrderedLifts {
+/**
+ * The shopper's lifted records as ranking orders them for `custom` (see `RankedLifts`), or null when the records
+ * with two steps or more are too many to list (more than one in UPPER_SHARE of the index: then the split reads
+ * the bucket word by word).
+ */
+export function rankedLifts(store: Store, key: string, affinities: Affinities, custom: CustomOrder | null): RankedLifts | null {
   const entry = liftsOf(store, key, affinities);
-  if (entry.ordered === undefined || entry.ordered.custom !== custom) {
-    entry.ordered = orderLifts(entry.candidates, affinities, custom);
+  if (entry.ranked === undefined || (entry.ranked !== null && entry.ranked.custom !== custom)) {
+    entry.ranked = rankLifts(store.capacity, affinities, custom);
     keepWithinBudget(cacheByStore.get(store)!);
   }
-  return entry.ordered;
+  return entry.ranked;
 }
+
+const UPPER_SHARE = 64;
 
 function candidateWords(capacity: number, { all, scores, step }: Affinities): Uint32Array {
   const words = new Uint32Array((capacity + 31) >>> 5);
@@ -103,63 +119,119 @@ export function stepsOf(doc: number, { all, scores, step }: Affinities): number 
   return Math.floor(score / step);
 }
 
-/**
- * The candidates with a step, in customRanking's order (one walk of the index's order, as an empty query's
- * first page walks it) or in id order, then grouped by step, best first (a stable counting sort).
- */
-function orderLifts(candidates: Uint32Array, affinities: Affinities, custom: CustomOrder | null): OrderedLifts {
-  let docs = new Uint32Array(1024);
-  let steps = new Uint16Array(1024);
-  let n = 0;
-  const consider = (doc: number): boolean => {
-    const w = doc >>> 5;
-    if (w >= candidates.length || (candidates[w] & (1 << (doc & 31))) === 0) return true;
-    const recordSteps = stepsOf(doc, affinities);
-    if (recordSteps === 0) return true;
-    if (n === docs.length) {
-      const grownDocs = new Uint32Array(n * 2);
-      grownDocs.set(docs);
-      docs = grownDocs;
-      const grownSteps = new Uint16Array(n * 2);
-      grownSteps.set(steps);
-      steps = grownSteps;
+/** The records with two steps or more, listed by step; the walk for the others not started. */
+function rankLifts(capacity: number, affinities: Affinities, custom: CustomOrder | null): RankedLifts | null {
+  const { all, scores, step } = affinities;
+  // Records that may have two steps: in two affinities' sets, or in one worth two steps alone.
+  const twice = new Uint32Array((capacity + 31) >>> 5);
+  let count = 0;
+  for (let w = 0; w < twice.length; w++) {
+    let once = 0;
+    let more = 0;
+    for (let i = 0; i < all.length; i++) {
+      const bits = w < all[i].length ? all[i][w] : 0;
+      if (scores[i] >= 2 * step) more |= bits;
+      more |= once & bits;
+      once |= bits;
     }
-    docs[n] = doc;
-    steps[n++] = recordSteps;
-    return true;
-  };
-  if (custom !== null) walkOrder(custom, consider);
-  else {
-    for (let w = 0; w < candidates.length; w++) {
-      for (let bits = candidates[w]; bits !== 0; bits &= bits - 1) consider((w << 5) + (31 - Math.clz32(bits & -bits)));
+    twice[w] = more;
+    for (let bits = more; bits !== 0; bits &= bits - 1) count++;
+  }
+  if (count * UPPER_SHARE > capacity) return null;
+  const docs = new Uint32Array(count);
+  const steps = new Uint16Array(count);
+  let n = 0;
+  for (let w = 0; w < twice.length; w++) {
+    for (let bits = twice[w]; bits !== 0; bits &= bits - 1) {
+      const doc = (w << 5) + (31 - Math.clz32(bits & -bits));
+      const recordSteps = stepsOf(doc, affinities);
+      if (recordSteps < 2) continue;
+      docs[n] = doc;
+      steps[n++] = recordSteps;
     }
   }
+  // Grouped by steps, best first (a stable counting sort: ids stay ascending).
   let most = 0;
   for (let i = 0; i < n; i++) if (steps[i] > most) most = steps[i];
   const counts = new Int32Array(most + 1);
   for (let i = 0; i < n; i++) counts[steps[i]]++;
-  const groups = counts.reduce((sum, count, s) => sum + (s > 0 && count > 0 ? 1 : 0), 0);
-  const ends = new Int32Array(groups);
-  const groupSteps = new Uint16Array(groups);
   const starts = new Int32Array(most + 1);
-  for (let s = most, at = 0, g = 0; s >= 1; s--) {
+  const ends: number[] = [];
+  for (let s = most, at = 0; s >= 2; s--) {
     if (counts[s] === 0) continue;
     starts[s] = at;
     at += counts[s];
-    ends[g] = at;
-    groupSteps[g++] = s;
+    ends.push(at);
   }
-  const ordered = new Uint32Array(n);
-  for (let i = 0; i < n; i++) ordered[starts[steps[i]]++] = docs[i];
-  return { docs: ordered, ends, groupSteps, custom };
+  const upper = new Uint32Array(n);
+  for (let i = 0; i < n; i++) upper[starts[steps[i]]++] = docs[i];
+  return { upper, upperEnds: Int32Array.from(ends), ones: new Uint32Array(256), onesLength: 0, slot: 0, pendingAt: 0, done: false, custom };
+}
+
+/**
+ * Walks on through the order (customRanking's, else ids) until `lifts` has `wanted` records of one step, the
+ * order ends, or `budget` slots were visited; returns the slots visited. The walk is `walkOrder`'s (documents
+ * appended since the last merge between the slots their ranks fall between, moved ones' old slots skipped),
+ * resumable, with the candidates' test inline.
+ */
+export function walkOnes(lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities, wanted: number, budget: number): number {
+  const custom = lifts.custom;
+  const isOne = (doc: number): boolean => {
+    const w = doc >>> 5;
+    return w < candidates.length && (candidates[w] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1;
+  };
+  let visited = 0;
+  if (custom === null) {
+    // Ids in order: `slot` is the next id.
+    const end = candidates.length << 5;
+    while (lifts.onesLength < wanted && lifts.slot < end && visited < budget) {
+      const doc = lifts.slot++;
+      visited++;
+      if (isOne(doc)) appendOne(lifts, doc);
+    }
+    lifts.done = lifts.slot >= end;
+    return visited;
+  }
+  const { order, pending, rank } = custom;
+  const checkStale = (custom.stale ?? 0) > 0;
+  while (lifts.onesLength < wanted && visited < budget) {
+    const i = lifts.slot;
+    if (lifts.pendingAt < pending.length && (i >= order.length || rank[pending[lifts.pendingAt]] < i)) {
+      const doc = pending[lifts.pendingAt++];
+      visited++;
+      if (isOne(doc)) appendOne(lifts, doc);
+      continue;
+    }
+    if (i >= order.length) break;
+    lifts.slot++;
+    visited++;
+    const doc = order[i];
+    if ((!checkStale || rank[doc] === i) && isOne(doc)) appendOne(lifts, doc);
+  }
+  lifts.done = lifts.slot >= order.length && lifts.pendingAt >= pending.length;
+  return visited;
+}
+
+function appendOne(lifts: RankedLifts, doc: number): void {
+  if (lifts.onesLength === lifts.ones.length) {
+    const grown = new Uint32Array(lifts.ones.length * 2);
+    grown.set(lifts.ones);
+    lifts.ones = grown;
+  }
+  lifts.ones[lifts.onesLength++] = doc;
+}
+
+/** What an entry holds (the list of one-step records counted as grown so far). */
+function bytesOf(entry: ShopperLifts): number {
+  return entry.candidates.byteLength + (entry.ranked ? entry.ranked.upper.byteLength + entry.ranked.ones.byteLength : 0);
 }
 
 function keepWithinBudget(cache: Map<string, ShopperLifts>): void {
   let bytes = 0;
-  for (const entry of cache.values()) bytes += entry.candidates.byteLength + (entry.ordered?.docs.byteLength ?? 0);
+  for (const entry of cache.values()) bytes += bytesOf(entry);
   for (const [oldest, entry] of cache) {
     if (bytes <= LIFT_BYTES || cache.size === 1) break;
     cache.delete(oldest);
-    bytes -= entry.candidates.byteLength + (entry.ordered?.docs.byteLength ?? 0);
+    bytes -= bytesOf(entry);
   }
 }
