@@ -23,7 +23,7 @@ import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { CustomOrder } from './custom-rank.ts';
 import type { BucketPart, RankRule } from './rule.ts';
-import { rankedLifts, shopperCandidates, walkOnes, type Affinities, type RankedLifts } from './shopper-lifts.ts';
+import { rankedLifts, shopperCandidates, shopperFor, walkOnes, type Affinities, type RankedLifts, type Shopper } from './shopper-lifts.ts';
 
 export const PERSONALIZATION_RULE = 'personalization';
 /** At most this many affinities are read per search (a profile keeps far fewer). */
@@ -73,34 +73,16 @@ export function personalizationRule(
   const impact = Number.isFinite(asked) ? Math.min(100, Math.max(0, Math.round(asked))) : 0;
   if (impact === 0) return null;
   const step = 101 - impact;
-  const sets: Bitset[] = [];
-  const scores: number[] = [];
-  const kept: string[] = [];
-  let totalScore = 0;
-  for (const [facet, value, asked] of input.affinities.slice(0, MAX_AFFINITIES)) {
-    // Whole points from 1 to 100, as profiles have them: the steps of 200 affinities fit 16 bits.
-    const score = Math.min(100, Math.round(asked));
-    if (!(score >= 1)) continue;
-    let set: Bitset;
-    try {
-      // The index's own set (shared, never modified here): no copy per affinity, whatever the catalogue's size.
-      set = store.facet(facet, value);
-    } catch {
-      // An attribute this index cannot filter on: that affinity orders nothing here.
-      continue;
-    }
-    if (set.isEmpty()) continue;
-    sets.push(set);
-    scores.push(score);
-    kept.push(`${facet}\u0001${value}\u0001${score}`);
-    totalScore += score;
-  }
-  if (sets.length === 0) return null;
-  const affinities: Affinities = { all: sets.map((set) => set.words), scores, step };
-  const shopper = `${step}\u0002${kept.join('\u0002')}`;
+  // Read from the index once per shopper and index version (`shopper-lifts.ts`): a search of a known shopper
+  // looks up no facet value and normalises no text.
+  const shopper = shopperFor(store, shopperKey(input.affinities, step), () => readAffinities(store, input.affinities, step));
+  if (shopper === null) return null;
+  const { all, scores } = shopper.affinities;
   const scoreOf = (doc: number): number => {
+    const w = doc >>> 5;
+    const bit = 1 << (doc & 31);
     let score = 0;
-    for (let i = 0; i < sets.length; i++) if (sets[i].has(doc)) score += scores[i];
+    for (let i = 0; i < all.length; i++) if (w < all[i].length && (all[i][w] & bit) !== 0) score += scores[i];
     return score;
   };
   // `|| 0`: a record without affinity keys 0, not -0.
@@ -118,17 +100,49 @@ export function personalizationRule(
      * part, the rest in one part, all resolved, for the next criterion.
      */
     split(set: Bitset, count: number, need?: number): BucketPart[] {
-      const candidates = shopperCandidates(store, shopper, affinities);
+      const candidates = shopperCandidates(store, shopper);
       if (need !== undefined && rule.thenOrder !== undefined) {
-        const lifts = rankedLifts(store, shopper, affinities, rule.thenOrder);
-        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, affinities);
+        const lifts = rankedLifts(store, shopper, rule.thenOrder);
+        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, shopper.affinities);
         if (parts !== null) return parts;
       }
-      return splitByWords(set, count, { ...affinities, candidates }, totalScore);
+      return splitByWords(set, count, { ...shopper.affinities, candidates }, shopper.totalScore);
     },
     info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc) }),
   };
   return rule;
+}
+
+/** The cache key of a shopper's affinities as sent, with the step: no lookup in the index needed to make it. */
+function shopperKey(affinities: ReadonlyArray<readonly [string, string, number]>, step: number): string {
+  let key = String(step);
+  const count = Math.min(affinities.length, MAX_AFFINITIES);
+  for (let i = 0; i < count; i++) key += `\u0002${affinities[i][0]}\u0001${affinities[i][1]}\u0001${affinities[i][2]}`;
+  return key;
+}
+
+/** The affinities this index can apply: each value's set (the index's own, shared, never modified) and score. */
+function readAffinities(store: FilterSource, affinities: ReadonlyArray<readonly [string, string, number]>, step: number): Omit<Shopper, 'version'> | null {
+  const all: Uint32Array[] = [];
+  const scores: number[] = [];
+  let totalScore = 0;
+  for (const [facet, value, asked] of affinities.slice(0, MAX_AFFINITIES)) {
+    // Whole points from 1 to 100, as profiles have them: the steps of 200 affinities fit 16 bits.
+    const score = Math.min(100, Math.round(asked));
+    if (!(score >= 1)) continue;
+    let set: Bitset;
+    try {
+      set = store.facet(facet, value);
+    } catch {
+      // An attribute this index cannot filter on: that affinity orders nothing here.
+      continue;
+    }
+    if (set.isEmpty()) continue;
+    all.push(set.words);
+    scores.push(score);
+    totalScore += score;
+  }
+  return all.length === 0 ? null : { affinities: { all, scores, step }, totalScore };
 }
 
 /**

@@ -41,19 +41,26 @@ export interface RankedLifts {
   custom: CustomOrder | null;
 }
 
-interface ShopperLifts {
-  version: number;
-  candidates: Uint32Array;
+/** A shopper's affinities as read from the index for one version of it, and what they lift (built on first use). */
+export interface Shopper {
+  readonly version: number;
+  readonly affinities: Affinities;
+  /** The sum of the scores: the most steps a record can have is `totalScore / step`. */
+  readonly totalScore: number;
+  candidates?: Uint32Array;
   /** Null when too many records have two steps or more for a list of them to pay (strong affinities). */
   ranked?: RankedLifts | null;
 }
 
 type Store = FilterSource & { readonly version: number; readonly capacity: number };
 
-const cacheByStore = new WeakMap<object, Map<string, ShopperLifts>>();
+const cacheByStore = new WeakMap<object, Map<string, Shopper>>();
 
-/** The shopper's entry (`key`: affinities kept for this search and the step), built again after a write. */
-function liftsOf(store: Store, key: string, affinities: Affinities): ShopperLifts {
+/**
+ * The shopper's entry (`key`: their affinities as sent and the step), `read` from the index on their first
+ * search since a write (null when no affinity applies to this index: not kept).
+ */
+export function shopperFor(store: Store, key: string, read: () => Omit<Shopper, 'version'> | null): Shopper | null {
   let cache = cacheByStore.get(store);
   if (cache === undefined) cacheByStore.set(store, (cache = new Map()));
   const cached = cache.get(key);
@@ -65,15 +72,21 @@ function liftsOf(store: Store, key: string, affinities: Affinities): ShopperLift
       return cached;
     }
   }
-  const entry: ShopperLifts = { version: store.version, candidates: candidateWords(store.capacity, affinities) };
+  const found = read();
+  if (found === null) return null;
+  const entry: Shopper = { version: store.version, ...found };
   cache.set(key, entry);
   keepWithinBudget(cache);
   return entry;
 }
 
 /** The shopper's candidates (see the top of this file). */
-export function shopperCandidates(store: Store, key: string, affinities: Affinities): Uint32Array {
-  return liftsOf(store, key, affinities).candidates;
+export function shopperCandidates(store: Store, shopper: Shopper): Uint32Array {
+  if (shopper.candidates === undefined) {
+    shopper.candidates = candidateWords(store.capacity, shopper.affinities);
+    keepWithinBudget(cacheByStore.get(store)!);
+  }
+  return shopper.candidates;
 }
 
 /**
@@ -81,13 +94,12 @@ export function shopperCandidates(store: Store, key: string, affinities: Affinit
  * with two steps or more are too many to list (more than one in UPPER_SHARE of the index: then the split reads
  * the bucket word by word).
  */
-export function rankedLifts(store: Store, key: string, affinities: Affinities, custom: CustomOrder | null): RankedLifts | null {
-  const entry = liftsOf(store, key, affinities);
-  if (entry.ranked === undefined || (entry.ranked !== null && entry.ranked.custom !== custom)) {
-    entry.ranked = rankLifts(store.capacity, affinities, custom);
+export function rankedLifts(store: Store, shopper: Shopper, custom: CustomOrder | null): RankedLifts | null {
+  if (shopper.ranked === undefined || (shopper.ranked !== null && shopper.ranked.custom !== custom)) {
+    shopper.ranked = rankLifts(store.capacity, shopper.affinities, custom);
     keepWithinBudget(cacheByStore.get(store)!);
   }
-  return entry.ranked;
+  return shopper.ranked;
 }
 
 const UPPER_SHARE = 64;
@@ -222,11 +234,11 @@ function appendOne(lifts: RankedLifts, doc: number): void {
 }
 
 /** What an entry holds (the list of one-step records counted as grown so far). */
-function bytesOf(entry: ShopperLifts): number {
-  return entry.candidates.byteLength + (entry.ranked ? entry.ranked.upper.byteLength + entry.ranked.ones.byteLength : 0);
+function bytesOf(entry: Shopper): number {
+  return (entry.candidates?.byteLength ?? 0) + (entry.ranked ? entry.ranked.upper.byteLength + entry.ranked.ones.byteLength : 0);
 }
 
-function keepWithinBudget(cache: Map<string, ShopperLifts>): void {
+function keepWithinBudget(cache: Map<string, Shopper>): void {
   let bytes = 0;
   for (const entry of cache.values()) bytes += bytesOf(entry);
   for (const [oldest, entry] of cache) {
