@@ -88,7 +88,8 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     for (const part of rule.split(set, count, gate === undefined ? need : undefined)) {
       if (part.count === 0) continue;
       const before = out.length;
-      if (part.resolved && part.ids !== undefined && part.count <= SMALL) placeArray(part.ids(), rules, r + 1, need, out, false, gate);
+      if (part.inOrder && part.ids !== undefined && gate === undefined) placeInOrder(part.ids(), need, out);
+      else if (part.resolved && part.ids !== undefined && part.count <= SMALL) placeArray(part.ids(), rules, r + 1, need, out, false, gate);
       else if (part.resolved) placeSet(part.set(), part.count, rules, r + 1, need, out, gate);
       else placeArray(toIdArray(part.set(), part.count), rules, r, need, out, true, gate);
       need -= out.length - before;
@@ -105,6 +106,12 @@ function placeSet(set: Bitset, count: number, rules: RankRule[], r: number, need
     return;
   }
   placeArray(toIdArray(set, count), rules, r, need, out, true, gate);
+}
+
+/** The first `need` of documents already in their final order (`BucketPart.inOrder`). */
+function placeInOrder(ids: Uint32Array, need: number, out: number[]): void {
+  const n = Math.min(need, ids.length);
+  for (let i = 0; i < n; i++) out.push(ids[i]);
 }
 
 /**

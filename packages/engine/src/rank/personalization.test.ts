@@ -11,7 +11,7 @@ const BRANDS = ['Lumio', 'Nordlys', 'Oakhaus', 'Vela'];
 const COLORS = ['red', 'blue', 'green'];
 const SETTINGS: IndexSettings = {
   searchableAttributes: ['name'],
-  attributesForFaceting: ['brand', 'color', 'filterOnly(stock)'],
+  attributesForFaceting: ['brand', 'color', 'filterOnly(stock)', 'series', 'finish'],
   customRanking: ['desc(popularity)'],
 };
 
@@ -22,6 +22,9 @@ function records(count: number): IndexRecord[] {
     brand: BRANDS[i % BRANDS.length],
     color: COLORS[i % COLORS.length],
     stock: i % 5,
+    // Values few records share (a record rarely has two of a shopper's): records of two steps or more are few.
+    series: `s${(i * 7) % 53}`,
+    finish: `f${(i * 11) % 41}`,
     popularity: count - i,
   }));
 }
@@ -130,10 +133,16 @@ describe('personalization criterion', () => {
     // Pages smaller than the tie stop the walk over the shopper's lifted records early (`splitRanked`); without
     // customRanking ids break ties; a criterion after customRanking keeps the word-by-word split, and so do
     // strong affinities (many records of two steps or more).
-    const affinity = fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 }));
+    const affinity = fc.oneof(
+      fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 })),
+      fc.tuple(fc.constant('series'), fc.nat(52).map((n) => `s${n}`), fc.integer({ min: 1, max: 100 })),
+      fc.tuple(fc.constant('finish'), fc.nat(40).map((n) => `f${n}`), fc.integer({ min: 1, max: 100 })),
+    );
     const layouts: Array<{ settings: IndexSettings; order: (a: IndexRecord, b: IndexRecord) => number }> = [
       { settings: SETTINGS, order: (a, b) => Number(b.popularity) - Number(a.popularity) },
       { settings: { ...SETTINGS, customRanking: [] }, order: (a, b) => Number(a.objectID) - Number(b.objectID) },
+      // An order unlike the ids' (ties on stock by id).
+      { settings: { ...SETTINGS, customRanking: ['asc(stock)'] }, order: (a, b) => Number(a.stock) - Number(b.stock) || Number(a.objectID) - Number(b.objectID) },
       {
         settings: { ...SETTINGS, customRanking: ['asc(stock)'], ranking: ['typo', 'words', 'proximity', 'attribute', 'exact', 'custom', 'desc(popularity)'] },
         order: (a, b) => Number(a.stock) - Number(b.stock) || Number(b.popularity) - Number(a.popularity),
@@ -142,7 +151,7 @@ describe('personalization criterion', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1025, max: 2500 }),
-        fc.array(affinity, { minLength: 1, maxLength: 5 }),
+        fc.array(affinity, { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 1, max: 100 }),
         fc.nat(layouts.length - 1),
         fc.integer({ min: 1, max: 60 }),
@@ -163,7 +172,7 @@ describe('personalization criterion', () => {
           );
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 120 },
     );
   });
 

@@ -177,10 +177,9 @@ function splitByWords(set: Bitset, count: number, affinities: Affinities & { can
 
 /**
  * The first `need` records of the bucket by this criterion then customRanking, from the shopper's lifted records
- * as ranking orders them (`RankedLifts`): every record of two steps or more in the bucket, a step at a time;
- * then, while the page wants more, records of one step in customRanking's order (the walk of the index's order
- * going on where earlier pages left it), a membership test each; then the rest of the bucket, resolved when it
- * can have no record of one step left, else still to be keyed by this criterion. Null when the walk would visit
+ * as ranking orders them (`RankedLifts`): records of two steps or more, a step at a time, then records of one
+ * step (the walk of the index's order going on where earlier pages left it), a membership test each, until the
+ * page is full; they go in parts in their final order. Then the rest of the bucket. Null when the walk would visit
  * more of the order than reading the bucket word by word costs (WALK_SHARE of the index per split).
  */
 function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities): BucketPart[] | null {
@@ -189,13 +188,11 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
   const parts: BucketPart[] = [];
   let taken = 0;
   const { upper, upperEnds } = lifts;
-  for (let g = 0, i = 0; g < upperEnds.length && taken < need; g++) {
+  for (let g = 0, i = 0; g < upperEnds.length && taken < need; i = upperEnds[g++]) {
     const first = taken;
-    for (; i < upperEnds[g]; i++) if ((words[upper[i] >>> 5] & (1 << (upper[i] & 31))) !== 0) chosen[taken++] = upper[i];
-    if (taken > first) parts.push(stepPart(set.capacity, chosen.slice(first, taken)));
+    for (; i < upperEnds[g] && taken < need; i++) if ((words[upper[i] >>> 5] & (1 << (upper[i] & 31))) !== 0) chosen[taken++] = upper[i];
+    if (taken > first) parts.push(orderedPart(set.capacity, chosen.slice(first, taken)));
   }
-  // Whether the rest can still hold records of one step (then it is keyed again if ordering gets that far).
-  let onesLeft = taken >= need;
   if (taken < need) {
     const first = taken;
     const budget = Math.max(1024, (words.length << 5) / WALK_SHARE);
@@ -211,17 +208,22 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
       const doc = lifts.ones[k++];
       if ((words[doc >>> 5] & (1 << (doc & 31))) !== 0) chosen[taken++] = doc;
     }
-    onesLeft = !(lifts.done && k === lifts.onesLength);
-    // Ids ascending within a part, as ordering takes them (customRanking orders them again).
-    if (taken > first) parts.push(stepPart(set.capacity, chosen.slice(first, taken).sort()));
+    if (taken > first) parts.push(orderedPart(set.capacity, chosen.slice(first, taken)));
   }
+  // Ordering reaches the rest only when the page is not full (no gate: the parts place all they hold), that is
+  // when every lifted record of the bucket was taken: what is left has no step.
   const placed = chosen.subarray(0, taken);
-  parts.push({ set: () => without(set, placed), count: count - taken, resolved: !onesLeft });
+  parts.push({ set: () => without(set, placed), count: count - taken, resolved: true });
   return parts;
 }
 
 /** At most one slot in WALK_SHARE of the index's order is walked per split (the words path reads it all). */
 const WALK_SHARE = 8;
+
+/** A step's records in their final order (customRanking's, else ids'), as `splitRanked` finds them. */
+function orderedPart(capacity: number, ids: Uint32Array): BucketPart {
+  return { set: () => setOf(capacity, ids), ids: () => ids, count: ids.length, resolved: true, inOrder: true };
+}
 
 function stepPart(capacity: number, ids: Uint32Array): BucketPart {
   return { set: () => setOf(capacity, ids), ids: () => ids, count: ids.length, resolved: true };

@@ -27,6 +27,11 @@ export interface BucketPart {
    * for a handful of documents (a re-ranked record, a personalization step).
    */
   ids?: () => Uint32Array;
+  /**
+   * `ids` are in their final order: the criteria after this one would not reorder them (a criterion that knows
+   * them, as personalization knows customRanking's order), so ordering places them as they are.
+   */
+  inOrder?: boolean;
 }
 
 export interface RankRule {

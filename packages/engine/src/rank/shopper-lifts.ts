@@ -26,7 +26,7 @@ export interface Affinities {
 
 /** See the top of this file. */
 export interface RankedLifts {
-  /** Records with two steps or more, grouped by steps, best first, ids ascending within a group. */
+  /** Records with two steps or more, grouped by steps, best first, in customRanking's (else id) order within a group. */
   upper: Uint32Array;
   /** upperEnds[g]: where group g of `upper` ends. */
   upperEnds: Int32Array;
@@ -91,8 +91,8 @@ export function shopperCandidates(store: Store, shopper: Shopper): Uint32Array {
 
 /**
  * The shopper's lifted records as ranking orders them for `custom` (see `RankedLifts`), or null when the records
- * with two steps or more are too many to list (more than one in UPPER_SHARE of the index: then the split reads
- * the bucket word by word).
+ * with two steps or more are too many to list (more than UPPER_MIN and one in UPPER_SHARE of the index: then the
+ * split reads the bucket word by word).
  */
 export function rankedLifts(store: Store, shopper: Shopper, custom: CustomOrder | null): RankedLifts | null {
   if (shopper.ranked === undefined || (shopper.ranked !== null && shopper.ranked.custom !== custom)) {
@@ -103,6 +103,8 @@ export function rankedLifts(store: Store, shopper: Shopper, custom: CustomOrder 
 }
 
 const UPPER_SHARE = 64;
+/** A list this long is always kept (a few µs of membership tests a page). */
+const UPPER_MIN = 4096;
 
 function candidateWords(capacity: number, { all, scores, step }: Affinities): Uint32Array {
   const words = new Uint32Array((capacity + 31) >>> 5);
@@ -131,7 +133,7 @@ export function stepsOf(doc: number, { all, scores, step }: Affinities): number 
   return Math.floor(score / step);
 }
 
-/** The records with two steps or more, listed by step; the walk for the others not started. */
+/** The records with two steps or more, listed by step in the order's; the walk for the others not started. */
 function rankLifts(capacity: number, affinities: Affinities, custom: CustomOrder | null): RankedLifts | null {
   const { all, scores, step } = affinities;
   // Records that may have two steps: in two affinities' sets, or in one worth two steps alone.
@@ -149,7 +151,7 @@ function rankLifts(capacity: number, affinities: Affinities, custom: CustomOrder
     twice[w] = more;
     for (let bits = more; bits !== 0; bits &= bits - 1) count++;
   }
-  if (count * UPPER_SHARE > capacity) return null;
+  if (count > Math.max(UPPER_MIN, capacity / UPPER_SHARE)) return null;
   const docs = new Uint32Array(count);
   const steps = new Uint16Array(count);
   let n = 0;
@@ -177,6 +179,11 @@ function rankLifts(capacity: number, affinities: Affinities, custom: CustomOrder
   }
   const upper = new Uint32Array(n);
   for (let i = 0; i < n; i++) upper[starts[steps[i]]++] = docs[i];
+  // Each step's records in customRanking's order (few: sorted once per shopper and index version).
+  if (custom !== null) {
+    const rank = custom.rank;
+    for (let g = 0, from = 0; g < ends.length; from = ends[g++]) upper.subarray(from, ends[g]).sort((a, b) => rank[a] - rank[b]);
+  }
   return { upper, upperEnds: Int32Array.from(ends), ones: new Uint32Array(256), onesLength: 0, slot: 0, pendingAt: 0, done: false, custom };
 }
 
