@@ -195,37 +195,41 @@ function rankLifts(capacity: number, affinities: Affinities, custom: CustomOrder
  */
 export function walkOnes(lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities, wanted: number, budget: number): number {
   const custom = lifts.custom;
-  const isOne = (doc: number): boolean => {
-    const w = doc >>> 5;
-    return w < candidates.length && (candidates[w] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1;
-  };
+  const words = candidates.length;
   let visited = 0;
   if (custom === null) {
     // Ids in order: `slot` is the next id.
-    const end = candidates.length << 5;
-    while (lifts.onesLength < wanted && lifts.slot < end && visited < budget) {
-      const doc = lifts.slot++;
-      visited++;
-      if (isOne(doc)) appendOne(lifts, doc);
+    const end = Math.min(words << 5, lifts.slot + budget);
+    let doc = lifts.slot;
+    for (; doc < end && lifts.onesLength < wanted; doc++) {
+      if ((candidates[doc >>> 5] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1) appendOne(lifts, doc);
     }
-    lifts.done = lifts.slot >= end;
+    visited = doc - lifts.slot;
+    lifts.slot = doc;
+    lifts.done = doc >= words << 5;
     return visited;
   }
   const { order, pending, rank } = custom;
   const checkStale = (custom.stale ?? 0) > 0;
   while (lifts.onesLength < wanted && visited < budget) {
-    const i = lifts.slot;
-    if (lifts.pendingAt < pending.length && (i >= order.length || rank[pending[lifts.pendingAt]] < i)) {
+    let slot = lifts.slot;
+    if (lifts.pendingAt < pending.length && (slot >= order.length || rank[pending[lifts.pendingAt]] < slot)) {
       const doc = pending[lifts.pendingAt++];
       visited++;
-      if (isOne(doc)) appendOne(lifts, doc);
+      if ((doc >>> 5) < words && (candidates[doc >>> 5] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1) appendOne(lifts, doc);
       continue;
     }
-    if (i >= order.length) break;
-    lifts.slot++;
-    visited++;
-    const doc = order[i];
-    if ((!checkStale || rank[doc] === i) && isOne(doc)) appendOne(lifts, doc);
+    if (slot >= order.length) break;
+    // Slots up to the next pending document's place, in one tight loop.
+    const nextPending = lifts.pendingAt < pending.length ? Math.ceil(rank[pending[lifts.pendingAt]]) : order.length;
+    const end = Math.min(order.length, nextPending === slot ? slot + 1 : nextPending, slot + budget - visited);
+    for (; slot < end && lifts.onesLength < wanted; slot++) {
+      const doc = order[slot];
+      const w = doc >>> 5;
+      if (w < words && (candidates[w] & (1 << (doc & 31))) !== 0 && (!checkStale || rank[doc] === slot) && stepsOf(doc, affinities) === 1) appendOne(lifts, doc);
+    }
+    visited += slot - lifts.slot;
+    lifts.slot = slot;
   }
   lifts.done = lifts.slot >= order.length && lifts.pendingAt >= pending.length;
   return visited;
