@@ -94,10 +94,8 @@ export function personalizationRule(
     /**
      * A large bucket (an empty query ties every record on the textual criteria). When this criterion is the
      * last but customRanking and the caller says how many records it needs, the shopper's lifted records are
-     * taken in ranking's order (`shopper-lifts.ts`) until that many are in the bucket: one part per step, then
-     * the rest of the bucket (still to be keyed by this criterion when the walk stopped early). Otherwise the
-     * bucket's lifted records are found word by word (`scoreBucket`) and every one of them goes in its step's
-     * part, the rest in one part, all resolved, for the next criterion.
+     * taken in ranking's order (`shopper-lifts.ts`) until that many are in the bucket (`splitRanked`). Otherwise
+     * the bucket's lifted records are found word by word (`splitByWords`).
      */
     split(set: Bitset, count: number, need?: number): BucketPart[] {
       const candidates = shopperCandidates(store, shopper);
@@ -184,7 +182,7 @@ function splitByWords(set: Bitset, count: number, affinities: Affinities & { can
  */
 function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities): BucketPart[] | null {
   const words = set.words;
-  const chosen = new Uint32Array(Math.min(count, lifts.upper.length + need));
+  const chosen = new Uint32Array(Math.min(count, need));
   const parts: BucketPart[] = [];
   let taken = 0;
   const { upper, upperEnds } = lifts;
