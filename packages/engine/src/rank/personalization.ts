@@ -23,7 +23,7 @@ import type { Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { CustomOrder } from './custom-rank.ts';
 import type { BucketPart, RankRule } from './rule.ts';
-import { rankedLifts, shopperCandidates, shopperFor, walkOnes, type Affinities, type RankedLifts, type Shopper } from './shopper-lifts.ts';
+import { rankedLifts, scoreOf, shopperCandidates, shopperFor, stepsOf, walkOnes, type Affinities, type RankedLifts, type Shopper } from './shopper-lifts.ts';
 
 export const PERSONALIZATION_RULE = 'personalization';
 /** At most this many affinities are read per search (a profile keeps far fewer). */
@@ -77,16 +77,9 @@ export function personalizationRule(
   // looks up no facet value and normalises no text.
   const shopper = shopperFor(store, shopperKey(input.affinities, step), () => readAffinities(store, input.affinities, step));
   if (shopper === null) return null;
-  const { all, scores } = shopper.affinities;
-  const scoreOf = (doc: number): number => {
-    const w = doc >>> 5;
-    const bit = 1 << (doc & 31);
-    let score = 0;
-    for (let i = 0; i < all.length; i++) if (w < all[i].length && (all[i][w] & bit) !== 0) score += scores[i];
-    return score;
-  };
+  const affinities = shopper.affinities;
   // `|| 0`: a record without affinity keys 0, not -0.
-  const key = (doc: number): number => -Math.floor(scoreOf(doc) / step) || 0;
+  const key = (doc: number): number => -stepsOf(doc, affinities) || 0;
   const rule: PersonalizationRule = {
     name: PERSONALIZATION_RULE,
     key,
@@ -101,12 +94,12 @@ export function personalizationRule(
       const candidates = shopperCandidates(store, shopper);
       if (need !== undefined && rule.thenOrder !== undefined) {
         const lifts = rankedLifts(store, shopper, rule.thenOrder);
-        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, shopper.affinities);
+        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, affinities);
         if (parts !== null) return parts;
       }
-      return splitByWords(set, count, { ...shopper.affinities, candidates }, shopper.totalScore);
+      return splitByWords(set, count, { ...affinities, candidates }, shopper.totalScore);
     },
-    info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc) }),
+    info: (doc) => ({ filtersScore: 0, rankingScore: -key(doc), score: scoreOf(doc, affinities) }),
   };
   return rule;
 }

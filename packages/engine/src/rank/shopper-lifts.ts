@@ -124,13 +124,24 @@ function candidateWords(capacity: number, { all, scores, step }: Affinities): Ui
   return words;
 }
 
-/** A record's steps of affinity. */
-export function stepsOf(doc: number, { all, scores, step }: Affinities): number {
+/** A record's score: the sum of the scores of the shopper's values it has. */
+export function scoreOf(doc: number, { all, scores }: Affinities): number {
   const w = doc >>> 5;
   const bit = 1 << (doc & 31);
   let score = 0;
   for (let i = 0; i < all.length; i++) if (w < all[i].length && (all[i][w] & bit) !== 0) score += scores[i];
-  return Math.floor(score / step);
+  return score;
+}
+
+/** A record's steps of affinity. */
+export function stepsOf(doc: number, affinities: Affinities): number {
+  return Math.floor(scoreOf(doc, affinities) / affinities.step);
+}
+
+/** Whether a record has exactly one step: a candidate (checked first, one word read) whose score says so. */
+function hasOneStep(doc: number, candidates: Uint32Array, affinities: Affinities): boolean {
+  const w = doc >>> 5;
+  return w < candidates.length && (candidates[w] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1;
 }
 
 /** The records with two steps or more, listed by step in the order's; the walk for the others not started. */
@@ -202,7 +213,7 @@ export function walkOnes(lifts: RankedLifts, candidates: Uint32Array, affinities
     const end = Math.min(words << 5, lifts.slot + budget);
     let doc = lifts.slot;
     for (; doc < end && lifts.onesLength < wanted; doc++) {
-      if ((candidates[doc >>> 5] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1) appendOne(lifts, doc);
+      if (hasOneStep(doc, candidates, affinities)) appendOne(lifts, doc);
     }
     visited = doc - lifts.slot;
     lifts.slot = doc;
@@ -216,7 +227,7 @@ export function walkOnes(lifts: RankedLifts, candidates: Uint32Array, affinities
     if (lifts.pendingAt < pending.length && (slot >= order.length || rank[pending[lifts.pendingAt]] < slot)) {
       const doc = pending[lifts.pendingAt++];
       visited++;
-      if ((doc >>> 5) < words && (candidates[doc >>> 5] & (1 << (doc & 31))) !== 0 && stepsOf(doc, affinities) === 1) appendOne(lifts, doc);
+      if (hasOneStep(doc, candidates, affinities)) appendOne(lifts, doc);
       continue;
     }
     if (slot >= order.length) break;
@@ -225,8 +236,7 @@ export function walkOnes(lifts: RankedLifts, candidates: Uint32Array, affinities
     const end = Math.min(order.length, nextPending === slot ? slot + 1 : nextPending, slot + budget - visited);
     for (; slot < end && lifts.onesLength < wanted; slot++) {
       const doc = order[slot];
-      const w = doc >>> 5;
-      if (w < words && (candidates[w] & (1 << (doc & 31))) !== 0 && (!checkStale || rank[doc] === slot) && stepsOf(doc, affinities) === 1) appendOne(lifts, doc);
+      if ((!checkStale || rank[doc] === slot) && hasOneStep(doc, candidates, affinities)) appendOne(lifts, doc);
     }
     visited += slot - lifts.slot;
     lifts.slot = slot;
