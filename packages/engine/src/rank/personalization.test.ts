@@ -129,10 +129,22 @@ describe('personalization criterion', () => {
     );
   });
 
-  it('oracle: any page of an empty query, with customRanking, without it, and with a criterion after it', () => {
+  /**
+   * Ties narrowed by a filter or a query: a bucket a walk meets often, one it meets rarely (the words path, or a
+   * count of what the shopper's affinities can lift in it first, `walkPays`), one that shares none of them.
+   */
+  const NARROWINGS: Array<{ params: SearchParams; keeps: (record: IndexRecord) => boolean }> = [
+    { params: { query: '' }, keeps: () => true },
+    { params: { query: 'desk' }, keeps: (record) => record.name === 'desk lamp' },
+    { params: { query: '', filters: 'brand:Nordlys' }, keeps: (record) => record.brand === 'Nordlys' },
+    { params: { query: '', filters: 'color:red AND stock < 2' }, keeps: (record) => record.color === 'red' && Number(record.stock) < 2 },
+    { params: { query: '', filters: 'series:s3 OR series:s8' }, keeps: (record) => record.series === 's3' || record.series === 's8' },
+  ];
+
+  it('oracle: any page of a tie (all records, a filter\'s, a query\'s), with customRanking, without it, and with a criterion after it', () => {
     // Pages smaller than the tie stop the walk over the shopper's lifted records early (`splitRanked`); without
     // customRanking ids break ties; a criterion after customRanking keeps the word-by-word split, and so do
-    // strong affinities (many records of two steps or more).
+    // strong affinities (many records of two steps or more), and narrow ties.
     const affinity = fc.oneof(
       fc.tuple(fc.constantFrom('brand', 'color'), fc.constantFrom(...BRANDS, ...COLORS), fc.integer({ min: 1, max: 100 })),
       fc.tuple(fc.constant('series'), fc.nat(52).map((n) => `s${n}`), fc.integer({ min: 1, max: 100 })),
@@ -156,20 +168,20 @@ describe('personalization criterion', () => {
         fc.nat(layouts.length - 1),
         fc.integer({ min: 1, max: 60 }),
         fc.nat(6),
-        (count, affinities, impact, layout, hitsPerPage, page) => {
+        fc.constantFrom(...NARROWINGS),
+        (count, affinities, impact, layout, hitsPerPage, page, narrowing) => {
           const { settings, order } = layouts[layout];
           const all = records(count);
           const index = new SearchIndex(settings);
           index.saveObjects(all);
           const score = (record: IndexRecord): number => affinities.reduce((sum, [facet, value, points]) => sum + (record[facet] === value ? points : 0), 0);
           const steps = (record: IndexRecord): number => Math.floor(score(record) / (101 - impact));
-          const expected = [...all].sort((a, b) => steps(b) - steps(a) || order(a, b)).map((record) => record.objectID);
-          const search = () => index.search({ query: '', hitsPerPage, page, enablePersonalization: true }, undefined, { personalization: { affinities, impact } });
-          expect(ids(search().hits)).toEqual(expected.slice(page * hitsPerPage, (page + 1) * hitsPerPage));
+          const expected = all.filter(narrowing.keeps).sort((a, b) => steps(b) - steps(a) || order(a, b)).map((record) => record.objectID);
+          const search = (page: number) =>
+            index.search({ ...narrowing.params, hitsPerPage, page, enablePersonalization: true }, undefined, { personalization: { affinities, impact } });
+          expect(ids(search(page).hits)).toEqual(expected.slice(page * hitsPerPage, (page + 1) * hitsPerPage));
           // The next page goes on with the shopper's walk of the order where this one left it.
-          expect(ids(index.search({ query: '', hitsPerPage, page: page + 1, enablePersonalization: true }, undefined, { personalization: { affinities, impact } }).hits)).toEqual(
-            expected.slice((page + 1) * hitsPerPage, (page + 2) * hitsPerPage),
-          );
+          expect(ids(search(page + 1).hits)).toEqual(expected.slice((page + 1) * hitsPerPage, (page + 2) * hitsPerPage));
         },
       ),
       { numRuns: 120 },

@@ -19,7 +19,7 @@ import type { IndexSettings, PersonalizationRankingInfo, SearchParams } from '@v
 import type { SearchOptions } from '../api.ts';
 import { createEngineError } from '../errors.ts';
 import type { FilterSource } from '../filter/types.ts';
-import type { Bitset } from '../structures/bitset.ts';
+import { countCommon, type Bitset } from '../structures/bitset.ts';
 import { queryBitsets } from '../structures/bitset-pool.ts';
 import type { CustomOrder } from './custom-rank.ts';
 import type { BucketPart, RankRule } from './rule.ts';
@@ -92,7 +92,7 @@ export function personalizationRule(
      */
     split(set: Bitset, count: number, need?: number): BucketPart[] {
       const candidates = shopperCandidates(store, shopper);
-      if (need !== undefined && rule.thenOrder !== undefined) {
+      if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, candidates, shopper.candidateCount!)) {
         const lifts = rankedLifts(store, shopper, rule.thenOrder);
         const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, affinities);
         if (parts !== null) return parts;
@@ -186,16 +186,18 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
   }
   if (taken < need) {
     const first = taken;
-    const budget = Math.max(1024, (words.length << 5) / WALK_SHARE);
+    const budget = walkBudget(words);
     let visited = 0;
     let k = 0;
     while (taken < need && taken < chosen.length) {
       if (k === lifts.onesLength) {
         if (lifts.done) break;
-        visited += walkOnes(lifts, candidates, affinities, Math.max(256, 2 * lifts.onesLength), budget - visited);
+        visited += walkOnes(lifts, candidates, affinities, Math.max(256, 2 * lifts.onesLength), budget - visited - k);
         if (k === lifts.onesLength && !lifts.done) return null;
         continue;
       }
+      // The list's slots count against the budget too: a long list scanned in vain costs as the walk does.
+      if (visited + k >= budget) return null;
       const doc = lifts.ones[k++];
       if ((words[doc >>> 5] & (1 << (doc & 31))) !== 0) chosen[taken++] = doc;
     }
@@ -210,6 +212,28 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
 
 /** At most one slot in WALK_SHARE of the index's order is walked per split (the words path reads it all). */
 const WALK_SHARE = 8;
+/** A walk expected within this share of its budget is taken without counting first (a category page's). */
+const SURE_WALK_SHARE = 16;
+
+function walkBudget(words: Uint32Array): number {
+  return Math.max(1024, (words.length << 5) / WALK_SHARE);
+}
+
+/**
+ * Whether the walk is expected to fill the page within its budget. Records of a bucket spread evenly over the
+ * index's order meet the walk every capacity / count slots; a bucket too sparse for that goes word by word. A
+ * bucket between the two has its records a step may lift counted first (a pass over the words, what the words
+ * path costs): a text query's bucket often shares few or none of them (a brand the shopper never chose), and a
+ * walk would then scan the list and the order in vain, to its budget, before the words path ran anyway.
+ */
+function walkPays(set: Bitset, count: number, need: number, candidates: Uint32Array, candidateCount: number): boolean {
+  const budget = walkBudget(set.words);
+  const evenly = (need * (set.words.length << 5)) / Math.max(1, count);
+  if (evenly > budget) return false;
+  if (evenly <= budget / SURE_WALK_SHARE) return true;
+  const met = countCommon(set.words, candidates);
+  return met > 0 && (need * candidateCount) / met <= budget / 2;
+}
 
 /** A step's records in their final order (customRanking's, else ids'), as `splitRanked` finds them. */
 function orderedPart(capacity: number, ids: Uint32Array): BucketPart {

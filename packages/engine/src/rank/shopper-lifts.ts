@@ -13,6 +13,7 @@
  * recently used last, within LIFT_BYTES an index; past it, the least recent shopper's go first.
  */
 import type { FilterSource } from '../filter/types.ts';
+import { countCommon } from '../structures/bitset.ts';
 import type { CustomOrder } from './custom-rank.ts';
 
 const LIFT_BYTES = 32 * 1024 * 1024;
@@ -48,6 +49,8 @@ export interface Shopper {
   /** The sum of the scores: the most steps a record can have is `totalScore / step`. */
   readonly totalScore: number;
   candidates?: Uint32Array;
+  /** How many records `candidates` holds. */
+  candidateCount?: number;
   /** Null when too many records have two steps or more for a list of them to pay (strong affinities). */
   ranked?: RankedLifts | null;
 }
@@ -84,6 +87,7 @@ export function shopperFor(store: Store, key: string, read: () => Omit<Shopper, 
 export function shopperCandidates(store: Store, shopper: Shopper): Uint32Array {
   if (shopper.candidates === undefined) {
     shopper.candidates = candidateWords(store.capacity, shopper.affinities);
+    shopper.candidateCount = countCommon(shopper.candidates, shopper.candidates);
     keepWithinBudget(cacheByStore.get(store)!);
   }
   return shopper.candidates;
