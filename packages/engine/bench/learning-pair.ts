@@ -1,7 +1,7 @@
 /**
  * What learning costs one mix of `npm run bench`, in process: the mix's queries run on one index with learning
- * (`vitrine+learning`'s inputs, `engines/learning.ts`) and without, alternately first and second, after a first
- * round that warms both up. Prints p50 and p99 of each side and their ratios; with `--worst`, the slowest
+ * (`vitrine+learning`'s inputs, `engines/learning.ts`) and on its twin without, alternately first and second,
+ * after a first round that warms both up. Prints p50 and p99 of each side and their ratios; with `--worst`, the slowest
  * searches with learning beside the same query's time without. Seconds, not the minutes of the whole
  * benchmark: for telling two versions of learning's code apart (the benchmark's paired rows are the figures).
  *
@@ -27,6 +27,7 @@ if (!['a', 'b', 'c', 'd'].includes(mix)) throw new Error(`--mix: one of a, b, c,
 const workload: Workload = buildWorkload([...generateProducts(size)], queries);
 const engine = vitrineEngine({ learning: true });
 engine.build(generateProducts(size));
+engine.buildTwin?.(generateProducts(size));
 engine.prepare?.([workload]);
 const list = workload[mix] as unknown[];
 const withLearning = (q: unknown) => engine[mix](q as never);

@@ -3,7 +3,7 @@
  *
  *   npm run bench -- --sizes 100000,1000000 [--queries 500] [--engines vitrine,orama,minisearch,flexsearch]
  *     (`vitrine+learning`: Vitrine with every search carrying re-ranking boosts and a shopper's affinities, each
- *     query also timed without learning on the same index, in turn first and second: a paired on/off ratio)
+ *     query also timed without learning on a twin index, in turn first and second: a paired on/off ratio)
  *     [--timeout 900]   (seconds per engine and size; an engine past it is reported as timed out)
  *
  * Each engine runs in its own child process (same Node flags, and V8's background threads sized to the cores as
@@ -39,7 +39,7 @@ interface Result {
   buildMs: number;
   heapMB: number;
   latency: Record<Kind, { p50: number; p99: number; n: number }>;
-  /** `vitrine+learning`: the same index without learning, timed query by query beside it. */
+  /** `vitrine+learning`: a twin index without learning, timed query by query beside it. */
   pairedOff?: Record<Kind, { p50: number; p99: number; n: number }>;
   error?: string;
 }
@@ -99,6 +99,8 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   await engine.build(generateProducts(size, 1));
   const buildMs = performance.now() - started - generationMs;
   const heapMB = (settle() - before) / 1e6;
+  // Untimed and after the memory is read: the index answering without learning (`BenchEngine.withoutLearning`).
+  engine.buildTwin?.(generateProducts(size, 1));
   engine.prepare?.([warm, workload]);
   const off = engine.withoutLearning;
   /** `timedOff`: with an engine that also answers without learning, each query both ways, in turn first. */
@@ -189,12 +191,12 @@ function printTable(size: number, results: Result[], queries: number): void {
     ]);
   }
   // Learning's cost: the same engine, each search carrying re-ranking boosts and a shopper's affinities; read
-  // against the same index answering without learning in the same process, query by query (two processes
-  // differ by more than learning does: heap layout, the machine's other work).
+  // against a twin index answering without learning in the same process, query by query (two processes differ
+  // by more than learning does: heap layout, the machine's other work; `BenchEngine.withoutLearning`).
   const learning = results.find((r) => r.engine === 'vitrine+learning' && !r.error);
   if (learning?.pairedOff) {
     const paired = learning.pairedOff;
-    rows.push(['  same index, learning off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(paired[k].p50), fmt(paired[k].p99)])]);
+    rows.push(['  twin index, learning off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(paired[k].p50), fmt(paired[k].p99)])]);
     rows.push(['  learning on / off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(learning.latency[k].p50 / paired[k].p50), fmt(learning.latency[k].p99 / paired[k].p99)])]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));

@@ -16,9 +16,13 @@ export interface BenchEngine {
   c(query: CategoryQuery): number;
   d(query: DisjunctiveQuery): number;
   /**
-   * The same engine and index answering without learning (`vitrine+learning` only): timed query by query beside
-   * the learning searches, alternately first and second, so learning's cost is read without the noise between
-   * two processes (heap layout, the machine's other work).
+   * The same engine answering without learning (`vitrine+learning` only), from a twin index `buildTwin` makes
+   * (untimed, after the build's figures are taken): timed query by query beside the learning searches,
+   * alternately first and second, so learning's cost is read without the noise between two processes (heap
+   * layout, the machine's other work). A twin rather than the same index: on one index, whichever side ran a
+   * query first paid its cold caches for both (a broad prefix's expansion, ~7 ms at a million products), and
+   * those queries are the slowest 1% of a mix: the p99s read which side happened to go first.
    */
   withoutLearning?: Pick<BenchEngine, 'a' | 'b' | 'c' | 'd'>;
+  buildTwin?(products: Iterable<Product>): void;
 }

@@ -16,7 +16,17 @@ const quote = (value: string): string => JSON.stringify(value);
  */
 export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine {
   const settings = options.learning ? { ...demoSettings, enableReRanking: true, enablePersonalization: true } : demoSettings;
+  const built = (products: Iterable<Product>): SearchIndex => {
+    const made = new SearchIndex(settings);
+    // No result cache: the peers have none, and the workload repeats queries (a category page, a query).
+    made.setResultCacheBytes(0);
+    for (const batch of inBatches(products, 1000)) made.saveObjects(batch);
+    // Settle the structures built lazily on the first query after writes (as the server's first query would).
+    made.search({ query: '', facets: FACETS });
+    return made;
+  };
   let index = new SearchIndex(settings);
+  let twin: SearchIndex | undefined;
   let learning: Learning | undefined;
   const extra = (query: string): SearchOptions | undefined => learning?.next(query);
   // As the storefront searches when the shop learns: boosts and affinities on the same search.
@@ -27,12 +37,14 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
     // its caches (~15 µs a search here); objects parsed from a request, as the server's are, share one.
     const withParams = (search: SearchParams): SearchParams => (learned ? Object.assign(search, together) : search);
     const extraFor = (query: string): SearchOptions | undefined => (learned ? extra(query) : undefined);
+    // Without learning, the twin index when there is one (`buildTwin`).
+    const target = (): SearchIndex => (learned ? index : (twin ?? index));
     return {
       a(q) {
-        return index.search(withParams({ query: q.query, hitsPerPage: 20 }), undefined, extraFor(q.query)).nbHits;
+        return target().search(withParams({ query: q.query, hitsPerPage: 20 }), undefined, extraFor(q.query)).nbHits;
       },
       b(q) {
-        return index.search(
+        return target().search(
           withParams({
             query: q.query,
             hitsPerPage: 20,
@@ -44,7 +56,7 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
         ).nbHits;
       },
       c(q) {
-        return index.search(withParams({ query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }), undefined, extraFor('')).nbHits;
+        return target().search(withParams({ query: '', hitsPerPage: 20, facetFilters: [[`hierarchicalCategories.lvl1:${q.category}`]], facets: FACETS }), undefined, extraFor('')).nbHits;
       },
       d(q) {
         const brand = q.brands.map((b) => `brand:${b}`);
@@ -52,9 +64,10 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
         const helper: SearchParams = { attributesToRetrieve: [], attributesToHighlight: [], attributesToSnippet: [], hitsPerPage: 0, page: 0, analytics: false, clickAnalytics: false };
         // The server hands learning to every query of a multi-query; the helpers' zero hits make it cheap there.
         const learnedInput = extraFor(q.query);
-        const main = index.search(withParams({ query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }), undefined, learnedInput);
-        index.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learnedInput);
-        index.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learnedInput);
+        const on = target();
+        const main = on.search(withParams({ query: q.query, hitsPerPage: 20, facetFilters: [brand, color], facets: FACETS }), undefined, learnedInput);
+        on.search({ ...helper, query: q.query, facetFilters: [color], facets: ['brand'] }, undefined, learnedInput);
+        on.search({ ...helper, query: q.query, facetFilters: [brand], facets: ['color'] }, undefined, learnedInput);
         return main.nbHits;
       },
     };
@@ -62,13 +75,9 @@ export function vitrineEngine(options: { learning?: boolean } = {}): BenchEngine
   return {
     name: options.learning ? 'vitrine+learning' : 'vitrine',
     build(products: Iterable<Product>) {
-      index = new SearchIndex(settings);
-      // No result cache: the peers have none, and the workload repeats queries (a category page, a query).
-      index.setResultCacheBytes(0);
-      for (const batch of inBatches(products, 1000)) index.saveObjects(batch);
-      // Settle the structures built lazily on the first query after writes (as the server's first query would).
-      index.search({ query: '', facets: FACETS });
+      index = built(products);
     },
+    ...(options.learning ? { buildTwin: (products: Iterable<Product>) => void (twin = built(products)) } : {}),
     prepare(workloads: Workload[]) {
       if (options.learning) learning = learningFor(index, workloads);
     },
