@@ -92,10 +92,9 @@ export function personalizationRule(
      */
     split(set: Bitset, count: number, need?: number): BucketPart[] {
       const candidates = shopperCandidates(store, shopper);
-      if (need !== undefined && rule.thenOrder !== undefined) {
+      if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, candidates, shopper.candidateCount!)) {
         const lifts = rankedLifts(store, shopper, rule.thenOrder);
-        const walk = lifts !== null && walkPays(set, count, need, candidates, shopper.candidateCount!, lifts);
-        const parts = walk ? splitRanked(set, count, need, lifts, candidates, affinities) : null;
+        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, affinities);
         if (parts !== null) return parts;
       }
       return splitByWords(set, count, { ...affinities, candidates }, shopper.totalScore);
@@ -172,7 +171,7 @@ function splitByWords(set: Bitset, count: number, affinities: Affinities & { can
  * as ranking orders them (`RankedLifts`): records of two steps or more, a step at a time, then records of one
  * step (the walk of the index's order going on where earlier pages left it), a membership test each, until the
  * page is full; they go in parts in their final order. Then the rest of the bucket. Null when the walk would visit
- * more slots than its budget (`walkBudget`), about what reading the bucket word by word costs.
+ * more of the order than reading the bucket word by word costs (WALK_SHARE of the index per split).
  */
 function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities): BucketPart[] | null {
   const words = set.words;
@@ -211,13 +210,9 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
   return parts;
 }
 
-/**
- * A split visits at most this share of the index's slots, list and order together (the order's walk is the
- * dearer, ~10 ns a slot at a million records against ~5 ns a word for the words path): a walk in vain then costs
- * about what the words path it falls back to does, not several times it.
- */
-const WALK_SHARE = 64;
-/** A walk expected within this share of the list already made is taken without counting first. */
+/** At most one slot in WALK_SHARE of the index's order is walked per split (the words path reads it all). */
+const WALK_SHARE = 8;
+/** A walk expected within this share of its budget is taken without counting first (a category page's). */
 const SURE_WALK_SHARE = 16;
 
 function walkBudget(words: Uint32Array): number {
@@ -226,24 +221,18 @@ function walkBudget(words: Uint32Array): number {
 
 /**
  * Whether the walk is expected to fill the page within its budget. Records of a bucket spread evenly over the
- * index meet the list every capacity / count slots: a page well within the list made so far walks at once, a
- * bucket too sparse for the budget goes word by word. Otherwise the bucket's records a step may lift are
- * counted first (a pass over its words): a text query's or a filter's bucket often shares few of them (a brand
- * the shopper never chose, a department their category affinity is not in) or none, and a walk would then scan
- * the list and extend it along the order in vain, to its budget, before the words path ran anyway.
+ * index's order meet the walk every capacity / count slots; a bucket too sparse for that goes word by word. A
+ * bucket between the two has its records a step may lift counted first (a pass over the words, what the words
+ * path costs): a text query's bucket often shares few or none of them (a brand the shopper never chose), and a
+ * walk would then scan the list and the order in vain, to its budget, before the words path ran anyway.
  */
-function walkPays(set: Bitset, count: number, need: number, candidates: Uint32Array, candidateCount: number, lifts: RankedLifts): boolean {
+function walkPays(set: Bitset, count: number, need: number, candidates: Uint32Array, candidateCount: number): boolean {
   const budget = walkBudget(set.words);
-  const capacity = set.words.length << 5;
-  const evenly = (need * capacity) / Math.max(1, count);
+  const evenly = (need * (set.words.length << 5)) / Math.max(1, count);
   if (evenly > budget) return false;
-  if (evenly * SURE_WALK_SHARE <= lifts.onesLength) return true;
+  if (evenly <= budget / SURE_WALK_SHARE) return true;
   const met = countCommon(set.words, candidates);
-  if (met === 0) return false;
-  // The list's slots to scan, and the order's slots to walk for the part of them not listed yet.
-  const listSlots = Math.min(candidateCount, (need * candidateCount) / met);
-  const orderSlots = Math.min(capacity, (Math.max(0, listSlots - lifts.onesLength) * capacity) / Math.max(1, candidateCount));
-  return listSlots + orderSlots <= budget / 2;
+  return met > 0 && (need * candidateCount) / met <= budget / 2;
 }
 
 /** A step's records in their final order (customRanking's, else ids'), as `splitRanked` finds them. */
