@@ -10,7 +10,7 @@
  */
 import { generateProducts } from '@vitrine/demo';
 import { vitrineEngine } from './engines/vitrine.ts';
-import { buildWorkload, numberOption, type Workload } from './workload.ts';
+import { buildWorkload, numberOption, percentile, type Workload } from './workload.ts';
 
 type Mix = 'a' | 'b' | 'c' | 'd';
 
@@ -51,7 +51,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const percentile = (times: number[], share: number): number => [...times].sort((x, y) => x - y)[Math.min(times.length - 1, Math.floor(share * times.length))];
 const [onP50, onP99, offP50, offP99] = [percentile(on, 0.5), percentile(on, 0.99), percentile(off, 0.5), percentile(off, 0.99)];
 console.log(
   `(${mix}) at ${size.toLocaleString('en-US')} products, ${on.length} searches a side (ms): learning on p50 ${onP50.toFixed(3)} p99 ${onP99.toFixed(3)}; ` +

@@ -13,7 +13,7 @@
 import type { Product, Rule } from '@vitrine/protocol';
 import { demoSettings, generateProducts } from '@vitrine/demo';
 import { SearchIndex } from '../src/index.ts';
-import { FACETS, inBatches, numberOption } from './workload.ts';
+import { FACETS, inBatches, numberOption, percentile } from './workload.ts';
 
 const size = numberOption('size', 1_000_000);
 const ruleCount = numberOption('rules', 200);
@@ -81,7 +81,6 @@ for (let round = 0; round <= rounds; round++) {
   ruled.forEach((word, i) => pair(times.ruleOff[i % KINDS.length], times.match[i % KINDS.length], word));
 }
 
-const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const line = (label: string, values: number[], baseline?: number[]): string => {
   const ratio = baseline === undefined ? '' : `  (p50 ×${(percentile(values, 0.5) / percentile(baseline, 0.5)).toFixed(2)} of rules off)`;
   return `${label.padEnd(52)} p50 ${percentile(values, 0.5).toFixed(2).padStart(7)} ms  p99 ${percentile(values, 0.99).toFixed(2).padStart(7)} ms${ratio}`;

@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { generateProducts } from '@vitrine/demo';
 import type { Product } from '@vitrine/protocol';
-import { buildWorkload, type Workload } from './workload.ts';
+import { buildWorkload, percentile, type Workload } from './workload.ts';
 import type { BenchEngine } from './engines/types.ts';
 
 const KINDS = ['a', 'b', 'c', 'd'] as const;
@@ -76,10 +76,6 @@ function settle(): number {
   return memory.heapUsed + memory.arrayBuffers;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
 /** The query mixes and the time one pass of the generator takes; the products are dropped on return. */
 function drawWorkloads(size: number, queries: number): { warm: Workload; workload: Workload; generationMs: number } {
   const started = performance.now();
@@ -127,10 +123,7 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   for (const kind of KINDS) run(warm, kind, null, null);
   const latency = {} as Result['latency'];
   const pairedOff = {} as NonNullable<Result['pairedOff']>;
-  const summary = (times: number[]) => {
-    times.sort((x, y) => x - y);
-    return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length };
-  };
+  const summary = (times: number[]) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length });
   for (const kind of KINDS) {
     const times: number[] = [];
     const offTimes: number[] = [];

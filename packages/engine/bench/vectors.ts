@@ -21,7 +21,7 @@ import { ApproximateVectorIndex, defaultEf } from '../src/vectors/approximate-in
 import { ExactVectorIndex } from '../src/vectors/exact-index.ts';
 import { VectorColumn } from '../src/vectors/vector-column.ts';
 import { VectorStore } from '../src/vectors/vector-store.ts';
-import { numberOption } from './workload.ts';
+import { numberOption, percentile } from './workload.ts';
 import { loadLibraries, type LibraryRun } from './vectors-libraries.ts';
 
 const option = (name: string, fallback: string): string => {
@@ -62,7 +62,6 @@ function generator(kind: string): (i: number, out: Float32Array) => void {
   };
 }
 
-const percentile = (times: number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))];
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 0);
 const memory = () => {
   gc();

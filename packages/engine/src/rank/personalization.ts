@@ -92,9 +92,10 @@ export function personalizationRule(
      */
     split(set: Bitset, count: number, need?: number): BucketPart[] {
       const candidates = shopperCandidates(store, shopper);
-      if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, candidates, shopper.candidateCount!)) {
+      const budget = walkBudget(set.words);
+      if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, budget, candidates, shopper.candidateCount!)) {
         const lifts = rankedLifts(store, shopper, rule.thenOrder);
-        const parts = lifts === null ? null : splitRanked(set, count, need, lifts, candidates, affinities);
+        const parts = lifts === null ? null : splitRanked(set, count, need, budget, lifts, candidates, affinities);
         if (parts !== null) return parts;
       }
       return splitByWords(set, count, { ...affinities, candidates }, shopper.totalScore);
@@ -170,10 +171,18 @@ function splitByWords(set: Bitset, count: number, affinities: Affinities & { can
  * The first `need` records of the bucket by this criterion then customRanking, from the shopper's lifted records
  * as ranking orders them (`RankedLifts`): records of two steps or more, a step at a time, then records of one
  * step (the walk of the index's order going on where earlier pages left it), a membership test each, until the
- * page is full; they go in parts in their final order. Then the rest of the bucket. Null when the walk would visit
- * more of the order than reading the bucket word by word costs (WALK_SHARE of the index per split).
+ * page is full; they go in parts in their final order. Then the rest of the bucket. Null when the list's slots
+ * scanned and the order's walked would pass `budget` (`walkBudget`).
  */
-function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLifts, candidates: Uint32Array, affinities: Affinities): BucketPart[] | null {
+function splitRanked(
+  set: Bitset,
+  count: number,
+  need: number,
+  budget: number,
+  lifts: RankedLifts,
+  candidates: Uint32Array,
+  affinities: Affinities,
+): BucketPart[] | null {
   const words = set.words;
   const chosen = new Uint32Array(Math.min(count, need));
   const parts: BucketPart[] = [];
@@ -186,7 +195,6 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
   }
   if (taken < need) {
     const first = taken;
-    const budget = walkBudget(words);
     let visited = 0;
     let k = 0;
     while (taken < need && taken < chosen.length) {
@@ -210,7 +218,7 @@ function splitRanked(set: Bitset, count: number, need: number, lifts: RankedLift
   return parts;
 }
 
-/** At most one slot in WALK_SHARE of the index's order is walked per split (the words path reads it all). */
+/** A split visits at most one slot in WALK_SHARE of the index, list and order together (the words path reads it all). */
 const WALK_SHARE = 8;
 /** A walk expected within this share of its budget is taken without counting first (a category page's). */
 const SURE_WALK_SHARE = 16;
@@ -226,8 +234,7 @@ function walkBudget(words: Uint32Array): number {
  * path costs): a text query's bucket often shares few or none of them (a brand the shopper never chose), and a
  * walk would then scan the list and the order in vain, to its budget, before the words path ran anyway.
  */
-function walkPays(set: Bitset, count: number, need: number, candidates: Uint32Array, candidateCount: number): boolean {
-  const budget = walkBudget(set.words);
+function walkPays(set: Bitset, count: number, need: number, budget: number, candidates: Uint32Array, candidateCount: number): boolean {
   const evenly = (need * (set.words.length << 5)) / Math.max(1, count);
   if (evenly > budget) return false;
   if (evenly <= budget / SURE_WALK_SHARE) return true;

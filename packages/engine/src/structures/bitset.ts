@@ -176,6 +176,11 @@ export class Bitset {
   }
 }
 
+/** |a ∩ b| of two word arrays (as far as the shorter goes), without allocating. */
+export function countCommon(a: Uint32Array, b: Uint32Array): number {
+  return countAnd2(a, b, Math.min(a.length, b.length));
+}
+
 /**
  * The index of the first non-zero word of `words[from, end)`, or `end`, skipping runs of zero words eight at a
  * time. For the scans that visit a sparse set's ids (facet walks, ranking's id arrays): a match set of a few
@@ -184,11 +189,6 @@ export class Bitset {
  * words, most blocks of eight are not empty and their test is wasted (measured 5–15% slower at 20,000 and
  * 200,000 ids of a million).
  */
-/** |a ∩ b| of two word arrays (as far as the shorter goes), without allocating. */
-export function countCommon(a: Uint32Array, b: Uint32Array): number {
-  return countAnd2(a, b, Math.min(a.length, b.length));
-}
-
 export function nextSetWord(words: Uint32Array, from: number, end: number): number {
   let i = from;
   while (i < end && words[i] === 0) {
