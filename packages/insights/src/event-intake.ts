@@ -1,8 +1,7 @@
 /**
  * `POST /1/events` batches wait in line and go through in steps, one a turn of the event loop, so that requests
- * are answered between them. A full batch costs the main thread 30–40 ms (validating 1,000 events 8–20 ms,
- * committing them 15–25 ms); a flood's batches arriving together were validated and committed at once (eight
- * of them, one 200 ms group commit), and a shopper's search waited 200–300 ms behind them.
+ * are answered between them. A full batch costs the main thread 30–40 ms (validating and committing 1,000
+ * events): a flood's batches handled together would hold a shopper's search for hundreds of milliseconds.
  *
  * Each step validates batches from the front of the line for at most `VALIDATE_MS`, lets the host admit each
  * batch once valid (`EventAdmission`: its rate limits), then commits the admitted batches, up to

@@ -108,7 +108,7 @@ export async function* csvItems(lines: AsyncIterable<ImportLine>, parseRows: Csv
     let rows: string[][];
     try {
       // A row without quotes is its cells between commas: csv-parse, called per row, is kept for the others
-      // (called for every row it made reading 4.5 times slower: 200,000 rows in 4.9 s instead of 1.1 s).
+      // (called for every row it makes reading 4.5 times slower).
       rows = spans || first.text.includes('"') ? parseRows(gathered.map((unit) => (unit as { text: string }).text).join('\n')) : [first.text.split(',')];
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -87,7 +87,7 @@ export interface ServerLimits {
   /**
    * After a start, how long (ms) the indexes keep the records they loaded in memory before reading them from the
    * snapshot's files instead (`storage/snapshot-records.ts`): the first searches go first (at a million products,
-   * reading them back as the thread became ready took the first search from 42 to 80–94 ms). Default 5,000.
+   * reading them back as the thread becomes ready about doubles the first search's time). Default 5,000.
    */
   recordsFromFilesAfterStartMs: number;
   /**

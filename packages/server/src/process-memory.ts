@@ -21,9 +21,8 @@
  *
  * - **V8's background threads sized to the machine** (`--v8-pool-size=0`, in `NODE_OPTIONS`): Node starts four
  *   whatever the cores, and on a two-core machine their parallel scavenges and concurrent marking took the core
- *   of the thread answering a search: the engine benchmark's p99 at 100,000 products was 2.6–3.8 ms with four,
- *   1.5–2.4 with V8's choice (one here), p50s the same (docs/PERFORMANCE.md). A pool size already in
- *   `NODE_OPTIONS` is left as given.
+ *   of the thread answering a search: with V8's choice (one here) the engine benchmark's p99 is about 40%
+ *   lower, its p50 the same (docs/PERFORMANCE.md). A pool size already in `NODE_OPTIONS` is left as given.
  *
  * Rejected: a native addon calling madvise (a compiler on every machine, for one call); `always` mode (a
  * system setting, not ours to change); `--max-old-space-size` for the same growth (a hard limit as well, the

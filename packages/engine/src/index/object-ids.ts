@@ -3,8 +3,8 @@
  * open-addressing hash table (typed array) from objectID to the live id holding it.
  *
  * Why: at a million records, a `Map<string, DocId>` and an array of objectID strings were 60 MB of the 86 MB
- * heap and two million objects that every full garbage collection traced (~60 ms per collection at 1M, against
- * ~11 ms without them, measured by dropping them). As typed arrays the collector never looks into them.
+ * heap and two million objects that every full garbage collection traced (most of each collection's time at
+ * 1M). As typed arrays the collector never looks into them.
  *
  * Deleted ids keep their bytes (ids never move); their slot in the table becomes a tombstone, reused by later
  * inserts; the table is rebuilt when tombstones and entries fill half of it. An id is live exactly when the
@@ -108,8 +108,8 @@ export class ObjectIds {
     const n = this.length;
     const live = new Uint8Array(n);
     // Indexed loops over locals: iterating the table with for...of and reading the offsets through their
-    // holders took 36-83 ms at a million ids (a step the search thread writing the snapshot answers nothing
-    // during), these 13-22 ms.
+    // holders is about three times slower, in a step the search thread writing the snapshot answers nothing
+    // during.
     const table = this.table;
     for (let slot = 0; slot < table.length; slot++) if (table[slot] > 0) live[table[slot] - 1] = 1;
     const offsets = new Uint32Array(n + 1);

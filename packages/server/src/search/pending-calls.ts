@@ -2,11 +2,11 @@
  * The calls a search thread has not answered yet, by call id: the id is a slot in an array, freed when the
  * answer comes and reused by a later call.
  *
- * Why not a `Map<id, call>` set and deleted per request: measured under the HTTP benchmark (`bench:latency`,
- * `--trace-gc`), the objects its calls reached (the waiting request, its reply, the answer's text) were promoted
- * to the old generation: 22–26 MB/s of old-generation garbage on the main thread, against 8.7 MB/s with slots,
- * whose calls' objects die young. Full collections of the main thread were the commonest cause of the slowest
- * seconds. A call id is only ever answered once, so reusing a freed slot's id cannot mix answers up.
+ * Why not a `Map<id, call>` set and deleted per request: the objects its calls reach (the waiting request, its
+ * reply, the answer's text) are promoted to the old generation, nearly three times the old-generation garbage
+ * the main thread makes with slots, whose calls' objects die young; and full collections of the main thread are
+ * the commonest cause of the slowest seconds. A call id is only ever answered once, so reusing a freed slot's id
+ * cannot mix answers up.
  */
 export class PendingCalls<T> {
   private readonly slots: Array<T | undefined> = [];

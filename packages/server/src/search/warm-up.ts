@@ -11,8 +11,7 @@ import type { IndexRegistry } from '../storage/registry.ts';
  * attribute's column (the first `price>=1` filter took 2.1 s at a million products), facet counts, an order the
  * replayed log left to merge, and what a shopper's first query meets (words of a sample record, as typed: the
  * adjacent-pairs filter extended by the replayed records, the dictionary's sorted view, each facet's value
- * lists). Without them the first shopper's search paid for them (2–4.6 s after a restart; then, after the
- * columns, 130–420 ms against 10–25 ms for the next ones at a million products).
+ * lists). Without them the first shopper's search pays for them (seconds after a restart at a million products).
  */
 export function warmUp(loaded: IndexRegistry): void {
   for (const entry of loaded.all()) {

@@ -1,10 +1,10 @@
 /**
  * Indexing gives way to searches: while searches are being answered, each apply loop (the main thread's, each
  * search thread's) rests between its slices so that it works at most `ServerLimits.indexingShareWhileSearching`
- * of the time. During a catalogue import the server was CPU-bound (158% of the machine's two cores, both copies
- * of the index being written): a shopper's search took its few milliseconds of work and then waited for a core,
- * p99 about 300 ms. Applying a fifth of the time took it under 50 ms and the import from ~47 to 97–135 s
- * (docs/PERFORMANCE.md, import through the console). With no search in the last second, applies run flat out.
+ * of the time. During a catalogue import the server is CPU-bound (both copies of the index being written): a
+ * shopper's search does its few milliseconds of work and then waits for a core. Applying a fifth of the time
+ * keeps its p99 under 50 ms, for an import two to three times as long (docs/PERFORMANCE.md, import through the
+ * console). With no search in the last second, applies run flat out.
  *
  * Rejected: thread priorities (the main thread both applies and answers HTTP; a search thread both applies and
  * searches), finer slices alone (the waiting was for the CPU, not behind one long slice).
