@@ -3,7 +3,8 @@
  *
  *   npm run bench -- --sizes 100000,1000000 [--queries 500] [--engines vitrine,orama,minisearch,flexsearch]
  *     (`vitrine+learning`: Vitrine with every search carrying re-ranking boosts and a shopper's affinities, each
- *     query also timed without learning on a twin index, in turn first and second: a paired on/off ratio)
+ *     query also timed without learning on a twin index, in turn first and second: a paired on/off ratio, also
+ *     over the searches no garbage collection paused, with how many it paused on each side: `pausedOnes`)
  *     [--timeout 900]   (seconds per engine and size; an engine past it is reported as timed out)
  *
  * Each engine runs in its own child process (same Node flags, and V8's background threads sized to the cores as
@@ -16,6 +17,7 @@
  * Vitrine's ratio to the fastest peer (below 1: Vitrine is faster).
  */
 import { spawn } from 'node:child_process';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { generateProducts } from '@vitrine/demo';
 import type { Product } from '@vitrine/protocol';
@@ -41,6 +43,11 @@ interface Result {
   latency: Record<Kind, { p50: number; p99: number; n: number }>;
   /** `vitrine+learning`: a twin index without learning, timed query by query beside it. */
   pairedOff?: Record<Kind, { p50: number; p99: number; n: number }>;
+  /**
+   * `vitrine+learning`: each side's searches that no garbage collection paused (`n`: how many; `paused`: how
+   * many it paused). See `pausedOnes`.
+   */
+  unpaused?: Record<'on' | 'off', Record<Kind, { p50: number; p99: number; n: number; paused: number }>>;
   error?: string;
 }
 
@@ -99,13 +106,23 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   engine.buildTwin?.(generateProducts(size, 1));
   engine.prepare?.([warm, workload]);
   const off = engine.withoutLearning;
+  // With a twin to pair with, the collections' spans, to tell apart the searches one paused (see `pausedOnes`).
+  const pauses: Array<[number, number]> = [];
+  const observer = off === undefined ? null : new PerformanceObserver((list) => list.getEntries().forEach((entry) => pauses.push([entry.startTime, entry.startTime + entry.duration])));
+  observer?.observe({ entryTypes: ['gc'] });
   /** `timedOff`: with an engine that also answers without learning, each query both ways, in turn first. */
+  const spans = new Map<number[], Array<[number, number]>>();
   const run = (workload: Workload, kind: Kind, timed: number[] | null, timedOff: number[] | null): void => {
     const started = performance.now();
     const time = (answer: BenchEngine['a'], query: unknown, into: number[] | null): void => {
       const t = performance.now();
       (answer as (q: unknown) => number)(query);
-      into?.push(performance.now() - t);
+      const end = performance.now();
+      into?.push(end - t);
+      if (into === null || observer === null) return;
+      const list = spans.get(into);
+      if (list === undefined) spans.set(into, [[t, end]]);
+      else list.push([t, end]);
     };
     workload[kind].every((query, i) => {
       if (off === undefined) time(engine[kind] as BenchEngine['a'], query, timed);
@@ -123,16 +140,41 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   for (const kind of KINDS) run(warm, kind, null, null);
   const latency = {} as Result['latency'];
   const pairedOff = {} as NonNullable<Result['pairedOff']>;
+  const unpaused = { on: {}, off: {} } as NonNullable<Result['unpaused']>;
   const summary = (times: number[]) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length });
   for (const kind of KINDS) {
     const times: number[] = [];
     const offTimes: number[] = [];
     run(workload, kind, times, offTimes);
     latency[kind] = summary(times);
-    if (off !== undefined) pairedOff[kind] = summary(offTimes);
+    if (off === undefined) continue;
+    pairedOff[kind] = summary(offTimes);
+    // The collections' entries come after the task that ran them.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [side, sideTimes] of [['on', times], ['off', offTimes]] as const) {
+      const paused = pausedOnes(spans.get(sideTimes) ?? [], pauses);
+      const kept = sideTimes.filter((_, i) => !paused.has(i));
+      unpaused[side][kind] = { ...summary(kept), paused: paused.size };
+    }
   }
-  if (off !== undefined) return { engine: name, size, buildMs, heapMB, latency, pairedOff };
+  observer?.disconnect();
+  if (off !== undefined) return { engine: name, size, buildMs, heapMB, latency, pairedOff, unpaused };
   return { engine: name, size, buildMs, heapMB, latency };
+}
+
+/**
+ * The searches (indexes into `spans`) a garbage collection paused. Which of a pair's two searches a collection
+ * lands in is chance (the allocations of both sides bring it), and at 100,000 products the ~1% it lands in are
+ * the slowest 1% of a mix: the paired p99s then say which side drew more of them. Learning's own cost at the
+ * tail is read without them; what it adds to the collections is what it allocates more (`bench/alloc.ts
+ * --learning`: 1–5% a search, 2026-12-06).
+ */
+function pausedOnes(spans: ReadonlyArray<[number, number]>, pauses: ReadonlyArray<[number, number]>): Set<number> {
+  const paused = new Set<number>();
+  spans.forEach(([start, end], i) => {
+    if (pauses.some(([from, to]) => from < end && to > start)) paused.add(i);
+  });
+  return paused;
 }
 
 function spawnChild(name: string, size: number, queries: number, timeoutSeconds: number): Promise<Result> {
@@ -187,16 +229,23 @@ function printTable(size: number, results: Result[], queries: number): void {
   // against a twin index answering without learning in the same process, query by query (two processes differ
   // by more than learning does: heap layout, the machine's other work; `BenchEngine.withoutLearning`).
   const learning = results.find((r) => r.engine === 'vitrine+learning' && !r.error);
+  let pausedNote = '';
   if (learning?.pairedOff) {
     const paired = learning.pairedOff;
     rows.push(['  twin index, learning off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(paired[k].p50), fmt(paired[k].p99)])]);
     rows.push(['  learning on / off (paired)', '', '', ...KINDS.flatMap((k) => [fmt(learning.latency[k].p50 / paired[k].p50), fmt(learning.latency[k].p99 / paired[k].p99)])]);
+    const unpaused = learning.unpaused;
+    if (unpaused) {
+      rows.push(['  on / off, searches no GC paused', '', '', ...KINDS.flatMap((k) => [fmt(unpaused.on[k].p50 / unpaused.off[k].p50), fmt(unpaused.on[k].p99 / unpaused.off[k].p99)])]);
+      pausedNote = `  searches a collection paused, learning on / off: ${KINDS.map((k) => `${k} ${unpaused.on[k].paused} / ${unpaused.off[k].paused}`).join(', ')}`;
+    }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
+  if (pausedNote !== '') console.log(pausedNote);
   const partial = results.filter((r) => !r.error && KINDS.some((k) => r.latency[k].n < queries));
   for (const r of partial) console.log(`  ${r.engine}: queries measured per mix ${KINDS.map((k) => `${k}=${r.latency[k].n}`).join(', ')} (time budget)`);
 }
