@@ -34,6 +34,11 @@ const MIX_BUDGET_MS = 20_000;
 const WARM_BUDGET_MS = 5_000;
 const MIN_MEASURED = 5;
 type Kind = (typeof KINDS)[number];
+/** A mix's searches as timed: each one's time and when it started (`performance.now()`). */
+interface Timings {
+  times: number[];
+  starts: number[];
+}
 
 interface Result {
   engine: string;
@@ -111,18 +116,13 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   const observer = off === undefined ? null : new PerformanceObserver((list) => list.getEntries().forEach((entry) => pauses.push([entry.startTime, entry.startTime + entry.duration])));
   observer?.observe({ entryTypes: ['gc'] });
   /** `timedOff`: with an engine that also answers without learning, each query both ways, in turn first. */
-  const spans = new Map<number[], Array<[number, number]>>();
-  const run = (workload: Workload, kind: Kind, timed: number[] | null, timedOff: number[] | null): void => {
+  const run = (workload: Workload, kind: Kind, timed: Timings | null, timedOff: Timings | null): void => {
     const started = performance.now();
-    const time = (answer: BenchEngine['a'], query: unknown, into: number[] | null): void => {
+    const time = (answer: BenchEngine['a'], query: unknown, into: Timings | null): void => {
       const t = performance.now();
       (answer as (q: unknown) => number)(query);
-      const end = performance.now();
-      into?.push(end - t);
-      if (into === null || observer === null) return;
-      const list = spans.get(into);
-      if (list === undefined) spans.set(into, [[t, end]]);
-      else list.push([t, end]);
+      into?.times.push(performance.now() - t);
+      into?.starts.push(t);
     };
     workload[kind].every((query, i) => {
       if (off === undefined) time(engine[kind] as BenchEngine['a'], query, timed);
@@ -134,7 +134,7 @@ async function child(name: string, size: number, queries: number): Promise<Resul
         time(engine[kind] as BenchEngine['a'], query, timed);
       }
       const elapsed = performance.now() - started;
-      return timed === null ? elapsed <= WARM_BUDGET_MS : elapsed <= MIX_BUDGET_MS || timed.length < MIN_MEASURED;
+      return timed === null ? elapsed <= WARM_BUDGET_MS : elapsed <= MIX_BUDGET_MS || timed.times.length < MIN_MEASURED;
     });
   };
   for (const kind of KINDS) run(warm, kind, null, null);
@@ -143,18 +143,17 @@ async function child(name: string, size: number, queries: number): Promise<Resul
   const unpaused = { on: {}, off: {} } as NonNullable<Result['unpaused']>;
   const summary = (times: number[]) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length });
   for (const kind of KINDS) {
-    const times: number[] = [];
-    const offTimes: number[] = [];
-    run(workload, kind, times, offTimes);
-    latency[kind] = summary(times);
+    const on: Timings = { times: [], starts: [] };
+    const offSide: Timings = { times: [], starts: [] };
+    run(workload, kind, on, offSide);
+    latency[kind] = summary(on.times);
     if (off === undefined) continue;
-    pairedOff[kind] = summary(offTimes);
+    pairedOff[kind] = summary(offSide.times);
     // The collections' entries come after the task that ran them.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const [side, sideTimes] of [['on', times], ['off', offTimes]] as const) {
-      const paused = pausedOnes(spans.get(sideTimes) ?? [], pauses);
-      const kept = sideTimes.filter((_, i) => !paused.has(i));
-      unpaused[side][kind] = { ...summary(kept), paused: paused.size };
+    for (const [side, timings] of [['on', on], ['off', offSide]] as const) {
+      const paused = pausedOnes(timings, pauses);
+      unpaused[side][kind] = { ...summary(timings.times.filter((_, i) => !paused.has(i))), paused: paused.size };
     }
   }
   observer?.disconnect();
@@ -163,16 +162,16 @@ async function child(name: string, size: number, queries: number): Promise<Resul
 }
 
 /**
- * The searches (indexes into `spans`) a garbage collection paused. Which of a pair's two searches a collection
+ * The searches (indexes into `times`) a garbage collection paused. Which of a pair's two searches a collection
  * lands in is chance (the allocations of both sides bring it), and at 100,000 products the ~1% it lands in are
  * the slowest 1% of a mix: the paired p99s then say which side drew more of them. Learning's own cost at the
  * tail is read without them; what it adds to the collections is what it allocates more (`bench/alloc.ts
  * --learning`: 1–5% a search, 2026-12-06).
  */
-function pausedOnes(spans: ReadonlyArray<[number, number]>, pauses: ReadonlyArray<[number, number]>): Set<number> {
+function pausedOnes({ times, starts }: Timings, pauses: ReadonlyArray<[number, number]>): Set<number> {
   const paused = new Set<number>();
-  spans.forEach(([start, end], i) => {
-    if (pauses.some(([from, to]) => from < end && to > start)) paused.add(i);
+  starts.forEach((start, i) => {
+    if (pauses.some(([from, to]) => from < start + times[i] && to > start)) paused.add(i);
   });
   return paused;
 }

@@ -80,12 +80,12 @@ export function* inBatches<T>(items: Iterable<T>, size: number): Generator<T[]> 
   if (batch.length > 0) yield batch;
 }
 
-/** A numeric command-line option of a benchmark (`--name value`), or `fallback`. */
 /** The value at `share` (0.5, 0.99) of `values` (not modified), nearest rank below. */
 export function percentile(values: readonly number[], share: number): number {
   return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))];
 }
 
+/** A numeric command-line option of a benchmark (`--name value`), or `fallback`. */
 export function numberOption(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 && process.argv[at + 1] !== undefined ? Number(process.argv[at + 1]) : fallback;
