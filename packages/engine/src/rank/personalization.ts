@@ -78,6 +78,9 @@ export function personalizationRule(
   const shopper = shopperFor(store, shopperKey(input.affinities, step), () => readAffinities(store, input.affinities, step));
   if (shopper === null) return null;
   const affinities = shopper.affinities;
+  // A text query's tie: the walk is taken only when the shopper's list, and the order still to walk, reach the
+  // page within the budget (`walkPays`).
+  const textTie = typeof params.query === 'string' && params.query.trim() !== '';
   // `|| 0`: a record without affinity keys 0, not -0.
   const key = (doc: number): number => -stepsOf(doc, affinities) || 0;
   const rule: PersonalizationRule = {
@@ -93,7 +96,8 @@ export function personalizationRule(
     split(set: Bitset, count: number, need?: number): BucketPart[] {
       const candidates = shopperCandidates(store, shopper);
       const budget = walkBudget(set.words);
-      if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, budget, candidates, shopper.candidateCount!)) {
+      const reach = textTie && rule.thenOrder !== undefined ? listReach(shopper, rule.thenOrder, store.capacity) : undefined;
+      if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, budget, candidates, shopper.candidateCount!, reach)) {
         const lifts = rankedLifts(store, shopper, rule.thenOrder);
         const parts = lifts === null ? null : splitRanked(set, count, need, budget, lifts, candidates, affinities);
         if (parts !== null) return parts;
@@ -227,19 +231,40 @@ function walkBudget(words: Uint32Array): number {
   return Math.max(1024, (words.length << 5) / WALK_SHARE);
 }
 
+/** How far a shopper's list of one-step records has come along `order` (none yet: 0), for a text query's gate. */
+interface ListReach {
+  listed: number;
+  done: boolean;
+  capacity: number;
+}
+
+function listReach(shopper: Shopper, order: CustomOrder | null, capacity: number): ListReach {
+  const lifts = shopper.ranked;
+  const started = lifts !== undefined && lifts !== null && lifts.custom === order;
+  return { listed: started ? lifts.onesLength : 0, done: started && lifts.done, capacity };
+}
+
 /**
  * Whether the walk is expected to fill the page within its budget. Records of a bucket spread evenly over the
  * index's order meet the walk every capacity / count slots; a bucket too sparse for that goes word by word. A
  * bucket between the two has its records a step may lift counted first (a pass over the words, what the words
  * path costs): a text query's bucket often shares few or none of them (a brand the shopper never chose), and a
  * walk would then scan the list and the order in vain, to its budget, before the words path ran anyway.
+ *
+ * With `reach` (a text query's tie) every walk is counted first, and the estimate adds the order's slots the
+ * list still has to be extended by (capacity / candidates a list entry): a page met only beyond where the list
+ * stands goes word by word. A category page keeps the cheaper estimate: there the walk is what grows the list
+ * that serves the shopper's next pages (engine DESIGN, Personalization).
  */
-function walkPays(set: Bitset, count: number, need: number, budget: number, candidates: Uint32Array, candidateCount: number): boolean {
+function walkPays(set: Bitset, count: number, need: number, budget: number, candidates: Uint32Array, candidateCount: number, reach?: ListReach): boolean {
   const evenly = (need * (set.words.length << 5)) / Math.max(1, count);
   if (evenly > budget) return false;
-  if (evenly <= budget / SURE_WALK_SHARE) return true;
+  if (evenly <= budget / SURE_WALK_SHARE && reach === undefined) return true;
   const met = countCommon(set.words, candidates);
-  return met > 0 && (need * candidateCount) / met <= budget / 2;
+  if (met === 0) return false;
+  const listSlots = (need * candidateCount) / met;
+  const orderSlots = reach === undefined || reach.done ? 0 : (Math.max(0, listSlots - reach.listed) * reach.capacity) / Math.max(1, candidateCount);
+  return listSlots + orderSlots <= budget / 2;
 }
 
 /** A step's records in their final order (customRanking's, else ids'), as `splitRanked` finds them. */
