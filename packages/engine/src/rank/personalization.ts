@@ -78,8 +78,7 @@ export function personalizationRule(
   const shopper = shopperFor(store, shopperKey(input.affinities, step), () => readAffinities(store, input.affinities, step));
   if (shopper === null) return null;
   const affinities = shopper.affinities;
-  // A text query's tie: the walk is taken only when the shopper's list, and the order still to walk, reach the
-  // page within the budget (`walkPays`).
+  // A text query's tie has its walk estimated with the order still to walk (`walkPays`).
   const textTie = typeof params.query === 'string' && params.query.trim() !== '';
   // `|| 0`: a record without affinity keys 0, not -0.
   const key = (doc: number): number => -stepsOf(doc, affinities) || 0;
@@ -96,7 +95,7 @@ export function personalizationRule(
     split(set: Bitset, count: number, need?: number): BucketPart[] {
       const candidates = shopperCandidates(store, shopper);
       const budget = walkBudget(set.words);
-      const reach = textTie && rule.thenOrder !== undefined ? listReach(shopper, rule.thenOrder, store.capacity) : undefined;
+      const reach = textTie && rule.thenOrder !== undefined ? listReach(shopper, rule.thenOrder) : undefined;
       if (need !== undefined && rule.thenOrder !== undefined && walkPays(set, count, need, budget, candidates, shopper.candidateCount!, reach)) {
         const lifts = rankedLifts(store, shopper, rule.thenOrder);
         const parts = lifts === null ? null : splitRanked(set, count, need, budget, lifts, candidates, affinities);
@@ -235,13 +234,12 @@ function walkBudget(words: Uint32Array): number {
 interface ListReach {
   listed: number;
   done: boolean;
-  capacity: number;
 }
 
-function listReach(shopper: Shopper, order: CustomOrder | null, capacity: number): ListReach {
+function listReach(shopper: Shopper, order: CustomOrder | null): ListReach {
   const lifts = shopper.ranked;
   const started = lifts !== undefined && lifts !== null && lifts.custom === order;
-  return { listed: started ? lifts.onesLength : 0, done: started && lifts.done, capacity };
+  return { listed: started ? lifts.onesLength : 0, done: started && lifts.done };
 }
 
 /**
@@ -257,13 +255,14 @@ function listReach(shopper: Shopper, order: CustomOrder | null, capacity: number
  * that serves the shopper's next pages (engine DESIGN, Personalization).
  */
 function walkPays(set: Bitset, count: number, need: number, budget: number, candidates: Uint32Array, candidateCount: number, reach?: ListReach): boolean {
-  const evenly = (need * (set.words.length << 5)) / Math.max(1, count);
+  const capacity = set.words.length << 5;
+  const evenly = (need * capacity) / Math.max(1, count);
   if (evenly > budget) return false;
   if (evenly <= budget / SURE_WALK_SHARE && reach === undefined) return true;
   const met = countCommon(set.words, candidates);
   if (met === 0) return false;
   const listSlots = (need * candidateCount) / met;
-  const orderSlots = reach === undefined || reach.done ? 0 : (Math.max(0, listSlots - reach.listed) * reach.capacity) / Math.max(1, candidateCount);
+  const orderSlots = reach === undefined || reach.done ? 0 : (Math.max(0, listSlots - reach.listed) * capacity) / Math.max(1, candidateCount);
   return listSlots + orderSlots <= budget / 2;
 }
 
